@@ -1,0 +1,30 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+    { ignores: ['dist/', 'build/', 'node_modules/', 'test/fixtures/', 'bench/results*', 'rpmbuild/'] },
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    {
+        files: ['**/*.{ts,tsx}'],
+        plugins: { 'react-hooks': reactHooks },
+        rules: {
+            ...reactHooks.configs.recommended.rules,
+            '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+        },
+    },
+    {
+        files: ['*.{js,mjs}', 'tools/**/*.{js,mjs}', 'test/**/*.{js,mjs}'],
+        languageOptions: { globals: { ...globals.node } },
+    },
+    {
+        // The pure core must stay free of Cockpit and React so it runs anywhere and tests fast.
+        files: ['src/md/**/*.ts'],
+        rules: {
+            'no-restricted-imports': ['error', { patterns: ['react', 'react-dom', '@patternfly/*', '**/host/**', '**/ui/**'] }],
+            'no-restricted-globals': ['error', 'cockpit', 'window', 'document'],
+        },
+    },
+);

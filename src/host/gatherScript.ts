@@ -1,0 +1,60 @@
+// The one fixed program a refresh runs on the host. It reads everything raidtune needs in a
+// single spawn: shell globbing plus ONE grep, so the cost stays flat however many arrays exist
+// (a loop forking `cat` per file costs seconds at 128 arrays). Data never enters the script text:
+// the roots arrive as positional arguments. Output: section markers (`@@...`) and grep's
+// `relative/path:line` records; see parseGatherOutput() in src/md/snapshot.ts.
+//
+// Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once).
+
+/** md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones are skipped. */
+export const ARRAY_ATTRIBUTES = [
+    'level', 'raid_disks', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid',
+    'array_state', 'degraded', 'sync_action', 'last_sync_action', 'sync_completed', 'sync_speed',
+    'mismatch_cnt', 'reshape_position', 'resync_start', 'sync_speed_min', 'sync_speed_max',
+    'stripe_cache_size', 'stripe_cache_active', 'group_thread_cnt', 'consistency_policy',
+    'bitmap/location', 'bitmap/chunksize',
+] as const;
+
+/** Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/). */
+export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start'] as const;
+
+/** Attributes read for every block device (relative to /sys/block/NAME/). */
+export const DISK_ATTRIBUTES = [
+    'size', 'ro', 'queue/read_ahead_kb', 'queue/scheduler', 'queue/nr_requests', 'queue/rotational',
+    'device/queue_depth',
+] as const;
+
+/** Read per partition (relative to /sys/block/DISK/PART/): marks it a partition, and where it starts. */
+export const PARTITION_ATTRIBUTES = ['partition', 'start'] as const;
+
+export const PROC_FILES = [
+    'mdstat', 'meminfo', 'diskstats',
+    'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
+] as const;
+
+const sysGlobs = [
+    ...ARRAY_ATTRIBUTES.map(a => `block/md*/md/${a}`),
+    ...MEMBER_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
+    ...DISK_ATTRIBUTES.map(a => `block/*/${a}`),
+    ...PARTITION_ATTRIBUTES.map(a => `block/*/*/${a}`),
+];
+
+// /dev/null keeps grep from reading stdin when every glob is empty; -s hides the
+// "No such file" noise of unmatched globs (attributes that a level or kernel lacks).
+export const GATHER_SCRIPT = `
+if [ "$3" = pagesize ]; then echo "@@pagesize $(getconf PAGESIZE 2>/dev/null)"; fi
+if cd "$1" 2>/dev/null; then
+  echo "@@root proc"
+  grep -H -s '' /dev/null ${PROC_FILES.join(' ')}
+else
+  echo "@@missing proc"
+fi
+if cd "$2" 2>/dev/null; then
+  echo "@@root sys"
+  grep -H -s '' /dev/null ${sysGlobs.join(' ')}
+else
+  echo "@@missing sys"
+fi
+echo "@@end"
+exit 0
+`;

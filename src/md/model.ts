@@ -1,0 +1,381 @@
+// buildModel(): one refresh's raw snapshot (plus the previous model, for history) -> the typed
+// model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
+
+import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
+import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
+import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
+import { readValue, type Snapshot } from './snapshot';
+import {
+    parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState,
+    parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
+    type DiskStats, type MemInfo, type SpeedLimit,
+} from './sysfs';
+
+export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
+export type MemberRole = 'active' | 'rebuilding' | 'spare' | 'faulty' | 'journal' | 'replacement';
+export type SyncAction = 'resync' | 'recover' | 'check' | 'repair' | 'reshape';
+export type SyncRunState = 'running' | 'delayed' | 'pending' | 'frozen';
+
+export interface MemberModel {
+    name: string;
+    /** The whole disk the member lives on (itself when it is not a partition). */
+    disk: string;
+    descriptor: number | null;
+    slot: number | null;
+    role: MemberRole;
+    writeMostly: boolean;
+    /** Raw sysfs state words (in_sync, blocked, write_error, want_replacement...). */
+    states: string[];
+    errors: number | null;
+    /** Per-member rebuild position in 512-byte sectors, while it is being rebuilt. */
+    recoveryStartSectors: number | null;
+}
+
+export interface SyncModel {
+    action: SyncAction;
+    runState: SyncRunState;
+    /** Why a PENDING sync does not run. */
+    pendingReason: 'auto-read-only' | 'not-started' | null;
+    percent: number | null;
+    /** Per-device KiB (mdstat counts per member, not per array). */
+    doneKiB: number | null;
+    totalKiB: number | null;
+    speedKiBs: number | null;
+    kernelFinishMinutes: number | null;
+    eta: SmoothedEta | null;
+    history: ProgressSample[];
+    reshape: { fromDisks: number; toDisks: number } | null;
+    /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
+    waitingFor: string[];
+}
+
+export interface ArrayModel {
+    name: string;
+    device: string;
+    health: ArrayHealth;
+    arrayState: string | null;
+    readOnly: false | 'read-only' | 'auto-read-only';
+    level: string | null;
+    sizeKiB: number | null;
+    metadata: string | null;
+    chunkKiB: number | null;
+    raidDisks: number | null;
+    degradedDevices: number | null;
+    missingSlots: number[];
+    uuid: string | null;
+    bitmap: { kind: 'internal' | 'file'; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
+    consistencyPolicy: string | null;
+    members: MemberModel[];
+    sync: SyncModel | null;
+    speedMin: SpeedLimit | null;
+    speedMax: SpeedLimit | null;
+    /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
+    cappedByMax: boolean;
+    mismatchCount: number | null;
+    stripeCache: { size: number; active: number | null } | null;
+    groupThreadCount: number | null;
+    readAheadKiB: number | null;
+    lastSyncAction: string | null;
+}
+
+export interface DiskModel {
+    name: string;
+    rotational: boolean | null;
+    scheduler: { current: string | null; available: string[] } | null;
+    nrRequests: number | null;
+    queueDepth: number | null;
+    readAheadKiB: number | null;
+    stats: DiskStats | null;
+}
+
+export interface HostModel {
+    /** Milliseconds (monotonic) when the snapshot was taken. */
+    takenAt: number;
+    /** /proc/mdstat could be read: the md driver is loaded. */
+    mdAvailable: boolean;
+    personalities: string[];
+    arrays: ArrayModel[];
+    global: { speedMinKiBs: number | null; speedMaxKiBs: number | null };
+    memory: MemInfo | null;
+    pageSize: number | null;
+    disks: Map<string, DiskModel>;
+    problems: string[];
+}
+
+export const KERNEL_DEFAULT_SPEED_MIN = 1000;
+export const KERNEL_DEFAULT_SPEED_MAX = 200000;
+const CAPPED_SHARE = 0.95;
+
+export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostModel | null = null): HostModel {
+    const problems: string[] = [];
+    if (!snapshot.complete) problems.push('The host\'s answer was cut off; showing what arrived.');
+    for (const root of snapshot.missingRoots) problems.push(`Cannot open the ${root} file system root.`);
+
+    const mdstatText = snapshot.files.get('/proc/mdstat');
+    const mdstat = parseMdstat(mdstatText ?? '');
+    problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
+
+    const partitionsOf = diskOfEachPartition(snapshot);
+    const global = {
+        speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
+        speedMaxKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_max')),
+    };
+    const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
+    const arrays = mdstat.arrays.map(a =>
+        buildArray(snapshot, a, partitionsOf, takenAt, previousArrays.get(a.name) ?? null, problems));
+    explainDelays(arrays);
+
+    return {
+        takenAt,
+        mdAvailable: mdstatText !== undefined,
+        personalities: mdstat.personalities,
+        arrays,
+        global,
+        memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
+        pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
+        disks: buildDisks(snapshot),
+        problems,
+    };
+}
+
+function buildArray(snapshot: Snapshot, md: MdstatArray, partitionsOf: Map<string, string>, takenAt: number,
+    previous: ArrayModel | null, problems: string[]): ArrayModel {
+    const base = `/sys/block/${md.name}`;
+    const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
+    const num = (name: string) => parseIntValue(attr(name));
+
+    if (attr('level') === null && attr('array_state') === null) {
+        problems.push(`${md.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
+    }
+    const level = attr('level') || md.level;
+    const raidDisks = parseRaidDisks(attr('raid_disks'));
+    const members = buildMembers(snapshot, md, partitionsOf);
+    const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
+    const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
+    const arrayState = attr('array_state');
+    const speedMin = parseSpeedLimit(attr('sync_speed_min'));
+    const speedMax = parseSpeedLimit(attr('sync_speed_max'));
+    const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt);
+    const chunkBytes = num('chunk_size');
+    const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
+    const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
+
+    return {
+        name: md.name,
+        device: `/dev/${md.name}`,
+        health: deriveHealth(md, arrayState, level, raidDiskCount, missingSlots, num('layout')),
+        arrayState,
+        readOnly: md.readOnly,
+        level,
+        sizeKiB: md.blocks ?? (sectors === null ? null : sectors / 2),
+        metadata: md.super ?? attr('metadata_version'),
+        chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
+        raidDisks: raidDiskCount,
+        degradedDevices: num('degraded') ?? (md.disks ? md.disks.total - md.disks.active : null),
+        missingSlots,
+        uuid: attr('uuid'),
+        bitmap: buildBitmap(md, attr),
+        consistencyPolicy: attr('consistency_policy'),
+        members,
+        sync,
+        speedMin,
+        speedMax,
+        cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
+            sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
+        mismatchCount: num('mismatch_cnt'),
+        stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
+        groupThreadCount: num('group_thread_cnt'),
+        readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),
+        lastSyncAction: attr('last_sync_action'),
+    };
+}
+
+function buildMembers(snapshot: Snapshot, md: MdstatArray, partitionsOf: Map<string, string>): MemberModel[] {
+    const names = new Set(md.members.map(m => m.name));
+    const devPrefix = `/sys/block/${md.name}/md/dev-`;
+    for (const path of snapshot.files.keys()) {
+        if (path.startsWith(devPrefix)) names.add(path.slice(devPrefix.length, path.lastIndexOf('/')));
+    }
+    const byName = new Map(md.members.map(m => [m.name, m]));
+    const members = [...names].map(name =>
+        buildMember(snapshot, `${devPrefix}${name}`, name, byName.get(name) ?? null, partitionsOf));
+    return members.sort(compareMembers);
+}
+
+function buildMember(snapshot: Snapshot, dir: string, name: string, listed: MdstatMember | null,
+    partitionsOf: Map<string, string>): MemberModel {
+    const states = parseMemberState(readValue(snapshot, `${dir}/state`));
+    const flags = listed?.flags ?? [];
+    const slot = parseNumberOrNone(readValue(snapshot, `${dir}/slot`));
+    const recoveryStart = parseNumberOrNone(readValue(snapshot, `${dir}/recovery_start`));
+    const has = (state: string, flag: string) => states.includes(state) || (flags as string[]).includes(flag);
+    let role: MemberRole;
+    if (has('faulty', 'faulty')) role = 'faulty';
+    else if (has('journal', 'journal')) role = 'journal';
+    else if (has('replacement', 'replacement')) role = 'replacement';
+    else if (states.includes('in_sync')) role = 'active';
+    else if (slot !== null) role = 'rebuilding';
+    else if (has('spare', 'spare')) role = 'spare';
+    else role = states.length === 0 && !flags.includes('spare') ? 'active' : 'spare';
+    return {
+        name,
+        disk: partitionsOf.get(name) ?? name,
+        descriptor: listed?.role ?? null,
+        slot,
+        role,
+        writeMostly: has('writemostly', 'write-mostly'),
+        states,
+        errors: parseIntValue(readValue(snapshot, `${dir}/errors`)),
+        recoveryStartSectors: recoveryStart,
+    };
+}
+
+const ROLE_ORDER: MemberRole[] = ['active', 'rebuilding', 'replacement', 'journal', 'spare', 'faulty'];
+
+function compareMembers(a: MemberModel, b: MemberModel): number {
+    return ROLE_ORDER.indexOf(a.role) - ROLE_ORDER.indexOf(b.role) ||
+        (a.slot ?? Infinity) - (b.slot ?? Infinity) ||
+        a.name.localeCompare(b.name, undefined, { numeric: true });
+}
+
+/** Slots with no working member. Sysfs slots when known, else the `[UU_]` pattern's gaps. */
+function findMissingSlots(raidDisks: number | null, members: MemberModel[], status: string | null): number[] {
+    const haveSysfsSlots = members.some(m => m.slot !== null);
+    if (raidDisks !== null && haveSysfsSlots) {
+        const working = new Set(members.filter(m => m.role === 'active' || m.role === 'replacement').map(m => m.slot));
+        return Array.from({ length: raidDisks }, (_, i) => i).filter(i => !working.has(i));
+    }
+    return status ? [...status].flatMap((c, i) => (c === '_' ? [i] : [])) : [];
+}
+
+function deriveHealth(md: MdstatArray, arrayState: string | null, level: string | null, raidDisks: number | null,
+    missingSlots: number[], layout: number | null): ArrayHealth {
+    if (md.state === 'inactive' || arrayState === 'inactive' || arrayState === 'clear') return 'inactive';
+    const missing = missingSlots.length;
+    if (missing > 0) {
+        const lost = level === 'raid10' && raidDisks !== null
+            ? raid10GroupLost(raidDisks, raid10Copies(layout), missingSlots)
+            : missing > (failuresTolerated(level, raidDisks) ?? missing);
+        return lost ? 'failed' : 'degraded';
+    }
+    if (md.readOnly || arrayState === 'readonly' || arrayState === 'read-auto') return 'read-only';
+    return 'clean';
+}
+
+const MDSTAT_WORD_TO_ACTION: Record<string, SyncAction> = {
+    resync: 'resync', recovery: 'recover', recover: 'recover', check: 'check', repair: 'repair', reshape: 'reshape',
+};
+
+function buildSync(md: MdstatArray, attr: (name: string) => string | null,
+    raidDisks: { count: number; previous: number | null } | null, arrayState: string | null,
+    previous: SyncModel | null, takenAt: number): SyncModel | null {
+    const sysAction = attr('sync_action');
+    const frozen = sysAction === 'frozen';
+    if (!md.sync && !frozen) return null;
+    // sysfs knows a repair from a resync (mdstat prints both as "resync"); when frozen, the
+    // action that was interrupted is the last one.
+    const action = MDSTAT_WORD_TO_ACTION[sysAction ?? ''] ?? MDSTAT_WORD_TO_ACTION[md.sync?.action ?? ''] ??
+        MDSTAT_WORD_TO_ACTION[attr('last_sync_action') ?? ''] ?? 'resync';
+    let runState: SyncRunState = frozen ? 'frozen' : md.sync?.state ?? 'pending';
+    let pendingReason: SyncModel['pendingReason'] = null;
+    if (runState === 'pending') {
+        pendingReason = md.readOnly === 'auto-read-only' || arrayState === 'read-auto' ? 'auto-read-only' : 'not-started';
+    }
+    if (frozen && md.sync?.state === 'running') runState = 'frozen';
+
+    let { percent = null, done: doneKiB = null, total: totalKiB = null } = md.sync ?? {};
+    if (doneKiB === null) {
+        // Fallback when mdstat has no counters (frozen/pending): sysfs counts coarse 512-byte sectors.
+        const completed = parseSyncCompleted(attr('sync_completed'));
+        if (completed && completed.totalSectors > 0) {
+            doneKiB = completed.doneSectors / 2;
+            totalKiB = completed.totalSectors / 2;
+            percent = Math.floor((completed.doneSectors / completed.totalSectors) * 1000) / 10;
+        }
+    }
+    const sameSync = previous && previous.action === action;
+    let history = sameSync ? previous.history : [];
+    if (runState === 'running' && doneKiB !== null) history = addSample(history, { at: takenAt, doneKiB });
+    const eta = runState === 'running' && totalKiB !== null ? smoothedEta(history, totalKiB) : null;
+
+    return {
+        action,
+        runState,
+        pendingReason,
+        percent,
+        doneKiB,
+        totalKiB,
+        speedKiBs: md.sync?.speedKiBs ?? (runState === 'running' ? parseIntValue(attr('sync_speed')) : null),
+        kernelFinishMinutes: md.sync?.finishMinutes ?? null,
+        eta,
+        history,
+        reshape: action === 'reshape' && raidDisks?.previous != null
+            ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
+        waitingFor: [],
+    };
+}
+
+function buildBitmap(md: MdstatArray, attr: (name: string) => string | null): ArrayModel['bitmap'] {
+    const location = parseBitmapLocation(attr('bitmap/location'));
+    const chunkBytes = parseIntValue(attr('bitmap/chunksize'));
+    if (location?.kind === 'none' || (location === null && md.bitmap === null)) return null;
+    return {
+        kind: location?.kind === 'file' || md.bitmap?.file ? 'file' : 'internal',
+        chunkKiB: chunkBytes ? chunkBytes / 1024 : md.bitmap?.chunkKiB ?? null,
+        pagesUsed: md.bitmap?.pagesUsed ?? null,
+        pagesTotal: md.bitmap?.pagesTotal ?? null,
+    };
+}
+
+/** Arrays on the same disks resync one at a time; name the running one a DELAYED array waits for. */
+function explainDelays(arrays: ArrayModel[]): void {
+    const disksOf = (a: ArrayModel) => new Set(a.members.map(m => m.disk));
+    const running = arrays.filter(a => a.sync?.runState === 'running');
+    for (const array of arrays) {
+        if (array.sync?.runState !== 'delayed') continue;
+        const mine = disksOf(array);
+        array.sync.waitingFor = running
+            .filter(other => [...disksOf(other)].some(d => mine.has(d)))
+            .map(other => other.name);
+    }
+}
+
+/** Partition name -> its disk, from /sys/block/DISK/PART/partition. */
+function diskOfEachPartition(snapshot: Snapshot): Map<string, string> {
+    const result = new Map<string, string>();
+    for (const path of snapshot.files.keys()) {
+        const m = path.match(/^\/sys\/block\/([^/]+)\/([^/]+)\/partition$/);
+        if (m) result.set(m[2], m[1]);
+    }
+    return result;
+}
+
+function buildDisks(snapshot: Snapshot): Map<string, DiskModel> {
+    const stats = parseDiskstats(readValue(snapshot, '/proc/diskstats'));
+    const disks = new Map<string, DiskModel>();
+    for (const path of snapshot.files.keys()) {
+        const m = path.match(/^\/sys\/block\/([^/]+)\/queue\/scheduler$/);
+        if (!m || m[1].startsWith('md')) continue;
+        const base = `/sys/block/${m[1]}`;
+        const num = (rel: string) => parseIntValue(readValue(snapshot, `${base}/${rel}`));
+        const rotational = num('queue/rotational');
+        disks.set(m[1], {
+            name: m[1],
+            rotational: rotational === null ? null : rotational === 1,
+            scheduler: parseScheduler(readValue(snapshot, path)),
+            nrRequests: num('queue/nr_requests'),
+            queueDepth: num('device/queue_depth'),
+            readAheadKiB: num('queue/read_ahead_kb'),
+            stats: stats.get(m[1]) ?? null,
+        });
+    }
+    return disks;
+}
+
+/** The limits that apply to an array: its own when set locally, else the global sysctl. */
+export function effectiveLimits(array: ArrayModel, host: HostModel): { minKiBs: number | null; maxKiBs: number | null } {
+    return {
+        minKiBs: array.speedMin?.kiBs ?? host.global.speedMinKiBs,
+        maxKiBs: array.speedMax?.kiBs ?? host.global.speedMaxKiBs,
+    };
+}

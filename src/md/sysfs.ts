@@ -1,0 +1,106 @@
+// Parsers for single md sysfs / procfs values. Each takes the raw (trimmed) text or null and
+// returns a typed value or null: a missing or odd attribute must never break a refresh.
+
+export type LimitSource = 'local' | 'system';
+
+export interface SpeedLimit {
+    kiBs: number;
+    source: LimitSource;
+}
+
+export function parseIntValue(text: string | null): number | null {
+    if (text === null || !/^-?\d+$/.test(text)) return null;
+    const n = Number(text);
+    return Number.isSafeInteger(n) ? n : null;
+}
+
+/** `sync_speed_min|max`: "1000 (system)" or "5000 (local)". */
+export function parseSpeedLimit(text: string | null): SpeedLimit | null {
+    const m = text?.match(/^(\d+)\s*\((local|system)\)$/);
+    return m ? { kiBs: Number(m[1]), source: m[2] as LimitSource } : null;
+}
+
+/** `sync_completed`: "done / total" in 512-byte sectors; "none" or "delayed" otherwise. */
+export function parseSyncCompleted(text: string | null): { doneSectors: number; totalSectors: number } | null {
+    const m = text?.match(/^(\d+)\s*\/\s*(\d+)$/);
+    return m ? { doneSectors: Number(m[1]), totalSectors: Number(m[2]) } : null;
+}
+
+/** `raid_disks`: "4", or "4 (3)" while a reshape changes the count from 3 to 4. */
+export function parseRaidDisks(text: string | null): { count: number; previous: number | null } | null {
+    const m = text?.match(/^(\d+)(?:\s*\((\d+)\))?$/);
+    return m ? { count: Number(m[1]), previous: m[2] === undefined ? null : Number(m[2]) } : null;
+}
+
+/** Member `state`: comma list such as "in_sync,writemostly" or "faulty,blocked". */
+export function parseMemberState(text: string | null): string[] {
+    return text ? text.split(',').map(s => s.trim()).filter(Boolean) : [];
+}
+
+/** Member `slot` and `recovery_start`: a number or "none". */
+export function parseNumberOrNone(text: string | null): number | null {
+    return text === 'none' ? null : parseIntValue(text);
+}
+
+/** `bitmap/location`: "none", "file", or "+8" / "-16" (sectors from the superblock). */
+export function parseBitmapLocation(text: string | null): { kind: 'none' | 'internal' | 'file'; offsetSectors: number | null } | null {
+    if (text === null) return null;
+    if (text === 'none') return { kind: 'none', offsetSectors: null };
+    if (text === 'file') return { kind: 'file', offsetSectors: null };
+    const offset = text.match(/^([+-]\d+)$/);
+    return offset ? { kind: 'internal', offsetSectors: Number(offset[1]) } : null;
+}
+
+/** `queue/scheduler`: "[none] mq-deadline kyber" -> current and available. */
+export function parseScheduler(text: string | null): { current: string | null; available: string[] } | null {
+    if (!text) return null;
+    const available: string[] = [];
+    let current: string | null = null;
+    for (const word of text.split(/\s+/)) {
+        const m = word.match(/^\[(.+)\]$/);
+        if (m) current = m[1];
+        available.push(m ? m[1] : word);
+    }
+    // Devices without a scheduler list print just "none".
+    if (current === null && available.length === 1) current = available[0];
+    return { current, available };
+}
+
+export interface MemInfo {
+    totalKiB: number | null;
+    availableKiB: number | null;
+}
+
+/** /proc/meminfo: "MemTotal:       16316412 kB" lines. */
+export function parseMeminfo(text: string | null): MemInfo | null {
+    if (text === null) return null;
+    const field = (name: string) => {
+        const m = text.match(new RegExp(`^${name}:\\s+(\\d+)\\s*kB`, 'm'));
+        return m ? Number(m[1]) : null;
+    };
+    return { totalKiB: field('MemTotal'), availableKiB: field('MemAvailable') };
+}
+
+export interface DiskStats {
+    readsCompleted: number;
+    readSectors: number;
+    writesCompleted: number;
+    writeSectors: number;
+    inFlight: number;
+    ioMs: number;
+}
+
+/** /proc/diskstats: "major minor name reads merged sectors ms writes merged sectors ms inflight io_ms ...". */
+export function parseDiskstats(text: string | null): Map<string, DiskStats> {
+    const stats = new Map<string, DiskStats>();
+    for (const line of text?.split('\n') ?? []) {
+        const f = line.trim().split(/\s+/);
+        if (f.length < 14) continue;
+        const n = f.map(Number);
+        stats.set(f[2], {
+            readsCompleted: n[3], readSectors: n[5], writesCompleted: n[7], writeSectors: n[9],
+            inFlight: n[11], ioMs: n[12],
+        });
+    }
+    return stats;
+}

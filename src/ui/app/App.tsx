@@ -1,0 +1,36 @@
+import { Alert, Page, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
+import { _ } from '../../host/i18n';
+import { ArrayList } from '../arrays/ArrayList';
+import { NoArrays } from '../arrays/NoArrays';
+import { GlobalLimits } from '../sync/GlobalLimits';
+import { useHostModel } from './useHostModel';
+
+export function App() {
+    const { model, error, configProblems } = useHostModel();
+    return (
+        <Page className="raidtune-page" isContentFilled>
+            <PageSection>
+                <Stack hasGutter>
+                    <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
+                    {[...configProblems, ...(model?.problems ?? [])].map(problem => (
+                        <StackItem key={problem}><Alert isInline variant="warning" title={problem} /></StackItem>
+                    ))}
+                    {error && (
+                        <StackItem>
+                            <Alert isInline variant="danger" title={_('Refreshing failed')}>
+                                {error} {model && _('Showing the last state read; retrying.')}
+                            </Alert>
+                        </StackItem>
+                    )}
+                    {model === null && !error && (
+                        <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
+                    )}
+                    {model && <StackItem><GlobalLimits model={model} /></StackItem>}
+                    {model && (model.arrays.length === 0
+                        ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
+                        : <StackItem><ArrayList model={model} /></StackItem>)}
+                </Stack>
+            </PageSection>
+        </Page>
+    );
+}

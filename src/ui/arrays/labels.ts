@@ -1,0 +1,49 @@
+// Words for model values. Kept apart from components so every view says the same thing.
+
+import { _, fmt } from '../../host/i18n';
+import type { ArrayHealth, ArrayModel, MemberModel, SyncAction } from '../../md/model';
+
+export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'green' | 'orange' | 'red' | 'grey' | 'blue' }> = {
+    clean: { text: () => _('Clean'), color: 'green' },
+    degraded: { text: () => _('Degraded'), color: 'orange' },
+    failed: { text: () => _('Failed'), color: 'red' },
+    inactive: { text: () => _('Inactive'), color: 'grey' },
+    'read-only': { text: () => _('Read-only'), color: 'blue' },
+};
+
+export function syncActionName(action: SyncAction): string {
+    switch (action) {
+    case 'resync': return _('Resync');
+    case 'recover': return _('Recovery');
+    case 'check': return _('Check');
+    case 'repair': return _('Repair');
+    case 'reshape': return _('Reshape');
+    }
+}
+
+export function levelName(level: string | null): string {
+    if (!level) return _('Unknown level');
+    const raid = level.match(/^raid(\d+)$/);
+    return raid ? fmt(_('RAID $0'), raid[1]) : level === 'linear' ? _('Linear') : level;
+}
+
+export function memberRoleText(member: MemberModel): string {
+    switch (member.role) {
+    case 'active': return member.slot === null ? _('Active') : fmt(_('Active, slot $0'), member.slot);
+    case 'rebuilding': return fmt(_('Rebuilding into slot $0'), member.slot ?? '?');
+    case 'spare': return _('Spare');
+    case 'faulty': return _('Faulty');
+    case 'journal': return _('Journal');
+    case 'replacement': return member.slot === null ? _('Replacement') : fmt(_('Replacement for slot $0'), member.slot);
+    }
+}
+
+export function bitmapText(array: ArrayModel): string {
+    if (!array.bitmap) return _('None');
+    const kind = array.bitmap.kind === 'file' ? _('File') : _('Internal');
+    return array.bitmap.chunkKiB === null ? kind : fmt(_('$0, $1 chunks'), kind, formatChunk(array.bitmap.chunkKiB));
+}
+
+export function formatChunk(kib: number): string {
+    return kib >= 1024 && kib % 1024 === 0 ? `${kib / 1024} MiB` : `${kib} KiB`;
+}

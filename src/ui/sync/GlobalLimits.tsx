@@ -1,0 +1,26 @@
+import { Card, CardBody, CardTitle, Content } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { formatRateWithRaw } from '../../md/format';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type HostModel } from '../../md/model';
+
+function limit(kiBs: number | null, kernelDefault: number): string {
+    if (kiBs === null) return _('unknown');
+    return kiBs === kernelDefault ? fmt(_('$0, the kernel default'), formatRateWithRaw(kiBs)) : formatRateWithRaw(kiBs);
+}
+
+export function GlobalLimits({ model }: { model: HostModel }) {
+    return (
+        <Card isCompact id="global-limits" component="section" aria-labelledby="global-limits-title">
+            <CardTitle id="global-limits-title" component="h2">{_('System rebuild speed limits (per disk)')}</CardTitle>
+            <CardBody>
+                <Content component="p" className="raidtune-sync-facts">
+                    <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>
+                    <span><strong>{_('Maximum')}:</strong> {limit(model.global.speedMaxKiBs, KERNEL_DEFAULT_SPEED_MAX)}</span>
+                </Content>
+                <Content component="small">
+                    {_('A rebuild runs at up to the maximum when the disks are otherwise idle, and is slowed down toward the minimum while other I/O uses them.')}
+                </Content>
+            </CardBody>
+        </Card>
+    );
+}

@@ -1,0 +1,54 @@
+import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
+import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import { syncActionName } from '../arrays/labels';
+import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from './syncTexts';
+
+function Fact({ name, children }: { name: string; children: React.ReactNode }) {
+    return <span className="raidtune-sync-fact"><strong>{name}:</strong> {children}</span>;
+}
+
+export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel; host: HostModel }) {
+    const name = syncActionName(sync.action);
+    const explanation = syncStateExplanation(sync);
+    const title = sync.reshape
+        ? fmt(_('$0 from $1 to $2 disks'), name, sync.reshape.fromDisks, sync.reshape.toDisks)
+        : name;
+    return (
+        <Stack hasGutter className="raidtune-sync" aria-label={fmt(_('$0 of $1'), name, array.name)}>
+            <StackItem>
+                <Progress
+                    title={title}
+                    value={sync.percent ?? 0}
+                    label={formatPercent(sync.percent)}
+                    measureLocation="outside"
+                    aria-label={fmt(_('$0 progress'), name)}
+                    variant={sync.runState === 'running' ? undefined : 'warning'}
+                />
+            </StackItem>
+            {explanation && <StackItem><Alert isInline isPlain variant="info" title={explanation} /></StackItem>}
+            <StackItem>
+                <Content component="p" className="raidtune-sync-facts">
+                    {sync.doneKiB !== null && (
+                        <Fact name={_('Done')}>{fmt(_('$0 of $1 per disk'), formatKiB(sync.doneKiB), formatKiB(sync.totalKiB))}</Fact>
+                    )}
+                    {sync.runState === 'running' && (
+                        <>
+                            <Fact name={_('Speed')}>{formatRateWithRaw(sync.speedKiBs)}</Fact>
+                            <Fact name={_('Kernel estimate')}>{kernelEstimateText(sync)}</Fact>
+                            <Fact name={_('raidtune estimate')}>{smoothedEstimateText(sync)}</Fact>
+                        </>
+                    )}
+                </Content>
+            </StackItem>
+            <StackItem>
+                <Content component="p" className="raidtune-sync-facts">
+                    <Fact name={_('Minimum speed')}>{limitText(array.speedMin)}</Fact>
+                    <Fact name={_('Maximum speed')}>{limitText(array.speedMax)}</Fact>
+                    {array.cappedByMax && <Label color="orange">{_('Capped by the maximum speed')}</Label>}
+                </Content>
+            </StackItem>
+        </Stack>
+    );
+}

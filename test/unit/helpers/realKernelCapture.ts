@@ -1,0 +1,36 @@
+// Turns a real-kernel capture folder (test/fixtures/real-kernel/NAME) into what the host would
+// hold: a map of canonical path -> file content, and helpers to lay it out as a directory tree.
+
+import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const CAPTURES = join(__dirname, '../../fixtures/real-kernel');
+
+/** Lines "path: value" (multi-line values joined by a literal \n; symlinks "a -> b"; unreadable markers). */
+function parsePathValueLines(text: string, files: Map<string, string>): void {
+    for (const line of text.split('\n')) {
+        const m = line.match(/^(\/[^:\s]+): ?(.*)$/);
+        if (!m || m[2].startsWith('<unreadable')) continue;
+        files.set(m[1], m[2].split('\\n').join('\n') + '\n');
+    }
+}
+
+export function loadCaptureFiles(name: string): Map<string, string> {
+    const dir = join(CAPTURES, name);
+    const files = new Map<string, string>();
+    for (const part of ['sysfs.txt', 'members-sysfs.txt', 'proc-sys-dev-raid.txt']) {
+        const path = join(dir, part);
+        if (existsSync(path)) parsePathValueLines(readFileSync(path, 'utf8'), files);
+    }
+    files.set('/proc/mdstat', readFileSync(join(dir, 'mdstat'), 'utf8'));
+    return files;
+}
+
+/** Write the files under root/proc and root/sys, as a simulated host would hold them. */
+export function writeTree(root: string, files: Map<string, string>): void {
+    for (const [path, content] of files) {
+        const target = join(root, path);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, content);
+    }
+}

@@ -1,0 +1,72 @@
+// Runs the real gather script with the real sh and grep over real-kernel captures laid out as
+// directory trees, and checks that what comes back is exactly what the kernel showed.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
+import { parseGatherOutput } from '../../../src/md/snapshot';
+import { CAPTURES, loadCaptureFiles, writeTree } from '../helpers/realKernelCapture';
+
+function gather(procRoot: string, sysRoot: string, ...extra: string[]): string {
+    return execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', procRoot, sysRoot, ...extra],
+        { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } });
+}
+
+describe('gather script', () => {
+    let root: string;
+    beforeEach(() => { root = mkdtempSync(join(tmpdir(), 'raidtune-gather-')); });
+    afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+    const captures = readdirSync(CAPTURES).filter(name => existsSync(join(CAPTURES, name, 'sysfs.txt')));
+
+    test.each(captures)('reads every wanted file of capture %s exactly', name => {
+        const files = loadCaptureFiles(name);
+        writeTree(root, files);
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys')));
+
+        expect(snapshot.complete).toBe(true);
+        expect(snapshot.missingRoots).toEqual([]);
+        const wanted = (path: string) =>
+            path === '/proc/mdstat' || path.startsWith('/proc/sys/dev/raid/') ||
+            ARRAY_ATTRIBUTES.some(a => new RegExp(`^/sys/block/md[^/]+/md/${a}$`).test(path)) ||
+            MEMBER_ATTRIBUTES.some(a => new RegExp(`^/sys/block/md[^/]+/md/dev-[^/]+/${a}$`).test(path));
+        for (const [path, content] of files) {
+            if (!wanted(path) || content.trim() === '') continue;
+            expect([path, snapshot.files.get(path)]).toEqual([path, content]);
+        }
+        expect(snapshot.files.get('/proc/mdstat')).toBe(files.get('/proc/mdstat'));
+    });
+
+    test('keeps multi-line files and blank lines intact', () => {
+        writeTree(root, new Map([['/proc/mdstat', 'Personalities : [raid1]\n\nunused devices: <none>\n']]));
+        mkdirSync(join(root, 'sys'));
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys')));
+        expect(snapshot.files.get('/proc/mdstat')).toBe('Personalities : [raid1]\n\nunused devices: <none>\n');
+    });
+
+    test('reports the page size only when asked', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        expect(parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'))).pageSize).toBeNull();
+        const pageSize = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }));
+        expect(parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), 'pagesize')).pageSize).toBe(pageSize);
+    });
+
+    test('names a root it cannot enter instead of failing', () => {
+        const snapshot = parseGatherOutput(gather(join(root, 'nope-proc'), join(root, 'nope-sys')));
+        expect(snapshot.missingRoots).toEqual(['proc', 'sys']);
+        expect(snapshot.complete).toBe(true);
+        expect(snapshot.files.size).toBe(0);
+    });
+
+    test('treats roots as data: shell syntax in a path is never executed', () => {
+        const evil = join(root, '$(touch pwned); `touch pwned2` \'"');
+        writeTree(evil, new Map([['/proc/mdstat', 'Personalities : \nunused devices: <none>\n']]));
+        mkdirSync(join(evil, 'sys'));
+        const snapshot = parseGatherOutput(gather(join(evil, 'proc'), join(evil, 'sys')));
+        expect(snapshot.files.get('/proc/mdstat')).toBe('Personalities : \nunused devices: <none>\n');
+        expect(existsSync('pwned') || existsSync(join(root, 'pwned')) || existsSync('pwned2')).toBe(false);
+    });
+});

@@ -1,0 +1,112 @@
+// The model built from real-kernel captures must say what mdadm --detail and sysfs say.
+
+import { buildModel, type HostModel } from '../../../src/md/model';
+import type { Snapshot } from '../../../src/md/snapshot';
+import { loadCaptureFiles } from '../helpers/realKernelCapture';
+
+function modelOf(capture: string, takenAt = 1000, previous: HostModel | null = null): HostModel {
+    return buildModel(snapshotOf(loadCaptureFiles(capture)), takenAt, previous);
+}
+
+function snapshotOf(files: Map<string, string>): Snapshot {
+    return { files, pageSize: 4096, missingRoots: [], complete: true };
+}
+
+describe('model from real-kernel captures', () => {
+    test('raid5 recovery onto a new disk', () => {
+        const model = modelOf('raid5-recovery');
+        expect(model.problems).toEqual([]);
+        const [md0] = model.arrays;
+        expect(md0).toMatchObject({
+            name: 'md0', level: 'raid5', health: 'degraded', raidDisks: 3, degradedDevices: 1,
+            missingSlots: [1], sizeKiB: 520192, metadata: '1.2', chunkKiB: 512, bitmap: null,
+            speedMin: { kiBs: 1000, source: 'system' }, speedMax: { kiBs: 1000, source: 'system' },
+            stripeCache: { size: 256, active: 0 },
+        });
+        expect(md0.members.map(m => [m.name, m.role, m.slot])).toEqual([
+            ['vda', 'active', 0], ['vdc', 'active', 2], ['vdd', 'rebuilding', 1],
+        ]);
+        expect(md0.sync).toMatchObject({
+            action: 'recover', runState: 'running', percent: 1.7, doneKiB: 4608, totalKiB: 260096,
+            speedKiBs: 1152, kernelFinishMinutes: 3.6, eta: null,
+        });
+        // 1152 KiB/s against a 1000 KiB/s maximum: the limit sets the pace.
+        expect(md0.cappedByMax).toBe(true);
+        expect(model.global).toEqual({ speedMinKiBs: 1000, speedMaxKiBs: 1000 });
+    });
+
+    test('a failed member not yet removed', () => {
+        const [md0] = modelOf('raid5-member-failed').arrays;
+        expect(md0.health).toBe('degraded');
+        expect(md0.members.map(m => [m.name, m.role])).toEqual([['vda', 'active'], ['vdc', 'active'], ['vdb', 'faulty']]);
+        expect(md0.missingSlots).toEqual([1]);
+        expect(md0.sync).toBeNull();
+    });
+
+    test('raid1 with a hot spare', () => {
+        const [md0] = modelOf('raid1-with-spare').arrays;
+        expect(md0.health).toBe('clean');
+        expect(md0.members.map(m => [m.name, m.role])).toEqual([['vda', 'active'], ['vdb', 'active'], ['vdc', 'spare']]);
+        expect(md0.stripeCache).toBeNull();
+    });
+
+    test('raid1 created with a missing slot', () => {
+        const [md0] = modelOf('raid1-degraded-missing').arrays;
+        expect(md0).toMatchObject({ health: 'degraded', missingSlots: [1], degradedDevices: 1 });
+    });
+
+    test('raid0 and linear have no sync and no redundancy', () => {
+        const arrays = modelOf('raid0-and-linear').arrays;
+        expect(arrays.map(a => [a.name, a.level, a.health, a.chunkKiB])).toEqual([
+            ['md1', 'linear', 'clean', null], ['md0', 'raid0', 'clean', 128],
+        ]);
+    });
+
+    test('internal bitmap with a 4 MiB chunk', () => {
+        const [md0] = modelOf('raid5-bitmap-chunk4M-dirty').arrays;
+        expect(md0.bitmap).toEqual({ kind: 'internal', chunkKiB: 4096, pagesUsed: 1, pagesTotal: 1 });
+    });
+
+    test('a running check', () => {
+        const [md0] = modelOf('raid5-check').arrays;
+        expect(md0.sync).toMatchObject({ action: 'check', runState: 'running', doneKiB: 4608 });
+        expect(md0.health).toBe('clean');
+    });
+
+    test('no arrays, and a stopped array that left nothing', () => {
+        for (const capture of ['00-empty', 'raid5-assemble-too-few']) {
+            const model = modelOf(capture);
+            expect(model.arrays).toEqual([]);
+            expect(model.mdAvailable).toBe(true);
+        }
+    });
+
+    test('the ETA is smoothed over the samples of one running sync', () => {
+        const first = modelOf('raid1-resync', 0);
+        const second = modelOf('raid1-resync-unfrozen', 10_000, first);
+        // 4096 -> 8704 KiB in 10 s = 460.8 KiB/s; (261120 - 8704) / 460.8 = 547.8 s
+        expect(second.arrays[0].sync?.eta).toMatchObject({ samples: 2, windowSeconds: 10 });
+        expect(second.arrays[0].sync?.eta?.seconds).toBeCloseTo(547.8, 0);
+    });
+});
+
+describe('model edge cases', () => {
+    test('no /proc/mdstat: the md driver is not loaded', () => {
+        const model = buildModel(snapshotOf(new Map()), 0);
+        expect(model.mdAvailable).toBe(false);
+        expect(model.arrays).toEqual([]);
+    });
+
+    test('an array listed in mdstat whose sysfs entry vanished is still shown, with a note', () => {
+        const files = loadCaptureFiles('raid1-with-spare');
+        for (const path of [...files.keys()]) if (path.startsWith('/sys/block/md0/')) files.delete(path);
+        const model = buildModel(snapshotOf(files), 0);
+        expect(model.arrays.map(a => a.name)).toEqual(['md0']);
+        expect(model.problems.join('\n')).toMatch(/md0: .*sysfs entry is gone/);
+    });
+
+    test('a cut-off answer is flagged', () => {
+        const model = buildModel({ ...snapshotOf(new Map()), complete: false }, 0);
+        expect(model.problems.join('\n')).toMatch(/cut off/);
+    });
+});

@@ -35,7 +35,7 @@ const plugin = {
 };
 
 const simulator = {
-    entryPoints: { 'mdsim': 'sim/main.ts' },
+    entryPoints: { 'mdsim': 'sim/main.ts', 'demo': 'tools/demo.ts' },
     outdir: 'build',
     bundle: true,
     platform: 'node',

@@ -1,0 +1,191 @@
+// One real environment per test file: simulated md host + cockpit-ws/bridge serving the plugin
+// (its config pointing at the simulated /proc and /sys) + headless Chromium with the plugin page
+// open. After EACH test it fails on any console error/warning, page error or CSP violation
+// recorded in any page the environment opened, then closes the pages the test opened.
+//
+//     const env = setupRaidtune({ scenario: 'raid6-recovery' });
+//     test('shows the array', async () => {
+//         await env.page.getByText('md0').waitFor();
+//         await env.writeSim('/sys/block/md0/md/sync_speed_max', '5000');
+//         const shell = await env.shellPage();         // the plugin inside the shell
+//         await shell.frame.getByText('md0').waitFor();
+//     });
+//
+// A test that expects a problem takes it with env.takeProblems() (or page.takeProblems()) so the
+// check after the test does not see it.
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Frame, Page } from 'playwright-core';
+import {
+    formatProblems, launchBrowser, openPage, startCockpit, startSimulatedHost,
+    type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
+} from '../../../tools/cockpit';
+
+export interface RaidtuneEnvOptions {
+    /** Scenario of the simulated host (default 'raid6-recovery'); null: no simulated host. */
+    scenario?: string | null;
+    /** Plugin folder (default <repo>/dist). */
+    pluginDir?: string;
+    /** Manifest config override, merged over the simulated roots (procRoot, sysRoot). */
+    config?: RaidtuneConfig;
+    /** Open the bare plugin page in beforeAll (default true). */
+    openBarePage?: boolean;
+    /** After the bare page's load event, also wait for this selector (e.g. the app's root content). */
+    readySelector?: string;
+}
+
+export interface ShellPage extends RecordedPage {
+    /** The plugin's iframe inside the shell. */
+    readonly frame: Frame;
+}
+
+export interface RaidtuneEnv {
+    /** The bare plugin page (http://127.0.0.1:PORT/cockpit/@localhost/raidtune/index.html), loaded. */
+    readonly page: Page;
+    /** The bare page with its problem recorder. */
+    readonly bare: RecordedPage;
+    /** The simulated host (root, procRoot, sysRoot); throws when the env has no scenario. */
+    readonly sim: SimulatedHost;
+    readonly cockpit: Cockpit;
+    readonly browser: Browser;
+    /** Opens the plugin inside the shell (new browser context); closed after the current test. */
+    shellPage(): Promise<ShellPage>;
+    /** Opens any path on the ws (or the bare page) in a new recorded page; closed after the current test. */
+    openPage(path?: string): Promise<RecordedPage>;
+    /** Absolute path inside the simulated host: simPath('/sys/block/md0/md/array_state'). */
+    simPath(hostPath: string): string;
+    /** Writes a value into a simulated file the way `tee` does (create/truncate + write; no mkdir). */
+    writeSim(hostPath: string, value: string): Promise<void>;
+    /** Takes (and forgets) the problems recorded so far in all open pages. */
+    takeProblems(): Problem[];
+}
+
+const timings = process.env.RAIDTUNE_TIMINGS === '1';
+
+function logTiming(what: string, ms: number) {
+    if (timings)
+        process.stderr.write(`raidtune timing: ${what} ${ms.toFixed(0)} ms\n`);
+}
+
+/** Browser tests wait for real processes: 60 s per test and hook unless a test says otherwise. */
+export const BROWSER_TIMEOUT_MS = 60000;
+
+// (Not called useRaidtune: eslint's react-hooks rule would reject calling a "use..." function at
+// the top level of a test file.)
+export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
+    // The project's testTimeout in jest.config.js is not applied per project by jest 30.
+    jest.setTimeout(BROWSER_TIMEOUT_MS);
+    const scenario = options.scenario === undefined ? 'raid6-recovery' : options.scenario;
+    let sim: SimulatedHost | undefined;
+    let cockpit: Cockpit | undefined;
+    let browser: LaunchedBrowser | undefined;
+    let bare: RecordedPage | undefined;
+    let perTest: RecordedPage[] = [];
+
+    const need = <T>(value: T | undefined, what: string): T => {
+        if (value === undefined) {
+            const why = what === 'sim' && scenario === null ? 'this env has no scenario'
+                : (what === 'page' || what === 'bare') && options.openBarePage === false ? 'openBarePage is false'
+                    : 'only inside tests, after beforeAll';
+            throw new Error(`env.${what} is not available (${why})`);
+        }
+        return value;
+    };
+
+    const open = async (url: string) => {
+        const recorded = await openPage(need(browser, 'browser'), url);
+        perTest.push(recorded);
+        return recorded;
+    };
+
+    beforeAll(async () => {
+        if (scenario !== null) {
+            sim = await startSimulatedHost({ scenario });
+            logTiming(`mdsim ${scenario} ready`, sim.startMs);
+        }
+        const config = sim || options.config
+            ? { ...(sim ? { procRoot: sim.procRoot, sysRoot: sim.sysRoot } : {}), ...options.config }
+            : undefined;
+        cockpit = await startCockpit({ pluginDir: options.pluginDir, config });
+        logTiming('cockpit-ws answering', cockpit.startMs);
+
+        const t0 = performance.now();
+        browser = await launchBrowser();
+        logTiming('chromium launched', performance.now() - t0);
+
+        if (options.openBarePage ?? true) {
+            const t1 = performance.now();
+            bare = await openPage(browser, cockpit.barePageUrl);
+            if (options.readySelector)
+                await bare.page.waitForSelector(options.readySelector);
+            logTiming('bare page loaded', performance.now() - t1);
+        }
+    }, BROWSER_TIMEOUT_MS);
+
+    afterEach(async () => {
+        const pages = bare ? [bare, ...perTest] : perTest;
+        const problems: Problem[] = [];
+        for (const p of pages) {
+            await p.settle();
+            problems.push(...p.takeProblems());
+        }
+        const closing = perTest;
+        perTest = [];
+        await Promise.all(closing.map(p => p.close()));
+        if (problems.length)
+            throw new Error(formatProblems(problems));
+    }, BROWSER_TIMEOUT_MS);
+
+    afterAll(async () => {
+        // Stop everything even if one step fails; report the first failure.
+        const errors: unknown[] = [];
+        const attempt = async (step: (() => Promise<unknown>) | undefined) => {
+            try {
+                await step?.();
+            } catch (err) {
+                errors.push(err);
+            }
+        };
+        await attempt(async () => { await Promise.all(perTest.map(p => p.close())); });
+        await attempt(bare?.close);
+        await attempt(browser?.stop);
+        await attempt(cockpit?.stop);
+        await attempt(sim?.stop);
+        perTest = [];
+        bare = undefined;
+        browser = undefined;
+        cockpit = undefined;
+        sim = undefined;
+        if (errors.length)
+            throw errors[0];
+    }, BROWSER_TIMEOUT_MS);
+
+    const simPath = (hostPath: string) => join(need(sim, 'sim').root, hostPath);
+
+    return {
+        get page() { return need(bare, 'page').page; },
+        get bare() { return need(bare, 'bare'); },
+        get sim() { return need(sim, 'sim'); },
+        get cockpit() { return need(cockpit, 'cockpit'); },
+        get browser() { return need(browser, 'browser'); },
+        async shellPage() {
+            const c = need(cockpit, 'cockpit');
+            const recorded = await open(c.shellUrl);
+            const frame = await recorded.waitForFrame(c.shellFrameName);
+            await frame.waitForLoadState('load');
+            return Object.assign(recorded, { frame });
+        },
+        openPage(path?: string) {
+            const c = need(cockpit, 'cockpit');
+            return open(path === undefined ? c.barePageUrl : c.url(path));
+        },
+        simPath,
+        async writeSim(hostPath: string, value: string) {
+            await writeFile(simPath(hostPath), value);
+        },
+        takeProblems() {
+            const pages = bare ? [bare, ...perTest] : perTest;
+            return pages.flatMap(p => p.takeProblems());
+        },
+    };
+}

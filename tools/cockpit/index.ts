@@ -1,0 +1,12 @@
+// Run the built plugin in a real cockpit-ws + cockpit-bridge, on a simulated md host, in headless
+// Chromium. Used by the browser tests (test/browser/harness) and by tools/demo.ts.
+//
+// Node-only code that must not pull in playwright (the demo bundle) imports './ws' and './sim'
+// directly instead of this file.
+export { startSimulatedHost, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
+export { startCockpit, isPluginDir, COCKPIT_WS, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
+export {
+    launchBrowser, openPage, formatProblems, KNOWN_SHELL_NOISE, CHROMIUM, CHROMIUM_ARGS,
+    type LaunchedBrowser, type Problem, type ProblemKind, type RecordedPage,
+} from './browser';
+export { repoRoot, processesTagged, HARNESS_RUN, HARNESS_CHILD } from './proc';

@@ -1,0 +1,107 @@
+// The simulated md host: `node build/mdsim.mjs --scenario NAME --root DIR` keeps a fake
+// <root>/proc and <root>/sys up to date, prints "mdsim: ready <root>" and creates <root>/.ready
+// when the tree is complete, and exits on SIGTERM.
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
+
+export interface SimulatedHostOptions {
+    scenario: string;
+    /** Root of the simulated tree (default: a new temp dir, removed by stop()). */
+    root?: string;
+    /** Path of the simulator (default: <repo>/build/mdsim.mjs). */
+    simulator?: string;
+    /** Extra command line arguments for the simulator. */
+    args?: string[];
+    timeoutMs?: number;
+}
+
+export interface SimulatedHost {
+    readonly scenario: string;
+    readonly root: string;
+    readonly procRoot: string;
+    readonly sysRoot: string;
+    /** Milliseconds from spawning the simulator to "ready". */
+    readonly startMs: number;
+    /** Simulator output so far. */
+    logs(): string;
+    /** Resolves with a reason if the simulator exits before stop(). Never rejects. */
+    readonly lost: Promise<string>;
+    /** SIGTERM, wait, remove the root if we created it. Idempotent. */
+    stop(): Promise<void>;
+}
+
+/** <repo>/build/mdsim.mjs, or $RAIDTUNE_MDSIM (e.g. a simulator under development). */
+export function simulatorPath(): string {
+    return process.env.RAIDTUNE_MDSIM || join(repoRoot(), 'build', 'mdsim.mjs');
+}
+
+export async function startSimulatedHost(options: SimulatedHostOptions): Promise<SimulatedHost> {
+    const simulator = resolve(options.simulator ?? simulatorPath());
+    if (!existsSync(simulator))
+        throw new Error(`${simulator} is missing: run make first`);
+    const ownRoot = options.root === undefined;
+    const root = resolve(options.root ?? mkdtempSync(join(tmpdir(), 'raidtune-sim-')));
+    const timeoutMs = options.timeoutMs ?? 15000;
+
+    let child: Child | undefined;
+    const removeRoot = () => {
+        if (ownRoot)
+            rmSync(root, { recursive: true, force: true });
+    };
+    try {
+        const t0 = performance.now();
+        let sawReadyLine = false;
+        child = startChild(process.execPath, [simulator, '--scenario', options.scenario, '--root', root,
+            ...(options.args ?? [])], {
+            name: `mdsim (${options.scenario})`,
+            onStdout: () => {
+                if (/^mdsim: ready\b/m.test(child!.output()))
+                    sawReadyLine = true;
+            },
+        });
+        const readyFile = join(root, '.ready');
+        const deadline = t0 + timeoutMs;
+        for (;;) {
+            if (sawReadyLine || isFile(readyFile))
+                break;
+            if (child.hasExited())
+                throw new Error(describeExit(child, await child.exited));
+            if (performance.now() > deadline)
+                throw new Error(`mdsim did not get ready within ${timeoutMs} ms; its output:\n${child.output()}`);
+            await sleep(15);
+        }
+        const startMs = performance.now() - t0;
+
+        const sim = child;
+        let stopped = false;
+        const lost = sim.exited.then(exit => (stopped ? new Promise<string>(() => {}) : describeExit(sim, exit)));
+        return {
+            scenario: options.scenario,
+            root,
+            procRoot: join(root, 'proc'),
+            sysRoot: join(root, 'sys'),
+            startMs,
+            logs: () => sim.output(),
+            lost,
+            async stop() {
+                stopped = true;
+                await sim.stop();
+                removeRoot();
+            },
+        };
+    } catch (err) {
+        await child?.stop();
+        removeRoot();
+        throw err;
+    }
+}
+
+function isFile(path: string): boolean {
+    try {
+        return statSync(path).isFile();
+    } catch {
+        return false;
+    }
+}

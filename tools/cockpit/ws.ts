@@ -1,0 +1,267 @@
+// A private, real cockpit-ws + cockpit-bridge serving one plugin folder, without TLS or login.
+//
+// Everything is isolated in a temp dir:
+//   <tmp>/data/cockpit/<plugin> -> the plugin folder (XDG_DATA_HOME; /usr/share/cockpit still serves
+//                                  base1, shell, static)
+//   <tmp>/etc                      (XDG_CONFIG_DIRS: replaces /etc, so no /etc/cockpit overrides)
+//   <tmp>/config/cockpit/<plugin>.override.json   (XDG_CONFIG_HOME: our manifest override)
+//   <tmp>/bus                      a private session D-Bus (the bridge would otherwise start its own
+//                                  dbus-daemon that outlives it)
+// Packages are scanned when the bridge starts: a changed override needs a new startCockpit().
+// Rebuilt plugin files are served live.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { openKeepAlive, type KeepAlive } from './keepalive';
+import { describeExit, formatOutput, repoRoot, sleep, startChild, type Child } from './proc';
+
+/** cockpit-ws: $RAIDTUNE_COCKPIT_WS, else Debian's or Fedora's path (whichever exists). */
+export const COCKPIT_WS = process.env.RAIDTUNE_COCKPIT_WS ||
+    ['/usr/lib/cockpit/cockpit-ws', '/usr/libexec/cockpit-ws'].find(p => existsSync(p)) ||
+    '/usr/lib/cockpit/cockpit-ws';
+
+/** The plugin's manifest `config` (all optional: Cockpit merge-patches it over the manifest's). */
+export interface RaidtuneConfig {
+    procRoot?: string;
+    sysRoot?: string;
+    mdadm?: string;
+    [key: string]: unknown;
+}
+
+export interface CockpitOptions {
+    /** Folder served as the package (default: <repo>/dist). */
+    pluginDir?: string;
+    /** Package name, i.e. the URL path segment (default: raidtune). */
+    pluginName?: string;
+    /** Written to <plugin>.override.json as { "config": ... }; omitted = no override. */
+    config?: RaidtuneConfig;
+    /** Listen address (default 127.0.0.1). */
+    address?: string;
+    /** Port (default: a free one). */
+    port?: number;
+    /**
+     * Hold one websocket open so the session never times out (default true). Without it the
+     * session ends ~15 s after the last page closes and every later request gets 401.
+     */
+    keepAlive?: boolean;
+    /** How long to wait for cockpit-ws to answer (default 15 s). */
+    timeoutMs?: number;
+}
+
+export interface Cockpit {
+    readonly port: number;
+    readonly origin: string;
+    /** `url('/cockpit/@localhost/raidtune/index.html')` -> absolute URL. */
+    url(path: string): string;
+    /** The plugin page alone: http://HOST:PORT/cockpit/@localhost/<plugin>/index.html */
+    readonly barePageUrl: string;
+    /** The plugin inside the shell (iframe `cockpit1:localhost/<plugin>`): http://HOST:PORT/<plugin> */
+    readonly shellUrl: string;
+    /** Name of the shell's iframe that holds the plugin. */
+    readonly shellFrameName: string;
+    readonly tmpDir: string;
+    /** Milliseconds from spawning cockpit-ws (incl. the D-Bus daemon) to the first HTTP answer. */
+    readonly startMs: number;
+    /** cockpit-ws (+ bridge) output so far. */
+    logs(): string;
+    /**
+     * Resolves with a reason when the session is gone without stop() being called: cockpit-ws
+     * exited or the keep-alive websocket closed. Never rejects.
+     */
+    readonly lost: Promise<string>;
+    /** True when an authenticated resource still answers 200 (false once the session is gone). */
+    sessionAlive(): Promise<boolean>;
+    /** Stops cockpit-ws, the bridge and the D-Bus daemon, removes the temp dir. Idempotent. */
+    stop(): Promise<void>;
+}
+
+export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpit> {
+    const pluginName = options.pluginName ?? 'raidtune';
+    const pluginDir = resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
+    const address = options.address ?? '127.0.0.1';
+    const timeoutMs = options.timeoutMs ?? 15000;
+    if (!existsSync(COCKPIT_WS))
+        throw new Error(`${COCKPIT_WS} is missing: run tools/install-deps.sh`);
+    if (!existsSync(join(pluginDir, 'manifest.json')))
+        throw new Error(`${pluginDir}/manifest.json is missing: run make first`);
+
+    const tmpDir = mkdtempSync(join(tmpdir(), 'raidtune-ws-'));
+    const cleanups: (() => Promise<unknown> | void)[] = [() => rmSync(tmpDir, { recursive: true, force: true })];
+    const cleanup = async () => {
+        while (cleanups.length)
+            await cleanups.pop()!();
+    };
+
+    try {
+        mkdirSync(join(tmpDir, 'data', 'cockpit'), { recursive: true });
+        mkdirSync(join(tmpDir, 'etc'), { recursive: true });
+        mkdirSync(join(tmpDir, 'config', 'cockpit'), { recursive: true });
+        symlinkSync(pluginDir, join(tmpDir, 'data', 'cockpit', pluginName));
+        if (options.config) {
+            writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
+                JSON.stringify({ config: options.config }, null, 2) + '\n');
+        }
+
+        const t0 = performance.now();
+        const bus = await startSessionBus(join(tmpDir, 'bus'));
+        cleanups.push(() => bus.stop());
+
+        const env: NodeJS.ProcessEnv = {
+            ...process.env,
+            XDG_DATA_HOME: join(tmpDir, 'data'),
+            XDG_CONFIG_DIRS: join(tmpDir, 'etc'),
+            XDG_CONFIG_HOME: join(tmpDir, 'config'),
+            DBUS_SESSION_BUS_ADDRESS: bus.address,
+        };
+
+        // A free port can be taken between probing and binding: retry with another one.
+        let ws: Child | undefined;
+        let port = 0;
+        for (let attempt = 0; ; attempt++) {
+            port = options.port ?? await freePort(address);
+            // Another server on the port would answer our readiness probe: check it is free first.
+            if (options.port !== undefined && !await portIsFree(address, port))
+                throw new Error(`${address}:${port} is already in use`);
+            ws = startChild(COCKPIT_WS, ['--no-tls', '--address', address, '--port', String(port),
+                '--local-session=cockpit-bridge'], { name: 'cockpit-ws', env });
+            const up = await waitForHttp(ws, `http://${address}:${port}/cockpit/static/login.html`, timeoutMs);
+            if (up === 'up')
+                break;
+            const output = formatOutput(ws);
+            await ws.stop();
+            if (options.port !== undefined || attempt >= 2 || !/already in use/i.test(output))
+                throw new Error(`cockpit-ws did not start on ${address}:${port}: ${up}${output}`);
+        }
+        const wsChild = ws;
+        cleanups.push(() => wsChild.stop());
+        const startMs = performance.now() - t0;
+
+        const origin = `http://${address}:${port}`;
+        let keepAlive: KeepAlive | undefined;
+        if (options.keepAlive ?? true) {
+            keepAlive = await openKeepAlive(address, port, timeoutMs);
+            const ka = keepAlive;
+            cleanups.push(() => ka.close());
+        }
+
+        let stopped = false;
+        const lost = Promise.race([
+            wsChild.exited.then(exit => describeExit(wsChild, exit)),
+            keepAlive ? keepAlive.lost : new Promise<string>(() => {}),
+        ]).then(reason => (stopped ? new Promise<string>(() => {}) : reason));
+
+        const url = (path: string) => origin + (path.startsWith('/') ? path : `/${path}`);
+        return {
+            port,
+            origin,
+            url,
+            barePageUrl: url(`/cockpit/@localhost/${pluginName}/index.html`),
+            shellUrl: url(`/${pluginName}`),
+            shellFrameName: `cockpit1:localhost/${pluginName}`,
+            tmpDir,
+            startMs,
+            logs: () => wsChild.output(),
+            lost,
+            async sessionAlive() {
+                try {
+                    const res = await fetch(url('/cockpit/@localhost/manifests.json'));
+                    await res.arrayBuffer();
+                    return res.status === 200;
+                } catch {
+                    return false;
+                }
+            },
+            async stop() {
+                stopped = true;
+                await cleanup();
+            },
+        };
+    } catch (err) {
+        await cleanup();
+        throw err;
+    }
+}
+
+/** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
+async function startSessionBus(socketPath: string): Promise<{ address: string; stop(): Promise<unknown> }> {
+    let address = '';
+    let gotAddress!: () => void;
+    const ready = new Promise<void>(r => { gotAddress = r; });
+    const bus = startChild('dbus-daemon', ['--session', '--nofork', '--nopidfile', `--address=unix:path=${socketPath}`,
+        '--print-address=1'], {
+        name: 'dbus-daemon',
+        onStdout: () => {
+            const line = bus.output().split('\n').find(l => l.startsWith('unix:'));
+            if (line && !address) {
+                address = line.trim();
+                gotAddress();
+            }
+        },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const result = await Promise.race([
+        ready.then(() => 'ready' as const),
+        bus.exited.then(exit => describeExit(bus, exit)),
+        new Promise<string>(r => { timer = setTimeout(() => r('dbus-daemon printed no address within 10 s'), 10000); }),
+    ]);
+    clearTimeout(timer);
+    if (result !== 'ready') {
+        await bus.stop();
+        throw new Error(result);
+    }
+    return { address, stop: () => bus.stop() };
+}
+
+/** Polls `url` until it answers 200. Returns 'up' or why not. */
+async function waitForHttp(child: Child, url: string, timeoutMs: number): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    let delay = 10;
+    let last = '';
+    while (performance.now() < deadline) {
+        if (child.hasExited())
+            return describeExit(child, await child.exited);
+        try {
+            const res = await fetch(url);
+            await res.arrayBuffer();
+            if (res.status === 200)
+                return 'up';
+            last = `HTTP ${res.status}`;
+        } catch (err) {
+            last = String((err as { cause?: unknown }).cause ?? err);
+        }
+        await sleep(delay);
+        delay = Math.min(delay * 2, 100);
+    }
+    return `no answer from ${url} within ${timeoutMs} ms (${last})`;
+}
+
+function portIsFree(address: string, port: number): Promise<boolean> {
+    return new Promise(resolveFree => {
+        const server = net.createServer();
+        server.unref();
+        server.on('error', () => resolveFree(false));
+        server.listen({ port, host: address, exclusive: true }, () => server.close(() => resolveFree(true)));
+    });
+}
+
+function freePort(address: string): Promise<number> {
+    return new Promise((resolvePort, reject) => {
+        const server = net.createServer();
+        server.unref();
+        server.on('error', reject);
+        server.listen(0, address, () => {
+            const { port } = server.address() as net.AddressInfo;
+            server.close(() => resolvePort(port));
+        });
+    });
+}
+
+/** True when `dir` looks like a built plugin (has manifest.json and index.html). */
+export function isPluginDir(dir: string): boolean {
+    try {
+        return statSync(join(dir, 'manifest.json')).isFile() && statSync(join(dir, 'index.html')).isFile();
+    } catch {
+        return false;
+    }
+}

@@ -37,9 +37,10 @@ export interface SyncModel {
     /** Why a PENDING sync does not run. */
     pendingReason: 'auto-read-only' | 'not-started' | null;
     percent: number | null;
-    /** Per-device KiB (mdstat counts per member, not per array). */
+    /** KiB done and to do: per member device, except raid10 whose counters span the array. */
     doneKiB: number | null;
     totalKiB: number | null;
+    perDevice: boolean;
     speedKiBs: number | null;
     kernelFinishMinutes: number | null;
     eta: SmoothedEta | null;
@@ -305,6 +306,7 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
         percent,
         doneKiB,
         totalKiB,
+        perDevice: md.level !== 'raid10',
         speedKiBs: md.sync?.speedKiBs ?? (runState === 'running' ? parseIntValue(attr('sync_speed')) : null),
         kernelFinishMinutes: md.sync?.finishMinutes ?? null,
         eta,

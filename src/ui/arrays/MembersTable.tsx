@@ -5,7 +5,7 @@ import { memberRoleText } from './labels';
 
 export function MembersTable({ array }: { array: ArrayModel }) {
     const rebuiltPercent = (sectors: number | null) => {
-        const total = array.sync?.totalKiB;
+        const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
     };
     return (

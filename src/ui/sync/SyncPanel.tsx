@@ -31,7 +31,9 @@ export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel;
             <StackItem>
                 <Content component="p" className="raidtune-sync-facts">
                     {sync.doneKiB !== null && (
-                        <Fact name={_('Done')}>{fmt(_('$0 of $1 per disk'), formatKiB(sync.doneKiB), formatKiB(sync.totalKiB))}</Fact>
+                        <Fact name={_('Done')}>
+                            {fmt(sync.perDevice ? _('$0 of $1 per disk') : _('$0 of $1'), formatKiB(sync.doneKiB), formatKiB(sync.totalKiB))}
+                        </Fact>
                     )}
                     {sync.runState === 'running' && (
                         <>

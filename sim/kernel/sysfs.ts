@@ -1,0 +1,148 @@
+// The /sys/block tree: per md array its md/ attributes (only those its personality has, as the
+// kernel's sysfs groups do), per member dev-X/, and per block device size, ro and queue files.
+// Values use the kernel's exact formats ("1000 (system)", "123 / 456", "4 (3)", "[none] mq-deadline ").
+
+import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
+import { arraySectors, isParityLevel, isRedundant, parityDisks } from '../model/levels';
+import { mismatchCount } from '../model/sync';
+import type { BlockQueue, Disk, HostState, MdArray, Member } from '../model/types';
+import { windowSpeedKiBs } from '../physics/progress';
+import { bandwidthLimit, effectiveLimits } from '../physics/speed';
+import { WRITABLE_ARRAY_ATTRIBUTES, WRITABLE_QUEUE_ATTRIBUTES } from '../writes/attributes';
+import type { FileSet } from './files';
+
+/** Member state flags in the order the kernel's state_show prints them. */
+function memberState(member: Member): string {
+    const words: string[] = [];
+    if (member.faulty) words.push('faulty');
+    if (member.inSync) words.push('in_sync');
+    if (member.flags.has('write_mostly')) words.push('write_mostly');
+    if (member.flags.has('blocked')) words.push('blocked');
+    if (!member.faulty && !member.inSync) words.push('spare');
+    if (member.flags.has('write_error')) words.push('write_error');
+    if (member.flags.has('want_replacement')) words.push('want_replacement');
+    if (member.flags.has('replacement')) words.push('replacement');
+    if (member.flags.has('failfast')) words.push('failfast');
+    return words.join(',');
+}
+
+function speedLimit(value: number, local: boolean): string {
+    return `${value} (${local ? 'local' : 'system'})`;
+}
+
+/** "none", "delayed" while waiting for another array, else "done / total" in sectors. */
+function syncCompleted(array: MdArray): string {
+    const sync = array.sync;
+    if (!sync) return 'none';
+    return sync.status === 'delayed' ? 'delayed' : `${sync.completed} / ${sync.total}`;
+}
+
+function syncSpeed(array: MdArray, now: number): string {
+    const sync = array.sync;
+    if (!sync) return 'none';
+    return sync.status === 'delayed' ? '0' : String(windowSpeedKiBs(sync, now));
+}
+
+function consistencyPolicy(array: MdArray): string {
+    if (!isStarted(array)) return 'unknown';
+    if (array.bitmap) return 'bitmap';
+    return isRedundant(array.level) ? 'resync' : 'none';
+}
+
+function renderQueue(files: FileSet, dir: string, queue: BlockQueue, isMd: boolean): void {
+    const writable = (name: string) => WRITABLE_QUEUE_ATTRIBUTES.includes(name);
+    files.attribute(`${dir}/queue/read_ahead_kb`, queue.readAheadKiB, writable('read_ahead_kb'));
+    files.attribute(`${dir}/queue/nr_requests`, queue.nrRequests, writable('nr_requests'));
+    files.attribute(`${dir}/queue/rotational`, queue.rotational ? 1 : 0);
+    // A bio-based device (md) has no elevator: plain "none". Others list all, current in brackets.
+    const scheduler = isMd ? 'none' : ['none', ...queue.schedulers]
+        .map(name => name === queue.scheduler ? `[${name}] ` : `${name} `).join('');
+    files.attribute(`${dir}/queue/scheduler`, scheduler, writable('scheduler'));
+}
+
+function renderMembers(files: FileSet, dir: string, array: MdArray): void {
+    for (const member of array.members) {
+        const memberDir = `${dir}/md/dev-${member.name}`;
+        files.attribute(`${memberDir}/state`, memberState(member));
+        files.attribute(`${memberDir}/slot`, member.slot ?? 'none');
+        files.attribute(`${memberDir}/errors`, member.errors);
+        files.attribute(`${memberDir}/recovery_start`, member.inSync || member.recoveryOffset === null ? 'none' : member.recoveryOffset);
+    }
+}
+
+function renderArray(files: FileSet, state: HostState, array: MdArray): void {
+    const dir = `sys/block/${array.name}`;
+    const md = `${dir}/md`;
+    const started = isStarted(array);
+    const attr = (name: string, value: string | number) =>
+        files.attribute(`${md}/${name}`, value, WRITABLE_ARRAY_ATTRIBUTES.includes(name));
+
+    files.attribute(`${dir}/size`, started ? arraySectors(array) : 0);
+    files.attribute(`${dir}/ro`, array.baseState === 'readonly' ? 1 : 0);
+    renderQueue(files, dir, array.queue, true);
+
+    attr('level', array.level);
+    attr('raid_disks', array.reshape ? `${array.raidDisks} (${array.reshape.fromRaidDisks})` : array.raidDisks);
+    attr('chunk_size', array.chunkKiB * 1024);
+    attr('layout', array.layout);
+    attr('metadata_version', array.metadata);
+    // Striped and linear arrays have no per-device size: their members may differ.
+    attr('component_size', isRedundant(array.level) ? array.componentSectors / 2 : 0);
+    attr('uuid', array.uuid);
+    attr('array_state', arrayStateName(array, state.time));
+    attr('reshape_position', array.reshape ? array.reshape.checkpoint * (array.raidDisks - parityDisks(array.level)) : 'none');
+    attr('resync_start', array.resyncCheckpoint ?? 'none');
+    attr('consistency_policy', consistencyPolicy(array));
+    attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
+    attr('bitmap/chunksize', started && array.bitmap ? array.bitmap.chunkBytes : 0);
+    renderMembers(files, dir, array);
+    if (!started || !isRedundant(array.level)) return;
+
+    // The redundancy group: only personalities with a sync_request have it.
+    const limits = effectiveLimits(state, array);
+    attr('degraded', degradedCount(array));
+    attr('sync_action', array.frozen ? 'frozen' : array.sync?.action ?? 'idle');
+    attr('last_sync_action', array.lastSyncAction);
+    attr('sync_completed', syncCompleted(array));
+    attr('sync_speed', syncSpeed(array, state.time));
+    attr('mismatch_cnt', mismatchCount(array));
+    attr('sync_speed_min', speedLimit(limits.min, array.localSpeedMin !== null));
+    attr('sync_speed_max', speedLimit(limits.max, array.localSpeedMax !== null));
+    if (!isParityLevel(array.level)) return;
+    attr('stripe_cache_size', array.stripeCacheSize);
+    attr('stripe_cache_active', stripeCacheActive(state, array));
+    attr('group_thread_cnt', array.groupThreadCnt);
+}
+
+/**
+ * Stripes in use: a sync that saturates its disks keeps the cache nearly full, one held back
+ * by its speed limit (sleeping between windows) leaves it nearly empty; writes use a few.
+ */
+function stripeCacheActive(state: HostState, array: MdArray): number {
+    const sync = array.sync;
+    if (sync?.status === 'running') {
+        const pressure = Math.min(1, sync.rateKiBs / bandwidthLimit(array));
+        return Math.floor(array.stripeCacheSize * 0.95 * pressure);
+    }
+    const writing = loadActive(array.competingIo, state.time) && array.competingIo.writeKiBs > 0;
+    return writing ? Math.min(array.stripeCacheSize, 64) : 0;
+}
+
+function renderDisk(files: FileSet, disk: Disk): void {
+    const dir = `sys/block/${disk.name}`;
+    files.attribute(`${dir}/size`, disk.sizeSectors);
+    files.attribute(`${dir}/ro`, 0);
+    renderQueue(files, dir, disk.queue, false);
+    if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);
+    for (const partition of disk.partitions) {
+        const partDir = `${dir}/${partition.name}`;
+        files.attribute(`${partDir}/partition`, partition.number);
+        files.attribute(`${partDir}/start`, partition.startSector);
+        files.attribute(`${partDir}/size`, partition.sizeSectors);
+    }
+}
+
+export function renderSysfs(files: FileSet, state: HostState): void {
+    for (const disk of state.disks) renderDisk(files, disk);
+    for (const array of state.arrays) renderArray(files, state, array);
+}

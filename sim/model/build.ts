@@ -1,0 +1,203 @@
+// Turns a validated, expanded scenario into the live host state, filling in what the kernel and
+// mdadm would choose by default (device numbers, data offsets, read-ahead, nr_requests...).
+
+import { uuidFromText } from '../random';
+import { memberSlots, partitionLayout } from '../scenario/derive';
+import { DEFAULT_DISK_KIND, type ArraySpec, type DiskKind, type DiskSpec, type IoLoadSpec, type MemberSpec, type ScenarioSpec } from '../scenario/types';
+import { ScenarioError } from '../scenario/validate';
+import { defaultNrRequests, DeviceNumbers, partitionName } from './devices';
+import { defaultChunkKiB, defaultLayout, defaultReadAheadKiB, roundDown, syncGranularity, syncTotalSectors } from './levels';
+import { activateSpares, lastSyncActionName } from './sync';
+import type { BlockQueue, Disk, HostState, IoLoad, IoStats, MdArray, Member, MemberDevice } from './types';
+
+const DEBIAN_PERSONALITIES = ['linear', 'raid0', 'raid1', 'raid10', 'raid6', 'raid5', 'raid4'];
+
+/** Per kind: sync bandwidth, hardware tags, queue_depth, and whether it has a scheduler by default. */
+const KIND_DEFAULTS: Record<DiskKind, { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string }> = {
+    sata: { bandwidthKiBs: 160_000, hwTags: 32, queueDepth: 32, scheduler: 'mq-deadline' },
+    sas: { bandwidthKiBs: 220_000, hwTags: 256, queueDepth: 128, scheduler: 'mq-deadline' },
+    nvme: { bandwidthKiBs: 2_000_000, hwTags: 1023, queueDepth: null, scheduler: 'none' },
+    virtio: { bandwidthKiBs: 400_000, hwTags: 256, queueDepth: null, scheduler: 'none' },
+};
+
+export function newIoStats(): IoStats {
+    return {
+        readIos: 0, readMerges: 0, readSectors: 0, readMs: 0, writeIos: 0, writeMerges: 0,
+        writeSectors: 0, writeMs: 0, inFlight: 0, ioTicksMs: 0, weightedMs: 0,
+    };
+}
+
+function ioLoad(spec: IoLoadSpec | undefined): IoLoad | null {
+    if (!spec) return null;
+    return {
+        readKiBs: spec.readKiBs ?? 0, writeKiBs: spec.writeKiBs ?? 0,
+        fromSeconds: spec.fromSeconds ?? 0, untilSeconds: spec.untilSeconds ?? Infinity,
+    };
+}
+
+function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
+    const kind = spec.kind ?? DEFAULT_DISK_KIND;
+    const defaults = KIND_DEFAULTS[kind];
+    const scheduler = spec.scheduler ?? defaults.scheduler;
+    const queue: BlockQueue = {
+        readAheadKiB: spec.readAheadKiB ?? 128,
+        scheduler,
+        schedulers: spec.schedulers ?? ['mq-deadline'],
+        nrRequests: spec.nrRequests ?? defaultNrRequests(scheduler, defaults.hwTags),
+        hwTags: defaults.hwTags,
+        rotational: spec.rotational ?? kind !== 'nvme',
+    };
+    const depth = spec.queueDepth ?? defaults.queueDepth;
+    const disk: Disk = {
+        name: spec.name, kind, ...numbers.disk(spec.name, kind),
+        sizeSectors: Math.floor(spec.sizeBytes / 512),
+        bandwidthKiBs: spec.bandwidthKiBs ?? defaults.bandwidthKiBs,
+        queue,
+        queueDepth: depth === null ? null : { value: depth, max: spec.queueDepthMax ?? 128 },
+        partitions: [],
+        backgroundIo: ioLoad(spec.backgroundIo),
+        stats: newIoStats(),
+    };
+    for (const p of partitionLayout(spec)) {
+        disk.partitions.push({
+            ...p, name: partitionName(disk.name, p.number), ...numbers.partition(disk, p.number), disk, stats: newIoStats(),
+        });
+    }
+    return disk;
+}
+
+/** mdadm's data offset: 2 MiB on small devices, 128 MiB on big ones. */
+function dataOffsetSectors(deviceSectors: number): number {
+    return deviceSectors < 64 * 2 ** 21 ? 4096 : 262144;
+}
+
+function deviceSectors(device: MemberDevice): number {
+    return device.kind === 'disk' ? device.disk.sizeSectors : device.partition.sizeSectors;
+}
+
+function buildMember(spec: MemberSpec, index: number, slot: number | null, devices: Map<string, MemberDevice>): Member {
+    const device = devices.get(spec.device)!;
+    const role = spec.role ?? 'in_sync';
+    return {
+        name: spec.device,
+        device,
+        disk: device.kind === 'disk' ? device.disk : device.partition.disk,
+        desc: spec.desc ?? index,
+        slot,
+        inSync: role === 'in_sync',
+        faulty: role === 'faulty',
+        flags: new Set(spec.flags ?? []),
+        recoveryOffset: role === 'in_sync' ? null : 0,
+        errors: spec.errors ?? 0,
+    };
+}
+
+function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, MemberDevice>): MdArray {
+    const { slots, slotCount } = memberSlots(spec.members);
+    const members = spec.members.map((m, i) => buildMember(m, i, slots[i], devices));
+    const nearCopies = spec.nearCopies ?? 2;
+    const chunkKiB = spec.chunkKiB ?? defaultChunkKiB(spec.level);
+    const raidDisks = spec.raidDisks ?? slotCount;
+    const smallest = Math.min(...members.map(m => deviceSectors(m.device)));
+    const componentSectors = spec.componentSizeKiB !== undefined ? spec.componentSizeKiB * 2
+        : roundDown(smallest - dataOffsetSectors(smallest), Math.max(chunkKiB, 64) * 2);
+    const baseState = spec.state ?? 'clean';
+    if (baseState === 'inactive') {
+        // Not started: the members are only known, none holds a slot yet (mdstat shows them (S)).
+        for (const member of members) Object.assign(member, { slot: null, inSync: false, recoveryOffset: 0 });
+    }
+    const array: MdArray = {
+        name: spec.name,
+        minor: Number(spec.name.slice(2)),
+        level: spec.level,
+        metadata: spec.metadata ?? '1.2',
+        chunkKiB,
+        layout: spec.layout ?? defaultLayout(spec.level, nearCopies),
+        nearCopies,
+        uuid: spec.uuid ?? uuidFromText(`${scenarioName}/${spec.name}`),
+        raidDisks,
+        componentSectors,
+        members,
+        baseState,
+        bitmap: spec.bitmap ? {
+            chunkBytes: spec.bitmap.chunkKiB * 1024,
+            location: spec.bitmap.location ?? '+8',
+            allocatedPages: spec.bitmap.allocatedPages ?? null,
+        } : null,
+        localSpeedMin: spec.syncSpeedMin ?? null,
+        localSpeedMax: spec.syncSpeedMax ?? null,
+        stripeCacheSize: spec.stripeCacheSize ?? 256,
+        groupThreadCnt: spec.groupThreadCnt ?? 0,
+        queue: {
+            readAheadKiB: spec.readAheadKiB ?? defaultReadAheadKiB({ level: spec.level, raidDisks, chunkKiB, nearCopies }),
+            scheduler: 'none', schedulers: [], nrRequests: 128, hwTags: 128,
+            rotational: members.some(m => m.disk.queue.rotational),
+        },
+        resyncCheckpoint: null,
+        requestedStart: 0,
+        reshape: null,
+        frozen: spec.sync?.frozen ?? false,
+        requested: null,
+        sync: null,
+        lastSyncAction: spec.lastSyncAction ?? (spec.sync ? lastSyncActionName(spec.sync.action) : 'none'),
+        latentMismatchSectors: spec.mismatchSectors ?? 0,
+        mismatchesFound: spec.mismatchCnt ?? 0,
+        competingIo: ioLoad(spec.competingIo),
+        stats: newIoStats(),
+    };
+    if (spec.sync) placeSyncProgress(array, spec, scenarioName);
+    return array;
+}
+
+/** Record a scenario's sync progress where md keeps it, so the scheduler resumes it from there. */
+function placeSyncProgress(array: MdArray, spec: ArraySpec, scenarioName: string): void {
+    const sync = spec.sync!;
+    if (sync.action === 'reshape') array.reshape = { fromRaidDisks: spec.reshape!.fromRaidDisks, checkpoint: 0 };
+    const total = syncTotalSectors(array, sync.action);
+    const position = sync.doneKiB !== undefined ? sync.doneKiB * 2
+        : roundDown(total * sync.donePercent! / 100, syncGranularity(array.level));
+    if (position > total) {
+        throw new ScenarioError(scenarioName, [`arrays (${array.name}).sync.doneKiB: beyond the ${total / 2} KiB the ${sync.action} covers`]);
+    }
+    switch (sync.action) {
+        case 'resync':
+            array.resyncCheckpoint = position;
+            break;
+        case 'recover':
+            activateSpares(array);
+            for (const member of array.members) if (member.slot !== null && !member.inSync && !member.faulty) member.recoveryOffset = position;
+            break;
+        case 'reshape':
+            array.reshape!.checkpoint = position;
+            break;
+        default:
+            // The mismatches found so far are counted when the physics primes the running check.
+            if (!sync.frozen) array.requested = sync.action;
+            array.requestedStart = position;
+    }
+}
+
+export function buildHostState(spec: ScenarioSpec): HostState {
+    const numbers = new DeviceNumbers();
+    const disks = (spec.disks ?? []).map(d => buildDisk(d, numbers));
+    const devices = new Map<string, MemberDevice>();
+    for (const disk of disks) {
+        devices.set(disk.name, { kind: 'disk', disk });
+        for (const partition of disk.partitions) devices.set(partition.name, { kind: 'partition', partition });
+    }
+    const totalKiB = spec.memory?.totalKiB ?? 16 * 1024 * 1024;
+    return {
+        time: 0,
+        kernel: {
+            speedLimitMin: spec.kernel?.speedLimitMin ?? 1000,
+            speedLimitMax: spec.kernel?.speedLimitMax ?? 200000,
+            syncIoDepth: spec.kernel?.syncIoDepth ?? null,
+            pageSize: spec.kernel?.pageSize ?? 4096,
+        },
+        memory: { totalKiB, availableKiB: spec.memory?.availableKiB ?? Math.floor(totalKiB * 0.8) },
+        personalities: spec.kernel?.personalities ?? DEBIAN_PERSONALITIES,
+        jitter: spec.jitter ?? 0,
+        disks,
+        arrays: (spec.arrays ?? []).map(a => buildArray(a, spec.name, devices)),
+    };
+}

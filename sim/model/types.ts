@@ -1,0 +1,171 @@
+// The simulated host's live state: what the kernel keeps in memory. The kernel-format writers
+// (sim/kernel/) only read it; the physics (sim/physics/) and the attribute writes (sim/writes/)
+// change it. Positions are 512-byte sectors, speeds KiB/s, times seconds since the host started.
+
+import type { ArrayStateName, DiskKind, Level, MemberFlag, SyncAction } from '../scenario/types';
+
+export interface HostState {
+    /** Simulated seconds since the host was created. */
+    time: number;
+    kernel: KernelTunables;
+    memory: { totalKiB: number; availableKiB: number };
+    personalities: string[];
+    /** Fraction of random speed variation per tick. */
+    jitter: number;
+    /** In registration order (the order of /proc/diskstats). */
+    disks: Disk[];
+    /** In creation order; /proc/mdstat lists them newest first like the kernel. */
+    arrays: MdArray[];
+}
+
+export interface KernelTunables {
+    speedLimitMin: number;
+    speedLimitMax: number;
+    syncIoDepth: number | null;
+    pageSize: number;
+}
+
+/** Cumulative counters of one /proc/diskstats line, kept fractional and printed floored. */
+export interface IoStats {
+    readIos: number;
+    readMerges: number;
+    readSectors: number;
+    readMs: number;
+    writeIos: number;
+    writeMerges: number;
+    writeSectors: number;
+    writeMs: number;
+    inFlight: number;
+    ioTicksMs: number;
+    weightedMs: number;
+}
+
+export interface IoLoad {
+    readKiBs: number;
+    writeKiBs: number;
+    fromSeconds: number;
+    untilSeconds: number;
+}
+
+export interface BlockQueue {
+    readAheadKiB: number;
+    /** "none" or one of `schedulers`. */
+    scheduler: string;
+    schedulers: string[];
+    nrRequests: number;
+    /** Hardware tag depth: nr_requests with no scheduler, and its ceiling then. */
+    hwTags: number;
+    rotational: boolean;
+}
+
+export interface Disk {
+    name: string;
+    kind: DiskKind;
+    major: number;
+    minor: number;
+    sizeSectors: number;
+    bandwidthKiBs: number;
+    queue: BlockQueue;
+    /** device/queue_depth; null where the kernel has none (nvme, virtio-blk). */
+    queueDepth: { value: number; max: number } | null;
+    partitions: Partition[];
+    backgroundIo: IoLoad | null;
+    stats: IoStats;
+}
+
+export interface Partition {
+    name: string;
+    number: number;
+    major: number;
+    minor: number;
+    startSector: number;
+    sizeSectors: number;
+    disk: Disk;
+    stats: IoStats;
+}
+
+/** What an md member sits on. */
+export type MemberDevice = { kind: 'disk'; disk: Disk } | { kind: 'partition'; partition: Partition };
+
+export interface Member {
+    name: string;
+    device: MemberDevice;
+    /** The physical disk: arrays sharing one sync one at a time. */
+    disk: Disk;
+    desc: number;
+    /** Raid slot, or null ("none": spare or faulty). */
+    slot: number | null;
+    inSync: boolean;
+    faulty: boolean;
+    flags: Set<MemberFlag>;
+    /** rdev->recovery_offset in sectors; null is MaxSector ("none"). */
+    recoveryOffset: number | null;
+    errors: number;
+}
+
+export interface Bitmap {
+    chunkBytes: number;
+    location: string;
+    allocatedPages: number | null;
+}
+
+export interface MdArray {
+    name: string;
+    minor: number;
+    level: Level;
+    metadata: string;
+    chunkKiB: number;
+    layout: number;
+    nearCopies: number;
+    uuid: string;
+    /** raid_disks; during a reshape the new count. */
+    raidDisks: number;
+    /** Per-member data size (dev_sectors). */
+    componentSectors: number;
+    /** In the order they were added; mdstat lists them newest first. */
+    members: Member[];
+    /** The state before writes are taken into account ("active" is shown while writes run). */
+    baseState: ArrayStateName;
+    bitmap: Bitmap | null;
+    localSpeedMin: number | null;
+    localSpeedMax: number | null;
+    stripeCacheSize: number;
+    groupThreadCnt: number;
+    queue: BlockQueue;
+    /** recovery_cp: where a needed resync resumes; null when none is needed. */
+    resyncCheckpoint: number | null;
+    /** resync_min: where a requested check/repair resumes after an interruption. */
+    requestedStart: number;
+    /** A grow in progress or pending: the raid_disks it started from, and the per-device checkpoint. */
+    reshape: { fromRaidDisks: number; checkpoint: number } | null;
+    /** sync_action "frozen": nothing is started or resumed. */
+    frozen: boolean;
+    /** A check or repair asked for through sync_action, not started yet or running. */
+    requested: 'check' | 'repair' | null;
+    sync: SyncRun | null;
+    lastSyncAction: string;
+    /** Sectors a full check would still find inconsistent. */
+    latentMismatchSectors: number;
+    /** Mismatches counted by the running or last check/repair (fractional; shown in coarse units). */
+    mismatchesFound: number;
+    competingIo: IoLoad | null;
+    stats: IoStats;
+}
+
+/** One md_do_sync run, running or waiting for arrays sharing its disks (resync=DELAYED). */
+export interface SyncRun {
+    action: SyncAction;
+    status: 'delayed' | 'running';
+    /** When it asked to run: the longest waiting starts first. */
+    requestedAt: number;
+    /** curr_resync, in the sync's own sector space (see syncTotalSectors). */
+    position: number;
+    total: number;
+    /** curr_resync_completed: the coarse checkpoint sysfs sync_completed shows. */
+    completed: number;
+    lastCheckpointAt: number;
+    /** The kernel's speed marks (every 3 s, last ~30 s) that speed= and sync_speed average over. */
+    marks: { time: number; position: number }[];
+    /** Last computed speed in the sync's sector space, KiB/s. */
+    rateKiBs: number;
+}

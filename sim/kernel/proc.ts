@@ -74,10 +74,20 @@ export function renderDiskstats(state: HostState): string {
     return lines.length ? lines.join('\n') + '\n' : '';
 }
 
+/** The simulated host booted this long before the scenario starts (a fresh-looking uptime would be odd). */
+const UPTIME_AT_START_S = 3 * 86400;
+
+/** /proc/uptime: "seconds-up idle-seconds", two decimals, advancing with simulated time. */
+export function renderUptime(state: HostState): string {
+    const up = UPTIME_AT_START_S + state.time;
+    return `${up.toFixed(2)} ${(up * 1.6).toFixed(2)}\n`;
+}
+
 export function renderProc(files: FileSet, state: HostState): void {
     const writable = (name: string) => WRITABLE_PROC_ATTRIBUTES.includes(name);
     files.file('proc/mdstat', renderMdstat(state));
     files.file('proc/meminfo', renderMeminfo(state));
+    files.file('proc/uptime', renderUptime(state));
     files.file('proc/diskstats', renderDiskstats(state));
     const raid = 'proc/sys/dev/raid';
     files.attribute(`${raid}/speed_limit_min`, state.kernel.speedLimitMin, writable('speed_limit_min'));

@@ -28,7 +28,7 @@ export const DISK_ATTRIBUTES = [
 export const PARTITION_ATTRIBUTES = ['partition', 'start'] as const;
 
 export const PROC_FILES = [
-    'mdstat', 'meminfo', 'diskstats',
+    'mdstat', 'uptime', 'meminfo', 'diskstats',
     'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
 ] as const;
 

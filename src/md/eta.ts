@@ -17,6 +17,8 @@ export interface SmoothedEta {
 }
 
 export const ETA_WINDOW_MS = 5 * 60 * 1000;
+/** Below this the estimate is noise: progress arrives in steps, not smoothly. */
+export const ETA_MIN_WINDOW_S = 10;
 const MAX_SAMPLES = 300;
 
 /**
@@ -33,14 +35,14 @@ export function addSample(history: readonly ProgressSample[], sample: ProgressSa
     return kept.length > MAX_SAMPLES ? kept.slice(kept.length - MAX_SAMPLES) : kept;
 }
 
-/** Average rate over the window; null until two samples show progress over at least 2 s. */
+/** Average rate over the window; null until samples span ETA_MIN_WINDOW_S with progress. */
 export function smoothedEta(history: readonly ProgressSample[], totalKiB: number): SmoothedEta | null {
     if (history.length < 2) return null;
     const first = history[0];
     const last = history[history.length - 1];
     const elapsed = (last.at - first.at) / 1000;
     const progressed = last.doneKiB - first.doneKiB;
-    if (elapsed < 2 || progressed <= 0) return null;
+    if (elapsed < ETA_MIN_WINDOW_S || progressed <= 0) return null;
     const rateKiBs = progressed / elapsed;
     return {
         seconds: Math.max(0, (totalKiB - last.doneKiB) / rateKiBs),

@@ -107,7 +107,13 @@ export const KERNEL_DEFAULT_SPEED_MIN = 1000;
 export const KERNEL_DEFAULT_SPEED_MAX = 200000;
 const CAPPED_SHARE = 0.95;
 
+/**
+ * `takenAt` (ms, monotonic) dates the samples behind the ETA unless the host's /proc/uptime came with
+ * the snapshot: read next to /proc/mdstat, it dates the progress exactly, whatever the latency.
+ */
 export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostModel | null = null): HostModel {
+    const uptimeS = Number.parseFloat(readValue(snapshot, '/proc/uptime') ?? '');
+    if (Number.isFinite(uptimeS)) takenAt = uptimeS * 1000;
     const problems: string[] = [];
     if (!snapshot.complete) problems.push('The host\'s answer was cut off; showing what arrived.');
     for (const root of snapshot.missingRoots) problems.push(`Cannot open the ${root} file system root.`);

@@ -3,10 +3,15 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
+import { useEffect } from 'react';
+import { recordRender } from './refreshTiming';
 import { useHostModel } from './useHostModel';
 
 export function App() {
-    const { model, error, configProblems } = useHostModel();
+    const { model, refresh, error, configProblems } = useHostModel();
+    useEffect(() => {
+        if (refresh) recordRender(refresh.seq, refresh.builtAt);
+    }, [refresh]);
     return (
         <Page className="raidtune-page" isContentFilled>
             <PageSection>

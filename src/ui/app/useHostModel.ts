@@ -7,12 +7,15 @@ import { readHostConfig } from '../../host/config';
 import { readSnapshot } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import { buildModel, type HostModel } from '../../md/model';
+import { recordRefresh } from './refreshTiming';
 
 export const BUSY_INTERVAL_MS = 2000;
 export const IDLE_INTERVAL_MS = 10000;
 
 export interface HostState {
     model: HostModel | null;
+    /** Which refresh produced the model, and when it was ready (for render timing). */
+    refresh: { seq: number; builtAt: number } | null;
     error: string | null;
     configProblems: string[];
 }
@@ -22,7 +25,7 @@ function nextDelay(model: HostModel | null): number {
 }
 
 export function useHostModel(): HostState {
-    const [state, setState] = useState<HostState>({ model: null, error: null, configProblems: [] });
+    const [state, setState] = useState<HostState>({ model: null, refresh: null, error: null, configProblems: [] });
     const modelRef = useRef<HostModel | null>(null);
 
     useEffect(() => {
@@ -39,14 +42,15 @@ export function useHostModel(): HostState {
         async function refresh() {
             if (inFlight || stopped) return;
             inFlight = true;
-            performance.mark('raidtune:refresh-start');
+            const start = performance.now();
             try {
                 const snapshot = await readSnapshot(config, modelRef.current?.pageSize == null);
-                performance.mark('raidtune:read-done');
-                const model = buildModel(snapshot, performance.now(), modelRef.current);
-                performance.mark('raidtune:model-done');
+                const readDone = performance.now();
+                const model = buildModel(snapshot, readDone, modelRef.current);
+                const builtAt = performance.now();
+                const seq = recordRefresh(start, readDone, builtAt);
                 modelRef.current = model;
-                if (!stopped) setState({ model, error: null, configProblems });
+                if (!stopped) setState({ model, refresh: { seq, builtAt }, error: null, configProblems });
             } catch (error) {
                 if (!stopped) setState(s => ({ ...s, error: (error as Error).message, configProblems }));
             } finally {

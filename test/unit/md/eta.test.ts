@@ -12,8 +12,14 @@ describe('smoothed ETA', () => {
 
     test('needs two samples and real progress', () => {
         expect(smoothedEta(addSample([], { at: 0, doneKiB: 5 }), 100)).toBeNull();
-        const stalled = addSample(addSample([], { at: 0, doneKiB: 5 }), { at: 5000, doneKiB: 5 });
+        const stalled = addSample(addSample([], { at: 0, doneKiB: 5 }), { at: 15000, doneKiB: 5 });
         expect(smoothedEta(stalled, 100)).toBeNull();
+    });
+
+    test('waits for a window long enough to mean something', () => {
+        const short = addSample(addSample([], { at: 0, doneKiB: 0 }), { at: 9000, doneKiB: 900 });
+        expect(smoothedEta(short, 10_000)).toBeNull();
+        expect(smoothedEta(addSample(short, { at: 10_000, doneKiB: 1000 }), 10_000)?.seconds).toBeCloseTo(90);
     });
 
     test('starts over when progress goes backwards (the sync restarted)', () => {

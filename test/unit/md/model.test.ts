@@ -91,6 +91,17 @@ describe('model from real-kernel captures', () => {
 });
 
 describe('model edge cases', () => {
+    test('dates progress samples by the host\'s uptime when it came with the snapshot', () => {
+        const files = loadCaptureFiles('raid1-resync');
+        files.set('/proc/uptime', '100.00 150.00\n');
+        const first = buildModel(snapshotOf(files), 0);
+        const later = loadCaptureFiles('raid1-resync-unfrozen');
+        later.set('/proc/uptime', '120.00 190.00\n');
+        // The browser saw 2 s pass (a slow answer); the host says 20 s: the rate uses 20 s.
+        const second = buildModel(snapshotOf(later), 2000, first);
+        expect(second.arrays[0].sync?.eta).toMatchObject({ windowSeconds: 20, rateKiBs: (8704 - 4096) / 20 });
+    });
+
     test('no /proc/mdstat: the md driver is not loaded', () => {
         const model = buildModel(snapshotOf(new Map()), 0);
         expect(model.mdAvailable).toBe(false);

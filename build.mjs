@@ -45,12 +45,19 @@ const simulator = {
     logLevel: 'warning',
 };
 
+// Node tools that drive Chromium: playwright-core stays in node_modules, not in the bundle.
+const tools = {
+    ...simulator,
+    entryPoints: { 'bench': 'tools/bench.ts' },
+    packages: 'external',
+};
+
 await rm('dist', { recursive: true, force: true });
 await mkdir('dist', { recursive: true });
 if (watch) {
-    for (const options of [plugin, simulator])
+    for (const options of [plugin, simulator, tools])
         await (await esbuild.context(options)).watch();
     console.log('watching src/ and sim/ for changes');
 } else {
-    await Promise.all([esbuild.build(plugin), esbuild.build(simulator)]);
+    await Promise.all([esbuild.build(plugin), esbuild.build(simulator), esbuild.build(tools)]);
 }

@@ -1,0 +1,195 @@
+// `make bench`: measures (never asserts) what a refresh and a page load cost, in the same real
+// cockpit-ws + cockpit-bridge + Chromium the browser tests use, on the simulated md host.
+// Prints a table and writes bench/results.json.
+//
+//   refresh.<n>.roundTrips   channels the page opened to the bridge per refresh (websocket frames)
+//   refresh.<n>.bridgeCpuMs  CPU time of cockpit-bridge and what it spawned, per refresh
+//   refresh.<n>.wallMs       refresh start to rendered, median (read round trip + model + React)
+//   refresh.<n>.mainThreadMs model build + React render in the page, median
+//   pageLoad.raidtuneMs / blankMs  navigation to content, median of several loads, raidtune vs a
+//                            blank page served by the same Cockpit from the same package
+//   bundle.*                 dist/ sizes, raw and gzipped
+
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { launchBrowser, openPage, startCockpit, startSimulatedHost, type LaunchedBrowser } from './cockpit';
+import { HARNESS_RUN, processesTagged, repoRoot } from './cockpit/proc';
+
+const REFRESHES_MEASURED = 8;
+const PAGE_LOADS = 7;
+const CLOCK_TICKS_PER_S = 100;
+
+const CASES = [
+    { arrays: 1, scenario: 'raid6-recovery' },
+    { arrays: 16, scenario: join(repoRoot(), 'bench/scenarios/sixteen-arrays.json') },
+    { arrays: 128, scenario: 'many-arrays' },
+];
+
+interface RefreshFigures { roundTrips: number; bridgeCpuMs: number; wallMs: number; mainThreadMs: number }
+
+const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** utime + stime + children's (reaped spawns) of the run's cockpit-bridge processes, in ms. */
+function bridgeCpuMs(run: string): number {
+    let ticks = 0;
+    for (const { pid, cmd } of processesTagged(run)) {
+        if (!cmd.includes('cockpit-bridge')) continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // fields[11..14] = utime, stime, cutime, cstime (stat fields 14-17)
+        ticks += fields.slice(11, 15).reduce((sum, f) => sum + Number(f), 0);
+    }
+    return (ticks * 1000) / CLOCK_TICKS_PER_S;
+}
+
+/** Opened channels, counted from the control messages the page sends over the websocket. */
+function countChannelOpens(page: Page): () => number {
+    let opens = 0;
+    page.on('websocket', ws => ws.on('framesent', frame => {
+        const payload = typeof frame.payload === 'string' ? frame.payload : frame.payload.toString();
+        if (payload.startsWith('\n') && payload.includes('"command":"open"')) opens++;
+    }));
+    return () => opens;
+}
+
+async function lastRefreshSeq(page: Page): Promise<number> {
+    return page.evaluate(() => {
+        const entries = performance.getEntriesByName('raidtune:render') as PerformanceMeasure[];
+        return entries.length ? (entries[entries.length - 1].detail as { seq: number }).seq : 0;
+    });
+}
+
+async function waitForSeq(page: Page, seq: number): Promise<void> {
+    while (await lastRefreshSeq(page) < seq) await new Promise(r => setTimeout(r, 50));
+}
+
+async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: string): Promise<RefreshFigures> {
+    const sim = await startSimulatedHost({ scenario });
+    const cockpit = await startCockpit({ config: { procRoot: sim.procRoot, sysRoot: sim.sysRoot } });
+    try {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        const opens = countChannelOpens(page);
+        await page.goto(cockpit.barePageUrl);
+        await waitForSeq(page, 2); // past the first load
+        const startSeq = await lastRefreshSeq(page);
+        const opensBefore = opens();
+        const cpuBefore = bridgeCpuMs(run);
+        await waitForSeq(page, startSeq + REFRESHES_MEASURED);
+        const cpuAfter = bridgeCpuMs(run);
+        const opensAfter = opens();
+        const timings = await page.evaluate(({ from, to }) => {
+            const byName = (name: string) => (performance.getEntriesByName(name) as PerformanceMeasure[])
+                .filter(e => (e.detail as { seq: number }).seq > from && (e.detail as { seq: number }).seq <= to);
+            const renders = new Map(byName('raidtune:render').map(e => [(e.detail as { seq: number }).seq, e.duration]));
+            return byName('raidtune:refresh').map(e => {
+                const d = e.detail as { seq: number; buildMs: number };
+                const render = renders.get(d.seq) ?? 0;
+                return { wall: e.duration + render, main: d.buildMs + render };
+            });
+        }, { from: startSeq, to: startSeq + REFRESHES_MEASURED });
+        await context.close();
+        return {
+            roundTrips: round((opensAfter - opensBefore) / REFRESHES_MEASURED, 2),
+            bridgeCpuMs: round((cpuAfter - cpuBefore) / REFRESHES_MEASURED),
+            wallMs: round(median(timings.map(t => t.wall))),
+            mainThreadMs: round(median(timings.map(t => t.main))),
+        };
+    } finally {
+        await cockpit.stop();
+        await sim.stop();
+    }
+}
+
+/** A copy of dist/ (by symlinks) plus blank.html: an empty page of the same package. */
+function pluginWithBlankPage(): string {
+    const dir = mkdtempSync(join(tmpdir(), 'raidtune-bench-plugin-'));
+    const dist = join(repoRoot(), 'dist');
+    for (const entry of readdirSync(dist)) symlinkSync(join(dist, entry), join(dir, entry));
+    writeFileSync(join(dir, 'blank.html'),
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>blank</title>' +
+        '<script src="../base1/cockpit.js"></script><script src="blank.js" defer></script></head>' +
+        '<body><div id="app"></div></body></html>\n');
+    writeFileSync(join(dir, 'blank.js'),
+        'cockpit.transport.wait(function () { document.getElementById("app").textContent = "ready"; });\n');
+    return dir;
+}
+
+async function timeToContent(browser: LaunchedBrowser, url: string, selector: string): Promise<number> {
+    const samples: number[] = [];
+    for (let i = 0; i < PAGE_LOADS; i++) {
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        const start = performance.now();
+        await page.goto(url);
+        await page.waitForSelector(selector);
+        samples.push(performance.now() - start);
+        await context.close();
+    }
+    return round(median(samples), 0);
+}
+
+async function measurePageLoad(browser: LaunchedBrowser): Promise<{ raidtuneMs: number; blankMs: number }> {
+    const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
+    const pluginDir = pluginWithBlankPage();
+    const cockpit = await startCockpit({ pluginDir, config: { procRoot: sim.procRoot, sysRoot: sim.sysRoot } });
+    try {
+        // One warm-up each so both pay the same cold caches.
+        const page = await openPage(browser, cockpit.barePageUrl);
+        await page.close();
+        return {
+            raidtuneMs: await timeToContent(browser, cockpit.barePageUrl, '#array-md0'),
+            blankMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/blank.html'), 'text=ready'),
+        };
+    } finally {
+        await cockpit.stop();
+        await sim.stop();
+        rmSync(pluginDir, { recursive: true, force: true });
+    }
+}
+
+function bundleSizes() {
+    const size = (file: string) => {
+        const data = readFileSync(join(repoRoot(), 'dist', file));
+        return { raw: data.length, gzip: gzipSync(data, { level: 9 }).length };
+    };
+    const js = size('index.js');
+    const css = size('index.css');
+    return { jsBytes: js.raw, jsGzipBytes: js.gzip, cssBytes: css.raw, cssGzipBytes: css.gzip };
+}
+
+async function main() {
+    const run = `bench-${process.pid}`;
+    process.env[HARNESS_RUN] = run;
+    const browser = await launchBrowser();
+    const results: Record<string, unknown> = { date: new Date().toISOString(), refresh: {} };
+    try {
+        for (const { arrays, scenario } of CASES) {
+            const figures = await measureRefresh(browser, run, scenario);
+            (results.refresh as Record<string, RefreshFigures>)[arrays] = figures;
+            console.log(`refresh, ${arrays} arrays: ${JSON.stringify(figures)}`);
+        }
+        results.pageLoad = await measurePageLoad(browser);
+        console.log(`page load: ${JSON.stringify(results.pageLoad)}`);
+    } finally {
+        await browser.stop();
+    }
+    results.bundle = bundleSizes();
+    console.log(`bundle: ${JSON.stringify(results.bundle)}`);
+    mkdirSync(join(repoRoot(), 'bench'), { recursive: true });
+    writeFileSync(join(repoRoot(), 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+    console.log('written: bench/results.json');
+}
+
+main().catch(error => {
+    console.error(error);
+    process.exit(1);
+});

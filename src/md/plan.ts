@@ -1,0 +1,87 @@
+// Every change raidtune makes is a Plan: a list of steps that can show themselves as the commands
+// a person would type, be applied one by one by the host executor, be read back, and be undone.
+// Paths are canonical host paths (/sys/..., /proc/..., /etc/...); the executor maps them to the
+// configured roots.
+
+import type { Message } from './message';
+
+export interface WriteAttributeStep {
+    kind: 'write-attribute';
+    /** What a person calls this setting, for previews and error messages: "maximum sync speed of md0". */
+    setting: Message;
+    path: string;
+    /** The value to write. */
+    to: string;
+    /** The value it had (as written back to restore it); null when unknown. */
+    from: string | null;
+}
+
+export interface RunCommandStep {
+    kind: 'run';
+    setting: Message;
+    argv: string[];
+    /** The command that reverses this one, if any. */
+    undoArgv: string[] | null;
+}
+
+export interface WriteFileStep {
+    kind: 'write-file';
+    setting: Message;
+    path: string;
+    /** New content; null removes the file. */
+    content: string | null;
+    /** Content before (null: the file did not exist). */
+    previous: string | null;
+}
+
+export type Step = WriteAttributeStep | RunCommandStep | WriteFileStep;
+
+export interface Plan {
+    title: Message;
+    steps: Step[];
+}
+
+/** Quote one word for a POSIX shell, only when it needs it (for display; never executed). */
+export function shellQuote(word: string): string {
+    return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command a person would type for a step. */
+export function describeStep(step: Step): string {
+    switch (step.kind) {
+    case 'write-attribute':
+        return `echo ${shellQuote(step.to)} > ${shellQuote(step.path)}`;
+    case 'run':
+        return step.argv.map(shellQuote).join(' ');
+    case 'write-file':
+        if (step.content === null) return `rm -f ${shellQuote(step.path)}`;
+        return `cat > ${shellQuote(step.path)} <<'EOF'\n${step.content.replace(/\n$/, '')}\nEOF`;
+    }
+}
+
+export function describePlan(plan: Plan): string {
+    return plan.steps.map(describeStep).join('\n');
+}
+
+/** The step that reverses `step`, or null when it cannot be reversed. */
+export function invertStep(step: Step): Step | null {
+    switch (step.kind) {
+    case 'write-attribute':
+        return step.from === null ? null : { ...step, to: step.from, from: step.to };
+    case 'run':
+        return step.undoArgv ? { ...step, argv: step.undoArgv, undoArgv: step.argv } : null;
+    case 'write-file':
+        return { ...step, content: step.previous, previous: step.content };
+    }
+}
+
+/** Undo for the steps that were applied: reversed order, irreversible steps left out. */
+export function invertSteps(title: Message, applied: readonly Step[]): Plan {
+    const steps = [...applied].reverse().map(invertStep).filter((s): s is Step => s !== null);
+    return { title, steps };
+}
+
+/** Leave out writes that would not change anything. */
+export function withoutNoOps(plan: Plan): Plan {
+    return { ...plan, steps: plan.steps.filter(s => s.kind !== 'write-attribute' || s.from !== s.to) };
+}

@@ -1,0 +1,76 @@
+// RAID4/5/6 stripe cache: more entries speed up rebuilds (seed 001: 4096 -> 16384 took a rebuild
+// from 90 to 120 MB/s) at a memory cost of page_size x member disks x entries (md(4)).
+
+import type { ArrayModel, HostModel } from '../model';
+import { hasStripeCache } from '../levels';
+import { msg, N_, type Message } from '../message';
+import { fieldError, parseWholeNumber, type FieldError } from '../validate';
+import type { PlanResult } from './result';
+
+export const STRIPE_CACHE_MIN = 17;
+export const STRIPE_CACHE_MAX = 32768;
+export const STRIPE_CACHE_DEFAULT = 256;
+/** Above this share of MemAvailable an increase is refused: the machine must keep working. */
+export const REFUSE_SHARE = 0.25;
+/** Above this share it is allowed with a warning. */
+export const WARN_SHARE = 0.1;
+
+export interface StripeCacheCost {
+    bytes: number;
+    /** Extra memory compared to the current size (negative when shrinking). */
+    extraBytes: number;
+    /** Shares of MemTotal / MemAvailable the extra memory takes; null when unknown. */
+    ofTotal: number | null;
+    ofAvailable: number | null;
+}
+
+export function stripeCacheBytes(pageSize: number, disks: number, entries: number): number {
+    return pageSize * disks * entries;
+}
+
+export function stripeCacheCost(host: HostModel, array: ArrayModel, entries: number): StripeCacheCost | null {
+    if (host.pageSize === null || array.raidDisks === null) return null;
+    const bytes = stripeCacheBytes(host.pageSize, array.raidDisks, entries);
+    const current = stripeCacheBytes(host.pageSize, array.raidDisks, array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT);
+    const extraBytes = bytes - current;
+    const share = (kib: number | null | undefined) => (kib ? Math.max(0, extraBytes) / (kib * 1024) : null);
+    return { bytes, extraBytes, ofTotal: share(host.memory?.totalKiB), ofAvailable: share(host.memory?.availableKiB) };
+}
+
+/** Whether raidtune can change this array's stripe cache, and if not why. */
+export function stripeCacheUnavailable(array: ArrayModel): Message | null {
+    if (!hasStripeCache(array.level)) return msg(N_('Only RAID 4, 5 and 6 arrays have a stripe cache.'));
+    if (array.stripeCache === null) return msg(N_('The kernel does not offer stripe_cache_size for this array.'));
+    return null;
+}
+
+export function stripeCachePlan(host: HostModel, array: ArrayModel, input: string): PlanResult<'entries'> {
+    const unavailable = stripeCacheUnavailable(array);
+    if (unavailable) return { errors: { entries: unavailable } };
+    const entries = parseWholeNumber(input, STRIPE_CACHE_MIN, STRIPE_CACHE_MAX);
+    if (entries.error) return { errors: { entries: entries.error } };
+    const cost = stripeCacheCost(host, array, entries.value);
+    if (cost === null) return { errors: { entries: fieldError(N_('The page size or the number of disks is unknown, so the memory cost cannot be checked.')).error } };
+    const warnings: FieldError[] = [];
+    if (cost.ofAvailable === null && cost.extraBytes > 0) {
+        return { errors: { entries: fieldError(N_('Available memory is unknown, so a larger cache cannot be checked.')).error } };
+    }
+    if (cost.ofAvailable !== null && cost.ofAvailable > REFUSE_SHARE) {
+        return { errors: { entries: fieldError(N_('This needs $0% of the available memory; raidtune allows at most $1%.'),
+            Math.round(cost.ofAvailable * 100), REFUSE_SHARE * 100).error } };
+    }
+    if (cost.ofAvailable !== null && cost.ofAvailable > WARN_SHARE) {
+        warnings.push(msg(N_('This takes $0% of the available memory.'), Math.round(cost.ofAvailable * 100)));
+    }
+    return {
+        plan: {
+            title: msg(N_('Change the stripe cache of $0'), array.name),
+            steps: [{
+                kind: 'write-attribute', setting: msg(N_('stripe cache size of $0'), array.name),
+                path: `/sys/block/${array.name}/md/stripe_cache_size`, to: String(entries.value),
+                from: String(array.stripeCache!.size),
+            }],
+        },
+        warnings,
+    };
+}

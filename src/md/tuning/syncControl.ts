@@ -1,0 +1,65 @@
+// Pausing, resuming, restarting and starting syncs through md/sync_action. raidtune never writes
+// "reshape": on a real kernel with a large stripe cache it starts a reshape of the whole array
+// that "idle" does not stop.
+
+import { isRedundant } from '../levels';
+import { msg, N_, type Message } from '../message';
+import type { ArrayModel } from '../model';
+import type { Plan } from '../plan';
+
+export type SyncControl = 'pause' | 'resume' | 'restart' | 'stop' | 'check' | 'repair';
+
+const WRITTEN: Record<SyncControl, 'frozen' | 'idle' | 'check' | 'repair'> = {
+    pause: 'frozen', resume: 'idle', restart: 'idle', stop: 'idle', check: 'check', repair: 'repair',
+};
+
+/** Why a control does not apply to the array now, or null when it does. */
+export function syncControlUnavailable(array: ArrayModel, control: SyncControl): Message | null {
+    const sync = array.sync;
+    switch (control) {
+    case 'pause':
+        return sync && sync.runState !== 'frozen' ? null : msg(N_('No sync is running.'));
+    case 'resume':
+        return sync?.runState === 'frozen' ? null : msg(N_('The sync is not paused.'));
+    case 'restart':
+        if (sync?.runState !== 'running') return msg(N_('No sync is running.'));
+        return sync.action === 'resync' || sync.action === 'recover'
+            ? null : msg(N_('Only a resync or a recovery restarts by itself; a check or repair would just stop.'));
+    case 'stop':
+        return sync?.action === 'check' || sync?.action === 'repair'
+            ? null : msg(N_('Only a check or a repair can be stopped; the kernel restarts a needed resync or recovery.'));
+    case 'check':
+    case 'repair':
+        if (!isRedundant(array.level)) return msg(N_('$0 arrays keep no redundancy to check.'), array.level ?? '?');
+        if (array.health === 'degraded' || array.health === 'failed') {
+            return msg(N_('The array is degraded: there is no second copy to compare against, and the extra reads load the remaining disks. Replace the missing disk first.'));
+        }
+        if (array.health === 'read-only' || array.health === 'inactive') return msg(N_('The array is not running read-write.'));
+        return sync ? msg(N_('Another sync is in progress; wait for it to finish.')) : null;
+    }
+}
+
+export function syncControlPlan(array: ArrayModel, control: SyncControl): { plan: Plan } | { error: Message } {
+    const unavailable = syncControlUnavailable(array, control);
+    if (unavailable) return { error: unavailable };
+    return {
+        plan: {
+            title: msg(SYNC_CONTROL_TITLES[control], array.name),
+            steps: [{
+                kind: 'write-attribute', setting: msg(N_('sync action of $0'), array.name),
+                path: `/sys/block/${array.name}/md/sync_action`, to: WRITTEN[control],
+                // Not undoable by writing the old word back ("resync" on a clean array does nothing).
+                from: null,
+            }],
+        },
+    };
+}
+
+const SYNC_CONTROL_TITLES: Record<SyncControl, string> = {
+    pause: N_('Pause the sync of $0'),
+    resume: N_('Resume the sync of $0'),
+    restart: N_('Restart the sync of $0 so new limits apply at once'),
+    stop: N_('Stop the check of $0'),
+    check: N_('Start a check of $0'),
+    repair: N_('Start a repair of $0'),
+};

@@ -1,0 +1,116 @@
+import { buildModel, type HostModel } from '../../../../src/md/model';
+import { describePlan } from '../../../../src/md/plan';
+import { readBackMatches } from '../../../../src/md/readBack';
+import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
+import { stripeCacheCost, stripeCachePlan } from '../../../../src/md/tuning/stripeCache';
+import { syncControlPlan, syncControlUnavailable } from '../../../../src/md/tuning/syncControl';
+import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { BAD_TEXT_VALUES } from '../../../shared/badValues';
+
+function hostFrom(capture: string, memAvailableKiB = 1024 * 1024): HostModel {
+    const files = loadCaptureFiles(capture);
+    files.set('/proc/meminfo', `MemTotal:        2048000 kB\nMemAvailable:    ${memAvailableKiB} kB\n`);
+    return buildModel({ files, pageSize: 4096, missingRoots: [], complete: true }, 0);
+}
+
+describe('global speed limits', () => {
+    const host = hostFrom('raid5-recovery'); // min 1000, max 1000
+
+    test('a valid change writes min and max, in an order the kernel accepts', () => {
+        const result = globalLimitsPlan(host, { min: '50', max: '200' });
+        // min 48828 > current max 1000: the maximum goes first.
+        expect(describePlan(result.plan!)).toBe(
+            'echo 195313 > /proc/sys/dev/raid/speed_limit_max\necho 48828 > /proc/sys/dev/raid/speed_limit_min');
+        expect(result.plan!.steps.map(s => s.kind === 'write-attribute' && s.from)).toEqual(['1000', '1000']);
+    });
+
+    test('minimum above maximum is refused, though the kernel would take it', () => {
+        expect(globalLimitsPlan(host, { min: '300', max: '200' }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
+    });
+
+    test.each(BAD_TEXT_VALUES)('refuses %j and plans nothing', bad => {
+        const result = globalLimitsPlan(host, { min: bad, max: '200' });
+        expect(result.plan).toBeUndefined();
+        expect(result.errors?.min).toBeDefined();
+    });
+});
+
+describe('array speed limits', () => {
+    const host = hostFrom('raid5-recovery');
+    const md0 = host.arrays[0];
+
+    test('a local value or back to the system limit', () => {
+        expect(describePlan(arrayLimitsPlan(host, md0, { min: '0.5', max: 'system' }).plan!)).toBe(
+            'echo 488 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
+        // 10 MB/s against the system maximum it would follow (1000 KiB/s): refused.
+        expect(arrayLimitsPlan(host, md0, { min: '10', max: 'system' }).errors?.min).toBeDefined();
+    });
+
+    test('undo restores "system" where the array followed the system limit', () => {
+        const step = arrayLimitsPlan(host, md0, { min: '1', max: '2' }).plan!.steps[0];
+        expect(step.kind === 'write-attribute' && step.from).toBe('system');
+    });
+});
+
+describe('stripe cache', () => {
+    test('cost is page size x disks x entries, against available memory', () => {
+        const host = hostFrom('raid5-recovery');
+        const cost = stripeCacheCost(host, host.arrays[0], 4096)!;
+        expect(cost.bytes).toBe(4096 * 3 * 4096);
+        expect(cost.extraBytes).toBe(4096 * 3 * (4096 - 256));
+    });
+
+    test('refuses more than a safe share of available memory', () => {
+        const host = hostFrom('raid5-recovery', 200 * 1024); // 200 MiB available
+        expect(stripeCachePlan(host, host.arrays[0], '32768').errors?.entries?.message).toMatch(/available memory/);
+        const ok = stripeCachePlan(host, host.arrays[0], '1024');
+        expect(describePlan(ok.plan!)).toBe('echo 1024 > /sys/block/md0/md/stripe_cache_size');
+    });
+
+    test('only parity levels have one', () => {
+        const host = hostFrom('raid1-with-spare');
+        expect(stripeCachePlan(host, host.arrays[0], '1024').errors?.entries?.message).toMatch(/RAID 4, 5 and 6/);
+    });
+
+    test.each(['16', '32769', '0', '-1', '4096.5', '1; reboot'])('refuses %j', bad => {
+        const host = hostFrom('raid5-recovery');
+        expect(stripeCachePlan(host, host.arrays[0], bad).plan).toBeUndefined();
+    });
+});
+
+describe('sync control', () => {
+    test('a degraded array gets no check: there is nothing to compare against', () => {
+        const md0 = hostFrom('raid5-member-failed').arrays[0];
+        expect(syncControlUnavailable(md0, 'check')?.message).toMatch(/degraded/);
+    });
+
+    test('a clean idle array can be checked; a running recovery can be paused and restarted', () => {
+        expect(describePlan((syncControlPlan(hostFrom('raid5-assume-clean-idle').arrays[0], 'check') as { plan: never }).plan))
+            .toBe('echo check > /sys/block/md0/md/sync_action');
+        const recovering = hostFrom('raid5-recovery').arrays[0];
+        expect(syncControlUnavailable(recovering, 'pause')).toBeNull();
+        expect(syncControlUnavailable(recovering, 'restart')).toBeNull();
+        expect(syncControlUnavailable(recovering, 'resume')?.message).toBe('The sync is not paused.');
+    });
+
+    test('never plans a reshape', () => {
+        const md0 = hostFrom('raid5-recovery').arrays[0];
+        for (const control of ['pause', 'resume', 'restart', 'stop', 'check', 'repair'] as const) {
+            const result = syncControlPlan(md0, control);
+            if ('plan' in result) expect(describePlan(result.plan)).not.toMatch(/reshape/);
+        }
+    });
+});
+
+describe('read-back', () => {
+    test.each([
+        ['/sys/block/md0/md/sync_speed_max', '5000', '5000 (local)', true],
+        ['/sys/block/md0/md/sync_speed_max', 'system', '200000 (system)', true],
+        ['/sys/block/md0/md/stripe_cache_size', '32768', '16384', false],
+        ['/sys/block/sda/device/queue_depth', '1024', '128', false],
+        ['/sys/block/sda/queue/scheduler', 'mq-deadline', 'none [mq-deadline] ', true],
+        ['/sys/block/md0/md/sync_action', 'idle', 'recover', true],
+    ])('%s: wrote %j, read %j', (path, written, read, same) => {
+        expect(readBackMatches(path, written, read)).toBe(same);
+    });
+});

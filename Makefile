@@ -3,11 +3,20 @@ PACKAGE_NAME := raidtune
 PREFIX ?= /usr/local
 DESTDIR ?=
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-SOURCES := $(shell find src sim tools -type f 2>/dev/null) build.mjs package.json
+SOURCES := $(shell find src sim tools -type f 2>/dev/null) build.mjs package.json $(wildcard po/*.po)
 JEST := node_modules/.bin/jest
+VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' package.json)
+METAINFO := org.cockpit_project.$(PACKAGE_NAME).metainfo.xml
+SPEC := cockpit-$(PACKAGE_NAME).spec
+TARBALL := $(PACKAGE_NAME)-$(VERSION).tar.xz
+# Every file in the tarball gets this time: the last commit's (or the caller's SOURCE_DATE_EPOCH).
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y package.json)
+# rpmbuild in ./rpmbuild. A distribution without an RPM database (Debian: the `rpm` package's
+# rpmbuild) cannot check BuildRequires: skip that check there.
+RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser lint typecheck \
-        demo bench clean
+        demo bench clean install-files po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -23,10 +32,30 @@ dist/index.js build/mdsim.mjs build/demo.mjs &: $(NODE_MODULES_STAMP) $(SOURCES)
 	node build.mjs
 
 install: all
+	$(MAKE) install-files
+
+# Copies what `all` built, without building it: the RPM's %install runs this from the release
+# tarball, which ships dist/ built (no Node.js there). Only the metainfo is made here (msgfmt).
+install-files: build/$(METAINFO)
 	mkdir -p $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME) $(DESTDIR)$(PREFIX)/share/metainfo
 	cp -r dist/. $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME)/
 	rm -f $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME)/*.map
-	cp org.cockpit-project.$(PACKAGE_NAME).metainfo.xml $(DESTDIR)$(PREFIX)/share/metainfo/
+	install -m 644 build/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
+
+# The AppStream metainfo with every translation merged in (msgfmt --xml, gettext >= 0.19.7, reads
+# po/LINGUAS and po/*.po); what gets installed.
+build/$(METAINFO): $(METAINFO) po/LINGUAS $(wildcard po/*.po)
+	mkdir -p build
+	msgfmt --xml -d po --template $(METAINFO) -o $@
+
+# The translation template: every user-visible string of src/ (_, N_, ngettext), the manifest's
+# label and keywords, and the metainfo (tools/i18n/pot.ts). Then `make po-update` merges it into
+# po/*.po for translators.
+po/$(PACKAGE_NAME).pot: all
+	node build/pot.mjs --output $@
+
+po-update: po/$(PACKAGE_NAME).pot
+	for po in po/*.po; do msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching $$po $<; done
 
 # Serve the working tree's dist/ in your own Cockpit session (rebuilds show on reload).
 devel-install: all
@@ -73,5 +102,34 @@ bench: deps
 	$(MAKE) all
 	node build/bench.mjs
 
+# Release tarball: the files git tracks or would track (not ignored), the built dist/ and the
+# spec; reproducible (tools/dist-tarball.sh): two runs give the same bytes.
+dist: $(TARBALL)
+
+$(TARBALL): all $(SPEC)
+	@if ls dist/*.map >/dev/null 2>&1; then echo "dist/ is a development build (make watch): run make clean all" >&2; exit 1; fi
+	tools/dist-tarball.sh $@ $(PACKAGE_NAME)-$(VERSION) $(SOURCE_DATE_EPOCH) dist $(SPEC)
+
+$(SPEC): $(SPEC).in package.json dist/index.js
+	sed -e 's/@VERSION@/$(VERSION)/' -e '/@BUNDLED_PROVIDES@/{r build/bundled-provides.txt' -e 'd}' $< > $@
+
+srpm: $(TARBALL) $(SPEC)
+	mkdir -p rpmbuild/SOURCES
+	cp $(TARBALL) rpmbuild/SOURCES/
+	$(RPMBUILD) -bs $(SPEC)
+
+# The binary RPM, rebuilt from the source RPM (so the SRPM is proven complete):
+# rpmbuild/RPMS/noarch/cockpit-raidtune-VERSION-1*.noarch.rpm
+rpm: srpm
+	$(RPMBUILD) --rebuild rpmbuild/SRPMS/cockpit-$(PACKAGE_NAME)-$(VERSION)-1*.src.rpm
+
+# The README's screenshots, from the last browser test run (small PNGs, committed).
+screenshots:
+	mkdir -p doc/screenshots
+	for name in light dark; do \
+	  test -f test-results/screenshots/raidtune-$$name.png || { echo "run the browser tests first (make check-browser)" >&2; exit 1; }; \
+	  cp test-results/screenshots/raidtune-$$name.png doc/screenshots/raidtune-$$name.png; \
+	done
+
 clean:
-	rm -rf dist build test-results
+	rm -rf dist build test-results rpmbuild $(SPEC) $(PACKAGE_NAME)-*.tar.xz

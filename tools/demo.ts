@@ -10,7 +10,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './cockpit/proc';
 import { startSimulatedHost, type SimulatedHost } from './cockpit/sim';
-import { isPluginDir, startCockpit, type Cockpit, type RaidtuneConfig } from './cockpit/ws';
+import { isPluginDir, simulatedHostConditions, startCockpit, type Cockpit, type RaidtuneConfig } from './cockpit/ws';
 
 const USAGE = `usage: node build/demo.mjs [--sim] [--scenario NAME] [--port N] [--address ADDR]
 
@@ -120,7 +120,10 @@ async function main(): Promise<number> {
         const restarts: number[] = [];
         for (let first = true; ; first = false) {
             try {
-                cockpit = await startCockpit({ pluginDir, config, port: args.port, address: args.address });
+                cockpit = await startCockpit({
+                    pluginDir, config, port: args.port, address: args.address,
+                    manifest: sim ? simulatedHostConditions(sim.procRoot) : undefined,
+                });
             } catch (err) {
                 const message = err instanceof Error ? err.message : String(err);
                 if (/in use/i.test(message))

@@ -25,13 +25,36 @@ export interface CockpitPermission {
     close(): void;
 }
 
+/** The page's own URL fragment, as Cockpit keeps it in sync with the shell's address bar. */
+export interface CockpitLocation {
+    /** "#/md0?x=1" -> ["md0"] (decoded). */
+    readonly path: string[];
+    readonly options: Record<string, string | string[]>;
+    readonly href: string;
+    /** Navigates (a new browser history entry). */
+    go(path: string[] | string, options?: Record<string, string>): void;
+    /** Navigates without a new history entry. */
+    replace(path: string[] | string, options?: Record<string, string>): void;
+}
+
+export interface CockpitManifest {
+    config?: Record<string, unknown>;
+    [key: string]: unknown;
+}
+
 export interface CockpitApi {
     spawn(argv: string[], options?: SpawnOptions): SpawnPromise;
     permission(options: { admin: boolean }): CockpitPermission;
     gettext(text: string): string;
     gettext(context: string, text: string): string;
     ngettext(singular: string, plural: string, n: number): string;
-    manifests: Record<string, { config?: Record<string, unknown> } | undefined>;
+    /** Filled by ../manifests.js: every installed package, e.g. manifests.storage with cockpit-storaged. */
+    manifests: Record<string, CockpitManifest | undefined>;
+    location: CockpitLocation;
+    /** Opens another Cockpit page ("/storage"), in the shell's frame. */
+    jump(path: string | string[], host?: string): void;
+    /** Set by the po.<lang>.js script Cockpit serves as the page's po.js ("en" without one). */
+    language: string;
     transport: { wait(callback: () => void): void };
     addEventListener(event: 'visibilitychange' | 'locationchanged', listener: () => void): void;
     removeEventListener(event: 'visibilitychange' | 'locationchanged', listener: () => void): void;

@@ -2,14 +2,17 @@
 // standard <pkg>.override.json can point them at a simulated host. Nothing else knows about it.
 
 import { cockpitApi } from './cockpit';
+import { _, fmt } from './i18n';
 
 export interface HostConfig {
     procRoot: string;
     sysRoot: string;
     mdadm: string;
+    /** Root-owned folder for the restore journal. */
+    stateDir: string;
 }
 
-export const DEFAULT_CONFIG: HostConfig = { procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm' };
+export const DEFAULT_CONFIG: HostConfig = { procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', stateDir: '/var/lib/raidtune' };
 
 function isAbsolutePath(value: unknown): value is string {
     return typeof value === 'string' && value.startsWith('/') && !value.split('/').includes('..');
@@ -19,10 +22,10 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
-        else problems.push(`Ignoring configured ${key} ${JSON.stringify(raw[key])}: not an absolute path.`);
+        else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
     if (typeof raw.mdadm === 'string' && raw.mdadm.trim()) config.mdadm = raw.mdadm;
     return { config, problems };

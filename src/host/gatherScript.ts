@@ -4,7 +4,8 @@
 // the roots arrive as positional arguments. Output: section markers (`@@...`) and grep's
 // `relative/path:line` records; see parseGatherOutput() in src/md/snapshot.ts.
 //
-// Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once).
+// Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
+// $4 raidtune's state folder on the host (the restore journal).
 
 /** md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones are skipped. */
 export const ARRAY_ATTRIBUTES = [
@@ -32,6 +33,9 @@ export const PROC_FILES = [
     'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
 ] as const;
 
+/** Files read from raidtune's own state folder (canonical path /raidtune-state/NAME). */
+export const STATE_FILES = ['restore.json'] as const;
+
 const sysGlobs = [
     ...ARRAY_ATTRIBUTES.map(a => `block/md*/md/${a}`),
     ...MEMBER_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
@@ -54,6 +58,10 @@ if cd "$2" 2>/dev/null; then
   grep -H -s '' /dev/null ${sysGlobs.join(' ')}
 else
   echo "@@missing sys"
+fi
+if cd "$4" 2>/dev/null; then
+  echo "@@root raidtune-state"
+  grep -H -s '' /dev/null ${STATE_FILES.join(' ')}
 fi
 echo "@@end"
 exit 0

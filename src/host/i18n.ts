@@ -14,3 +14,9 @@ export function ngettext(singular: string, plural: string, n: number): string {
 export function fmt(template: string, ...args: (string | number)[]): string {
     return template.replace(/\$(\d+)/g, (match, i) => (args[Number(i)] === undefined ? match : String(args[Number(i)])));
 }
+
+/** The page's language as an HTML lang value ("de", "zh-CN"); "en" when Cockpit has no translation. */
+export function documentLanguage(): string {
+    const language = window.cockpit?.language || 'en';
+    return language.replace('_', '-');
+}

@@ -3,16 +3,17 @@
 import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { GATHER_SCRIPT } from './gatherScript';
+import { _, fmt } from './i18n';
 import { parseGatherOutput, type Snapshot } from '../md/snapshot';
 
 export async function readSnapshot(config: HostConfig, withPageSize: boolean): Promise<Snapshot> {
-    const argv = ['sh', '-c', GATHER_SCRIPT, 'raidtune-gather', config.procRoot, config.sysRoot];
-    if (withPageSize) argv.push('pagesize');
+    const argv = ['sh', '-c', GATHER_SCRIPT, 'raidtune-gather', config.procRoot, config.sysRoot,
+        withPageSize ? 'pagesize' : '', config.stateDir];
     try {
         const output = await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C'] });
         return parseGatherOutput(output);
     } catch (error) {
         const problem = error as CockpitProblem;
-        throw new Error(`Reading the md state failed: ${problem.message || problem.problem || String(error)}`);
+        throw new Error(fmt(_('Reading the md state failed: $0'), problem.message || problem.problem || String(error)));
     }
 }

@@ -27,17 +27,32 @@ export function formatRateWithRaw(kiBs: number | null): string {
     return kiBs === null ? '—' : `${formatRate(kiBs)} (${kiBs} KiB/s)`;
 }
 
+/** How a duration is written: two units at most, the largest first. The UI passes translated ones. */
+export interface DurationWords {
+    daysHours(days: number, hours: number): string;
+    hoursMinutes(hours: number, minutes: number): string;
+    minutesSeconds(minutes: number, seconds: number): string;
+    seconds(seconds: number): string;
+}
+
+export const ENGLISH_DURATION: DurationWords = {
+    daysHours: (d, h) => `${d} d ${h} h`,
+    hoursMinutes: (h, m) => `${h} h ${m} min`,
+    minutesSeconds: (m, s) => `${m} min ${s} s`,
+    seconds: s => `${s} s`,
+};
+
 /** Seconds as "22 h 5 min", "3 min 20 s", "45 s". */
-export function formatDuration(seconds: number | null): string {
+export function formatDuration(seconds: number | null, words: DurationWords = ENGLISH_DURATION): string {
     if (seconds === null || !Number.isFinite(seconds) || seconds < 0) return '—';
     const s = Math.round(seconds);
     const days = Math.floor(s / 86400);
     const hours = Math.floor((s % 86400) / 3600);
     const minutes = Math.floor((s % 3600) / 60);
-    if (days > 0) return `${days} d ${hours} h`;
-    if (hours > 0) return `${hours} h ${minutes} min`;
-    if (minutes > 0) return `${minutes} min ${s % 60} s`;
-    return `${s} s`;
+    if (days > 0) return words.daysHours(days, hours);
+    if (hours > 0) return words.hoursMinutes(hours, minutes);
+    if (minutes > 0) return words.minutesSeconds(minutes, s % 60);
+    return words.seconds(s);
 }
 
 export function formatPercent(percent: number | null): string {

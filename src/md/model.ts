@@ -1,6 +1,7 @@
 // buildModel(): one refresh's raw snapshot (plus the previous model, for history) -> the typed
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
+import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
@@ -100,6 +101,8 @@ export interface HostModel {
     memory: MemInfo | null;
     pageSize: number | null;
     disks: Map<string, DiskModel>;
+    /** Original values recorded on the host before raidtune's first change; null when none. */
+    journal: Journal | null;
     problems: string[];
 }
 
@@ -141,6 +144,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks: buildDisks(snapshot),
+        journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         problems,
     };
 }
@@ -162,10 +166,11 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, partitionsOf: Map<strin
     const arrayState = attr('array_state');
     const speedMin = parseSpeedLimit(attr('sync_speed_min'));
     const speedMax = parseSpeedLimit(attr('sync_speed_max'));
-    const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt);
+    const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
+    const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
+        action => stoppedPosition(action, level, attr, members, sectors));
     const chunkBytes = num('chunk_size');
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
-    const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
 
     return {
         name: md.name,
@@ -275,7 +280,8 @@ const MDSTAT_WORD_TO_ACTION: Record<string, SyncAction> = {
 
 function buildSync(md: MdstatArray, attr: (name: string) => string | null,
     raidDisks: { count: number; previous: number | null } | null, arrayState: string | null,
-    previous: SyncModel | null, takenAt: number): SyncModel | null {
+    previous: SyncModel | null, takenAt: number,
+    stoppedAt: (action: SyncAction) => { doneSectors: number; totalSectors: number } | null): SyncModel | null {
     const sysAction = attr('sync_action');
     const frozen = sysAction === 'frozen';
     if (!md.sync && !frozen) return null;
@@ -292,8 +298,9 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
 
     let { percent = null, done: doneKiB = null, total: totalKiB = null } = md.sync ?? {};
     if (doneKiB === null) {
-        // Fallback when mdstat has no counters (frozen/pending): sysfs counts coarse 512-byte sectors.
-        const completed = parseSyncCompleted(attr('sync_completed'));
+        // Fallback when mdstat has no counters (frozen/pending): sysfs counts coarse 512-byte sectors
+        // while a sync thread exists, else md's saved position says where the sync stopped.
+        const completed = parseSyncCompleted(attr('sync_completed')) ?? stoppedAt(action);
         if (completed && completed.totalSectors > 0) {
             doneKiB = completed.doneSectors / 2;
             totalKiB = completed.totalSectors / 2;
@@ -321,6 +328,26 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],
     };
+}
+
+/**
+ * Where a sync without a thread (frozen, pending) stopped, in 512-byte sectors: sync_completed then
+ * reads "none", but md keeps a resync's position in resync_start (recovery_cp) and a rebuild's in
+ * each rebuilding member's recovery_start. Out of component_size, except a raid10 resync, which walks
+ * the array's addresses.
+ */
+function stoppedPosition(action: SyncAction, level: string | null, attr: (name: string) => string | null,
+    members: MemberModel[], arraySectors: number | null): { doneSectors: number; totalSectors: number } | null {
+    let done: number | null = null;
+    if (action === 'resync') {
+        done = parseNumberOrNone(attr('resync_start'));
+    } else if (action === 'recover') {
+        const starts = members.flatMap(m => (m.role === 'rebuilding' && m.recoveryStartSectors !== null ? [m.recoveryStartSectors] : []));
+        done = starts.length ? Math.min(...starts) : null;
+    }
+    const componentKiB = parseIntValue(attr('component_size'));
+    const total = level === 'raid10' && action === 'resync' ? arraySectors : componentKiB === null ? null : componentKiB * 2;
+    return done === null || !total ? null : { doneSectors: Math.min(done, total), totalSectors: total };
 }
 
 function buildBitmap(md: MdstatArray, attr: (name: string) => string | null): ArrayModel['bitmap'] {

@@ -36,6 +36,13 @@ export interface CockpitOptions {
     pluginName?: string;
     /** Written to <plugin>.override.json as { "config": ... }; omitted = no override. */
     config?: RaidtuneConfig;
+    /**
+     * Other top-level manifest keys for <plugin>.override.json, e.g. `conditions` pointing at a
+     * simulated host (see simulatedHostConditions()). Merged next to `config`.
+     */
+    manifest?: Record<string, unknown>;
+    /** More packages to serve: name -> folder (e.g. a stand-in "storage" package). */
+    extraPackages?: Record<string, string>;
     /** Listen address (default 127.0.0.1). */
     address?: string;
     /** Port (default: a free one). */
@@ -98,9 +105,11 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
         mkdirSync(join(tmpDir, 'etc'), { recursive: true });
         mkdirSync(join(tmpDir, 'config', 'cockpit'), { recursive: true });
         symlinkSync(pluginDir, join(tmpDir, 'data', 'cockpit', pluginName));
-        if (options.config) {
+        for (const [name, dir] of Object.entries(options.extraPackages ?? {}))
+            symlinkSync(resolve(dir), join(tmpDir, 'data', 'cockpit', name));
+        if (options.config || options.manifest) {
             writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
-                JSON.stringify({ config: options.config }, null, 2) + '\n');
+                JSON.stringify({ ...options.manifest, ...(options.config ? { config: options.config } : {}) }, null, 2) + '\n');
         }
 
         const t0 = performance.now();
@@ -255,6 +264,16 @@ function freePort(address: string): Promise<number> {
             server.close(() => resolvePort(port));
         });
     });
+}
+
+/**
+ * The manifest's `conditions` for a simulated host: raidtune's manifest shows the page only where
+ * /proc/mdstat exists (Cockpit's Python bridge evaluates it on the real host; 287's C bridge
+ * ignores it). A machine without md would hide the page from a demo of the simulated host, so the
+ * demo and the tests point the condition at the simulated /proc instead.
+ */
+export function simulatedHostConditions(procRoot: string): Record<string, unknown> {
+    return { conditions: [{ 'path-exists': `${procRoot}/mdstat` }] };
 }
 
 /** True when `dir` looks like a built plugin (has manifest.json and index.html). */

@@ -6,7 +6,7 @@ import type { FieldError } from '../validate';
 
 export type PlanResult<Field extends string> =
     | { plan: Plan; errors?: undefined; warnings: Message[] }
-    | { plan?: undefined; errors: Partial<Record<Field, FieldError>> };
+    | { plan?: undefined; errors: Partial<Record<Field, FieldError>>; warnings?: undefined };
 
 export function hasErrors<F extends string>(errors: Partial<Record<F, FieldError>>): boolean {
     return Object.values(errors).some(Boolean);

@@ -3,16 +3,24 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
-import { useEffect } from 'react';
+import { RestoreBanner } from '../tuning/RestoreBanner';
+import { useEffect, useMemo } from 'react';
+import { HostContext } from './HostContext';
 import { recordRender } from './refreshTiming';
+import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
+import { useSelectedArray } from './useSelectedArray';
 
 export function App() {
-    const { model, refresh, error, configProblems } = useHostModel();
+    const { model, refresh, error, configProblems, config, refreshNow } = useHostModel();
+    const admin = useAdminAccess();
+    const selected = useSelectedArray();
+    const host = useMemo(() => (model ? { config, admin, model, refreshNow } : null), [config, admin, model, refreshNow]);
     useEffect(() => {
         if (refresh) recordRender(refresh.seq, refresh.builtAt);
     }, [refresh]);
     return (
+        <HostContext.Provider value={host}>
         <Page className="raidtune-page" isContentFilled>
             <PageSection>
                 <Stack hasGutter>
@@ -30,12 +38,14 @@ export function App() {
                     {model === null && !error && (
                         <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
                     )}
+                    {model && <StackItem><RestoreBanner /></StackItem>}
                     {model && <StackItem><GlobalLimits model={model} /></StackItem>}
                     {model && (model.arrays.length === 0
                         ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
-                        : <StackItem><ArrayList model={model} /></StackItem>)}
+                        : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}
                 </Stack>
             </PageSection>
         </Page>
+        </HostContext.Provider>
     );
 }

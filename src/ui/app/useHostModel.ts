@@ -2,8 +2,8 @@
 // syncs, slow when idle, stopped while the page is hidden. A failed refresh keeps the last good
 // model on screen and says what went wrong.
 
-import { useEffect, useRef, useState } from 'react';
-import { readHostConfig } from '../../host/config';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { readHostConfig, type HostConfig } from '../../host/config';
 import { readSnapshot } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import { buildModel, type HostModel } from '../../md/model';
@@ -13,6 +13,9 @@ export const BUSY_INTERVAL_MS = 2000;
 export const IDLE_INTERVAL_MS = 10000;
 
 export interface HostState {
+    config: HostConfig;
+    /** Refresh now (after a change), instead of at the next tick. */
+    refreshNow: () => void;
     model: HostModel | null;
     /** Which refresh produced the model, and when it was ready (for render timing). */
     refresh: { seq: number; builtAt: number } | null;
@@ -24,14 +27,20 @@ function nextDelay(model: HostModel | null): number {
     return model?.arrays.some(a => a.sync !== null) ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
 }
 
+type LoopState = Omit<HostState, 'config' | 'refreshNow' | 'configProblems'>;
+
 export function useHostModel(): HostState {
-    const [state, setState] = useState<HostState>({ model: null, refresh: null, error: null, configProblems: [] });
+    const [{ config, problems: configProblems }] = useState(readHostConfig);
+    const [state, setState] = useState<LoopState>({ model: null, refresh: null, error: null });
     const modelRef = useRef<HostModel | null>(null);
+    const refreshRef = useRef<() => void>(() => undefined);
+    const refreshNow = useCallback(() => refreshRef.current(), []);
 
     useEffect(() => {
-        const { config, problems: configProblems } = readHostConfig();
         let timer: ReturnType<typeof setTimeout> | undefined;
         let inFlight = false;
+        // A refresh asked for while one is running (e.g. right after a write) runs right after it.
+        let again = false;
         let stopped = false;
 
         const schedule = (delay: number) => {
@@ -40,8 +49,13 @@ export function useHostModel(): HostState {
         };
 
         async function refresh() {
-            if (inFlight || stopped) return;
+            if (stopped) return;
+            if (inFlight) {
+                again = true;
+                return;
+            }
             inFlight = true;
+            again = false;
             const start = performance.now();
             try {
                 const snapshot = await readSnapshot(config, modelRef.current?.pageSize == null);
@@ -50,12 +64,12 @@ export function useHostModel(): HostState {
                 const builtAt = performance.now();
                 const seq = recordRefresh(start, readDone, builtAt);
                 modelRef.current = model;
-                if (!stopped) setState({ model, refresh: { seq, builtAt }, error: null, configProblems });
+                if (!stopped) setState({ model, refresh: { seq, builtAt }, error: null });
             } catch (error) {
-                if (!stopped) setState(s => ({ ...s, error: (error as Error).message, configProblems }));
+                if (!stopped) setState(s => ({ ...s, error: (error as Error).message }));
             } finally {
                 inFlight = false;
-                schedule(nextDelay(modelRef.current));
+                schedule(again ? 0 : nextDelay(modelRef.current));
             }
         }
 
@@ -63,13 +77,14 @@ export function useHostModel(): HostState {
             if (isPageHidden()) clearTimeout(timer);
             else refresh();
         });
+        refreshRef.current = refresh;
         refresh();
         return () => {
             stopped = true;
             clearTimeout(timer);
             stopListening();
         };
-    }, []);
+    }, [config]);
 
-    return state;
+    return { ...state, config, refreshNow, configProblems };
 }

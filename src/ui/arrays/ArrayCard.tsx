@@ -1,13 +1,15 @@
 import {
-    Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
+    Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
 } from '../pf';
-import { _, fmt } from '../../host/i18n';
+import { _, fmt, ngettext } from '../../host/i18n';
+import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
 import { formatKiB } from '../../md/format';
 import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
-import { bitmapText, formatChunk, HEALTH_LABEL, levelName } from './labels';
+import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
+import { ArrayActions } from '../tuning/ArrayActions';
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
     return (
@@ -20,22 +22,46 @@ function Fact({ term, children }: { term: string; children: React.ReactNode }) {
 
 function disksText(array: ArrayModel): string {
     if (array.raidDisks === null) return '—';
+    // Not running: none of its disks works yet, whatever its (slot-less) members look like.
+    if (array.health === 'inactive') {
+        return fmt(_('Not started ($0 of $1 devices present)'), array.members.filter(m => m.role !== 'faulty').length, array.raidDisks);
+    }
     const working = array.raidDisks - array.missingSlots.length;
     return working === array.raidDisks
         ? fmt(_('$0 of $0 working'), array.raidDisks)
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-export function ArrayCard({ array, host }: { array: ArrayModel; host: HostModel }) {
+export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
+    // The name links to the array's own address (#/md0): the URL can be shared and Back returns.
+    const select = (event: React.MouseEvent) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        selectArray(array.name);
+    };
     return (
-        <Card id={`array-${array.name}`} aria-labelledby={titleId} component="section">
+        <Card id={`array-${array.name}`} aria-labelledby={titleId} component="section"
+            className={selected ? 'raidtune-selected' : undefined}>
             <CardHeader>
                 <Flex alignItems={{ default: 'alignItemsCenter' }}>
-                    <FlexItem><CardTitle id={titleId} component="h2">{array.device}</CardTitle></FlexItem>
+                    <FlexItem>
+                        <CardTitle id={titleId} component="h2">
+                            <a className="raidtune-array-link" href={arrayHref(array.name)} onClick={select}
+                                aria-current={selected ? 'location' : undefined}>{array.device}</a>
+                        </CardTitle>
+                    </FlexItem>
                     <FlexItem>{levelName(array.level)}</FlexItem>
                     <FlexItem><Label className="raidtune-health" color={health.color}>{health.text()}</Label></FlexItem>
+                    {hasStoragePage() && (
+                        <FlexItem align={{ default: 'alignRight' }}>
+                            <Button variant="link" isInline className="raidtune-storage-link" onClick={openStoragePage}
+                                aria-label={fmt(_('Open $0 in the Storage page'), array.device)}>
+                                {_('Storage')}
+                            </Button>
+                        </FlexItem>
+                    )}
                 </Flex>
             </CardHeader>
             <CardBody>
@@ -46,12 +72,17 @@ export function ArrayCard({ array, host }: { array: ArrayModel; host: HostModel 
                     <Fact term={_('Metadata')}>{array.metadata ?? '—'}</Fact>
                     <Fact term={_('Chunk size')}>{array.chunkKiB ? formatChunk(array.chunkKiB) : '—'}</Fact>
                     <Fact term={_('Bitmap')}>{bitmapText(array)}</Fact>
+                    {array.stripeCache && <Fact term={_('Stripe cache')}>{stripeCacheText(array.stripeCache)}</Fact>}
                     {array.mismatchCount !== null && array.mismatchCount > 0 && (
-                        <Fact term={_('Mismatches')}>{fmt(_('$0 sectors found inconsistent by the last check'), array.mismatchCount)}</Fact>
+                        <Fact term={_('Mismatches')}>
+                            {fmt(ngettext('$0 sector found inconsistent by the last check', '$0 sectors found inconsistent by the last check',
+                                array.mismatchCount), array.mismatchCount)}
+                        </Fact>
                     )}
                 </DescriptionList>
             </CardBody>
             {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} /></CardBody>}
+            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
         </Card>
     );

@@ -47,3 +47,10 @@ export function bitmapText(array: ArrayModel): string {
 export function formatChunk(kib: number): string {
     return kib >= 1024 && kib % 1024 === 0 ? `${kib / 1024} MiB` : `${kib} KiB`;
 }
+
+/** "256 entries, 250 in use: full, raise it" (seed 001: a cache that stays full limits the rebuild). */
+export function stripeCacheText(cache: { size: number; active: number | null }): string {
+    if (cache.active === null) return fmt(_('$0 entries'), cache.size);
+    const full = cache.active >= cache.size;
+    return fmt(full ? _('$0 entries, $1 in use: full, raise it') : _('$0 entries, $1 in use'), cache.size, cache.active);
+}

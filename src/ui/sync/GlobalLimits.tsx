@@ -1,4 +1,7 @@
-import { Card, CardBody, CardTitle, Content } from '../pf';
+import { useState } from 'react';
+import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { GuardedButton } from '../common/GuardedButton';
+import { GlobalLimitsChange } from '../tuning/GlobalLimitsChange';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type HostModel } from '../../md/model';
@@ -9,9 +12,13 @@ function limit(kiBs: number | null, kernelDefault: number): string {
 }
 
 export function GlobalLimits({ model }: { model: HostModel }) {
+    const [changing, setChanging] = useState(false);
     return (
         <Card isCompact id="global-limits" component="section" aria-labelledby="global-limits-title">
-            <CardTitle id="global-limits-title" component="h2">{_('System rebuild speed limits (per disk)')}</CardTitle>
+            <CardHeader actions={{ actions: <GuardedButton variant="secondary" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton> }}>
+                <CardTitle id="global-limits-title" component="h2">{_('System rebuild speed limits (per disk)')}</CardTitle>
+            </CardHeader>
+            {changing && <GlobalLimitsChange onClose={() => setChanging(false)} />}
             <CardBody>
                 <Content component="p" className="raidtune-sync-facts">
                     <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>

@@ -16,7 +16,7 @@ export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel;
         ? fmt(_('$0 from $1 to $2 disks'), name, sync.reshape.fromDisks, sync.reshape.toDisks)
         : name;
     return (
-        <Stack hasGutter className="raidtune-sync" aria-label={fmt(_('$0 of $1'), name, array.name)}>
+        <Stack hasGutter className="raidtune-sync" role="group" aria-label={fmt(_('$0 on $1'), name, array.name)}>
             <StackItem>
                 <Progress
                     title={title}

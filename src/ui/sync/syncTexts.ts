@@ -1,7 +1,7 @@
 // Sentences that explain a sync's state and the numbers behind it.
 
-import { _, fmt } from '../../host/i18n';
-import { formatDuration, formatRateWithRaw } from '../../md/format';
+import { _, fmt, ngettext } from '../../host/i18n';
+import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
 import type { SyncModel } from '../../md/model';
 
@@ -22,14 +22,26 @@ export function syncStateExplanation(sync: SyncModel): string | null {
     }
 }
 
+// Unit symbols as the language writes them ("22 h 5 min", "22 Std. 5 Min.", "22 小时 5 分钟").
+const DURATION_WORDS: DurationWords = {
+    daysHours: (d, h) => fmt(_('$0 d $1 h'), d, h),
+    hoursMinutes: (h, m) => fmt(_('$0 h $1 min'), h, m),
+    minutesSeconds: (m, s) => fmt(_('$0 min $1 s'), m, s),
+    seconds: s => fmt(_('$0 s'), s),
+};
+
+export function durationText(seconds: number | null): string {
+    return formatDuration(seconds, DURATION_WORDS);
+}
+
 export function kernelEstimateText(sync: SyncModel): string {
-    return sync.kernelFinishMinutes === null ? '—' : formatDuration(sync.kernelFinishMinutes * 60);
+    return sync.kernelFinishMinutes === null ? '—' : durationText(sync.kernelFinishMinutes * 60);
 }
 
 export function smoothedEstimateText(sync: SyncModel): string {
     if (!sync.eta) return _('measuring…');
-    return fmt(_('$0 (average of $1 samples over $2)'),
-        formatDuration(sync.eta.seconds), sync.eta.samples, formatDuration(sync.eta.windowSeconds));
+    return fmt(ngettext('$0 (average of $1 sample over $2)', '$0 (average of $1 samples over $2)', sync.eta.samples),
+        durationText(sync.eta.seconds), sync.eta.samples, durationText(sync.eta.windowSeconds));
 }
 
 export function limitText(limit: SpeedLimit | null): string {

@@ -17,7 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-    formatProblems, launchBrowser, openPage, startCockpit, startSimulatedHost,
+    formatProblems, launchBrowser, openPage, simulatedHostConditions, startCockpit, startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
 
@@ -28,6 +28,8 @@ export interface RaidtuneEnvOptions {
     pluginDir?: string;
     /** Manifest config override, merged over the simulated roots (procRoot, sysRoot). */
     config?: RaidtuneConfig;
+    /** More packages for Cockpit to serve: name -> folder (e.g. a stand-in "storage"). */
+    extraPackages?: Record<string, string>;
     /** Open the bare plugin page in beforeAll (default true). */
     openBarePage?: boolean;
     /** After the bare page's load event, also wait for this selector (e.g. the app's root content). */
@@ -106,7 +108,10 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         const config = sim || options.config
             ? { ...(sim ? { procRoot: sim.procRoot, sysRoot: sim.sysRoot } : {}), ...options.config }
             : undefined;
-        cockpit = await startCockpit({ pluginDir: options.pluginDir, config });
+        cockpit = await startCockpit({
+            pluginDir: options.pluginDir, config, extraPackages: options.extraPackages,
+            manifest: sim ? simulatedHostConditions(sim.procRoot) : undefined,
+        });
         logTiming('cockpit-ws answering', cockpit.startMs);
 
         const t0 = performance.now();

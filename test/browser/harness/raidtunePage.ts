@@ -65,3 +65,136 @@ export async function waitForRefreshes(surface: Surface, count: number, timeoutM
 export async function saveScreenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
+
+/** An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...). */
+export async function cardFacts(surface: Surface, name: string): Promise<Record<string, string>> {
+    const groups = arrayCard(surface, name).locator('.pf-v6-c-description-list__group');
+    const facts: Record<string, string> = {};
+    for (const group of await groups.all()) {
+        const term = (await group.locator('.pf-v6-c-description-list__term').innerText()).trim();
+        facts[term] = (await group.locator('.pf-v6-c-description-list__description').innerText()).trim();
+    }
+    return facts;
+}
+
+/** The health label in an array card's header ("Clean", "Degraded", ...). */
+export async function healthText(surface: Surface, name: string): Promise<string> {
+    return (await arrayCard(surface, name).locator('.raidtune-health').innerText()).trim();
+}
+
+/** The members table as the user reads it, one entry per row (empty slots included). */
+export async function memberRows(surface: Surface, name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
+    const rows = arrayCard(surface, name).locator('tbody tr');
+    const result = [];
+    for (const row of await rows.all()) {
+        const cells = (await row.locator('td').allInnerTexts()).map(t => t.trim());
+        result.push({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] });
+    }
+    return result;
+}
+
+/** The sync section of an array card (progress, explanation, facts); absent when nothing syncs. */
+export function syncSection(surface: Surface, name: string): Locator {
+    return arrayCard(surface, name).locator('.raidtune-sync');
+}
+
+/** The progress bar's title ("Resync", "Reshape from 3 to 4 disks", ...). */
+export async function syncTitle(surface: Surface, name: string): Promise<string> {
+    return (await syncSection(surface, name).locator('.pf-v6-c-progress__description').innerText()).trim();
+}
+
+/** The sentence explaining a sync that does not run (delayed, pending, frozen); null when none. */
+export async function syncExplanation(surface: Surface, name: string): Promise<string | null> {
+    const alert = syncSection(surface, name).locator('.pf-v6-c-alert__title');
+    if (await alert.count() === 0) return null;
+    return (await alert.innerText()).replace(/^Info alert:\s*/, '').trim();
+}
+
+/** Names of the arrays whose cards the page shows, in page order. */
+export async function shownArrays(surface: Surface): Promise<string[]> {
+    const ids = await surface.locator('section[id^="array-"]').evaluateAll(els => els.map(e => e.id));
+    return ids.map(id => id.replace(/^array-/, ''));
+}
+
+/** Texts of the page's warning alerts (configuration and host problems). */
+export async function warningAlerts(surface: Surface): Promise<string[]> {
+    const titles = await surface.locator('.pf-v6-c-alert.pf-m-warning .pf-v6-c-alert__title').allInnerTexts();
+    return titles.map(t => t.replace(/^Warning alert:\s*/, '').trim());
+}
+
+/** The simulated host's value of a sysctl or attribute as a number. */
+export async function simNumber(env: RaidtuneEnv, path: string): Promise<number> {
+    const text = await simValue(env, path);
+    const n = Number(text.split(/\s/)[0]);
+    if (!Number.isFinite(n)) throw new Error(`${path}: not a number: ${JSON.stringify(text)}`);
+    return n;
+}
+
+/** Polls `probe` until it returns a truthy value, or throws with the last value after timeoutMs. */
+export async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15000,
+    intervalMs = 200): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: T | null | undefined | false;
+    for (;;) {
+        last = await probe();
+        if (last) return last;
+        if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms (last: ${JSON.stringify(last)})`);
+        await new Promise(resolve => setTimeout(resolve, intervalMs));
+    }
+}
+
+/**
+ * A value the page shows, bracketed by the simulated host's value read just before and just after.
+ * Waits for two refreshes in between, so the shown value comes from a read that started after
+ * `before` was taken (refreshes run one after the other, at least 2 s apart). For values that only
+ * grow (progress, counters): the page is right when before <= shown <= after.
+ */
+export async function shownBetweenSimReads<T>(surface: Surface, readSim: () => Promise<T>, readPage: () => Promise<T>):
+    Promise<{ before: T; shown: T; after: T }> {
+    const before = await readSim();
+    await waitForRefreshes(surface, 2);
+    const shown = await readPage();
+    const after = await readSim();
+    return { before, shown, after };
+}
+
+/** shownBetweenSimReads for the progress percent of array `name` (from the simulated mdstat). */
+export function shownPercentBetweenSimReads(env: RaidtuneEnv, surface: Surface, name: string):
+    Promise<{ before: number; shown: number; after: number }> {
+    return shownBetweenSimReads(surface, async () => {
+        const percent = (await simMdstat(env)).get(name)?.sync?.percent;
+        if (percent === null || percent === undefined) throw new Error(`${name}: no sync percent in the simulated mdstat`);
+        return percent;
+    }, () => shownPercent(surface, name));
+}
+
+/** Start times (the page's performance.now() clock) of the refreshes the page recorded. */
+export function refreshStarts(surface: Surface): Promise<number[]> {
+    return surface.evaluate(() =>
+        (performance.getEntriesByName('raidtune:refresh') as PerformanceMeasure[]).map(e => e.startTime));
+}
+
+/** The page's performance.now(): the clock of refreshStarts(). */
+export function pageNow(surface: Surface): Promise<number> {
+    return surface.evaluate(() => performance.now());
+}
+
+/**
+ * Makes the document report itself hidden (or visible again) and fires visibilitychange, as the
+ * browser does when the tab goes to the background. Headless Chromium keeps every tab visible
+ * (bringToFront, a minimized window and Page.setWebLifecycleState leave visibilityState alone),
+ * so this is an emulation of the document's side only; cockpit.js follows it like a real change.
+ */
+export async function emulateDocumentHidden(surface: Surface, hidden: boolean): Promise<void> {
+    await surface.evaluate(isHidden => {
+        if (isHidden) {
+            Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+            Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        } else {
+            // Drop the overrides: the prototype's real getters apply again.
+            delete (document as { visibilityState?: unknown }).visibilityState;
+            delete (document as { hidden?: unknown }).hidden;
+        }
+        document.dispatchEvent(new Event('visibilitychange'));
+    }, hidden);
+}

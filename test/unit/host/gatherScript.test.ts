@@ -54,6 +54,14 @@ describe('gather script', () => {
         expect(parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), 'pagesize')).pageSize).toBe(pageSize);
     });
 
+    test('reads the restore journal from the state folder', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        writeTree(root, new Map([['/state/restore.json', '{"version":1}\n']]));
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state')));
+        expect(snapshot.files.get('/raidtune-state/restore.json')).toBe('{"version":1}\n');
+    });
+
     test('names a root it cannot enter instead of failing', () => {
         const snapshot = parseGatherOutput(gather(join(root, 'nope-proc'), join(root, 'nope-sys')));
         expect(snapshot.missingRoots).toEqual(['proc', 'sys']);

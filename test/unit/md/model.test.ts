@@ -116,6 +116,42 @@ describe('model edge cases', () => {
         expect(model.problems.join('\n')).toMatch(/md0: .*sysfs entry is gone/);
     });
 
+    // Frozen (echo frozen > sync_action), as Linux 6.1 shows it: no sync thread, so mdstat prints only
+    // "resync=PENDING" (or nothing, for a recovery) and sync_completed reads "none"; the position
+    // stays in resync_start / recovery_start.
+    test('a frozen resync shows where it stopped, from resync_start', () => {
+        const files = loadCaptureFiles('raid1-resync');
+        files.set('/proc/mdstat', files.get('/proc/mdstat')!.replace(/ *\[>.*\n/, '\tresync=PENDING\n'));
+        files.set('/sys/block/md0/md/sync_action', 'frozen\n');
+        files.set('/sys/block/md0/md/sync_completed', 'none\n');
+        files.set('/sys/block/md0/md/resync_start', '193236\n'); // of 2 * 261120 sectors: 37.0%
+        const [md0] = buildModel(snapshotOf(files), 0).arrays;
+        expect(md0.sync).toMatchObject({
+            action: 'resync', runState: 'frozen', percent: 37, doneKiB: 96618, totalKiB: 261120, speedKiBs: null, eta: null,
+        });
+    });
+
+    test('a frozen recovery shows where it stopped, from the rebuilding member\'s recovery_start', () => {
+        const files = loadCaptureFiles('raid5-recovery');
+        files.set('/proc/mdstat', files.get('/proc/mdstat')!.replace(/ *\[>.*\n/, ''));
+        files.set('/sys/block/md0/md/sync_action', 'frozen\n');
+        files.set('/sys/block/md0/md/sync_completed', 'none\n');
+        files.set('/sys/block/md0/md/dev-vdd/recovery_start', '52020\n'); // of 2 * 260096 sectors: 10.0%
+        const [md0] = buildModel(snapshotOf(files), 0).arrays;
+        expect(md0.sync).toMatchObject({ action: 'recover', runState: 'frozen', percent: 10, totalKiB: 260096 });
+        expect(md0.sync?.doneKiB).toBe(26010);
+    });
+
+    test('a clean array\'s resync_start "none" gives no position', () => {
+        const files = loadCaptureFiles('raid1-resync');
+        files.set('/proc/mdstat', files.get('/proc/mdstat')!.replace(/ *\[>.*\n/, '\tresync=PENDING\n'));
+        files.set('/sys/block/md0/md/sync_action', 'frozen\n');
+        files.set('/sys/block/md0/md/sync_completed', 'none\n');
+        files.set('/sys/block/md0/md/resync_start', 'none\n');
+        const [md0] = buildModel(snapshotOf(files), 0).arrays;
+        expect(md0.sync).toMatchObject({ runState: 'frozen', percent: null, doneKiB: null });
+    });
+
     test('a cut-off answer is flagged', () => {
         const model = buildModel({ ...snapshotOf(new Map()), complete: false }, 0);
         expect(model.problems.join('\n')).toMatch(/cut off/);

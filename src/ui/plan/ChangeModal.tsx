@@ -1,0 +1,130 @@
+// The one way raidtune changes anything: a form (children) whose current plan is shown as the
+// exact commands, applied only when the user confirms, then the outcome: what the kernel kept,
+// or which step failed and why, with an offer to undo what was already done.
+
+import { useState } from 'react';
+import {
+    Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
+} from '../pf';
+import { _, fmt, ngettext } from '../../host/i18n';
+import { applySteps, type ApplyResult } from '../../host/executor';
+import { stepsWithJournal } from '../../md/journal';
+import type { Message } from '../../md/message';
+import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
+import { useHost } from '../app/HostContext';
+import { text } from '../common/message';
+
+export interface ChangeModalProps {
+    title: string;
+    /** The plan the form currently describes; null while the form has errors. */
+    plan: Plan | null;
+    warnings?: Message[];
+    /** Record the values being replaced first (false for the restore itself). */
+    recordOriginals?: boolean;
+    /** Steps to apply instead of the plan's own (e.g. the restore with its journal removal). */
+    steps?: Step[];
+    applyLabel?: string;
+    onClose: () => void;
+    children?: React.ReactNode;
+}
+
+type Phase = { name: 'review' } | { name: 'applying' } | { name: 'done'; result: ApplyResult; undone?: ApplyResult };
+
+function Commands({ steps }: { steps: Step[] }) {
+    return (
+        <CodeBlock className="raidtune-commands">
+            <CodeBlockCode>{steps.map(describeStep).join('\n')}</CodeBlockCode>
+        </CodeBlock>
+    );
+}
+
+function Outcome({ result }: { result: ApplyResult }) {
+    const kept = result.done.filter(o => o.differs);
+    return (
+        <Stack hasGutter>
+            {result.failed
+                ? (
+                    <Alert isInline variant="danger" title={fmt(_('Changing the $0 failed: $1'), text(result.failed.step.setting), result.failed.reason)}>
+                        {_('Nothing after this step was changed.')}
+                    </Alert>
+                )
+                : <Alert isInline variant="success" title={_('Done. The values were read back from the kernel.')} />}
+            {kept.map(o => (
+                <Alert key={describeStep(o.step)} isInline variant="warning"
+                    title={fmt(_('The kernel kept $0 for the $1 (asked for $2).'), o.readBack ?? '?', text(o.step.setting),
+                        o.step.kind === 'write-attribute' ? o.step.to : '')} />
+            ))}
+        </Stack>
+    );
+}
+
+export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, onClose, children }: ChangeModalProps) {
+    const { config, model, refreshNow, admin } = useHost();
+    const [phase, setPhase] = useState<Phase>({ name: 'review' });
+    const toApply = steps ?? plan?.steps ?? [];
+
+    const apply = async () => {
+        setPhase({ name: 'applying' });
+        const all = plan && recordOriginals && !steps
+            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString())
+            : toApply;
+        const result = await applySteps(config, all);
+        setPhase({ name: 'done', result });
+        refreshNow();
+    };
+
+    const undo = async (result: ApplyResult) => {
+        const changed = result.done.map(o => o.step).filter(s => s.kind !== 'write-file');
+        setPhase({ name: 'applying' });
+        const undone = await applySteps(config, invertSteps(plan?.title ?? { message: '', args: [] }, changed).steps);
+        setPhase({ name: 'done', result, undone });
+        refreshNow();
+    };
+
+    const done = phase.name === 'done' ? phase : null;
+    const undoable = done && done.result.failed && !done.undone
+        ? done.result.done.filter(o => o.step.kind !== 'write-file') : [];
+
+    return (
+        <Modal isOpen variant="medium" onClose={onClose} aria-labelledby="change-modal-title">
+            <ModalHeader title={title} labelId="change-modal-title" />
+            <ModalBody>
+                <Stack hasGutter>
+                    {!done && children && <StackItem>{children}</StackItem>}
+                    {!done && warnings.map(w => (
+                        <StackItem key={w.message}><Alert isInline variant="warning" title={text(w)} /></StackItem>
+                    ))}
+                    {!done && toApply.length > 0 && (
+                        <StackItem>
+                            <p>{_('These commands will run on the host:')}</p>
+                            <Commands steps={toApply} />
+                        </StackItem>
+                    )}
+                    {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}
+                    {done && <StackItem><Outcome result={done.result} /></StackItem>}
+                    {done?.undone && (
+                        <StackItem>
+                            {done.undone.failed
+                                ? <Alert isInline variant="danger" title={fmt(_('Undo failed at the $0: $1'), text(done.undone.failed.step.setting), done.undone.failed.reason)} />
+                                : <Alert isInline variant="info" title={_('The changes made before the failure were undone.')} />}
+                        </StackItem>
+                    )}
+                </Stack>
+            </ModalBody>
+            <ModalFooter>
+                {!done && (
+                    <Button variant="primary" onClick={apply} isLoading={phase.name === 'applying'}
+                        isDisabled={!admin || phase.name === 'applying' || toApply.length === 0}>
+                        {applyLabel ?? _('Apply')}
+                    </Button>
+                )}
+                {undoable.length > 0 && (
+                    <Button variant="secondary" onClick={() => undo(done!.result)}>
+                        {fmt(ngettext('Undo the $0 change already made', 'Undo the $0 changes already made', undoable.length), undoable.length)}
+                    </Button>
+                )}
+                <Button variant="link" onClick={onClose}>{done ? _('Close') : _('Cancel')}</Button>
+            </ModalFooter>
+        </Modal>
+    );
+}

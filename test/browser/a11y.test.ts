@@ -1,0 +1,170 @@
+// Accessibility: axe-core finds no serious or critical violation on any scenario's page, light and
+// dark, bare and in the shell; everything interactive is reachable with Tab, in reading order,
+// with a visible name; the progress bar has a text equivalent. All axe findings (every impact) are
+// written to test-results/a11y/<scenario>.json for people to read.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Frame, Page } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { chooseStyle, formatViolations, runAxe, severe, type AxeViolation } from './harness/cockpitSettings';
+
+type Surface = Page | Frame;
+
+const SCENARIOS = (process.env.A11Y_SCENARIOS ?? 'raid6-recovery,degraded-failed,empty,shared-disks,many-arrays,raid5-reshape,frozen,check-mismatches').split(',');
+
+function record(scenario: string, where: string, violations: AxeViolation[]) {
+    mkdirSync('test-results/a11y', { recursive: true });
+    writeFileSync(`test-results/a11y/${scenario}-${where}.json`, JSON.stringify(violations, null, 2) + '\n');
+}
+
+async function expectNoSevereViolations(surface: Surface, scenario: string, where: string) {
+    const violations = await runAxe(surface);
+    record(scenario, where, violations);
+    const bad = severe(violations);
+    if (bad.length) throw new Error(`axe on ${scenario} (${where}):\n${formatViolations(bad)}`);
+}
+
+/** What Tab visits from the top of the document, in order: tag, name, position. */
+async function tabOrder(page: Page, surface: Surface, limit = 400) {
+    await surface.evaluate(() => {
+        (document.activeElement as HTMLElement | null)?.blur();
+        window.scrollTo(0, 0);
+    });
+    const visited: { key: string; name: string; top: number; left: number; inView: boolean }[] = [];
+    for (let i = 0; i < limit; i++) {
+        await page.keyboard.press('Tab');
+        const focused = await surface.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            if (!el || el === document.body) return null;
+            const r = el.getBoundingClientRect();
+            return {
+                key: el.dataset.raidtuneTabKey ?? '',
+                name: (el.getAttribute('aria-label') || el.textContent || '').trim(),
+                top: r.top + window.scrollY,
+                left: r.left,
+                inView: r.bottom > 0 && r.top < window.innerHeight && r.width > 0 && r.height > 0,
+            };
+        });
+        if (!focused || (visited.length && focused.key === visited[0].key)) break;
+        visited.push(focused);
+    }
+    return visited;
+}
+
+/** Every element that should be reachable by keyboard, in document order; each gets a key. */
+async function focusableElements(surface: Surface) {
+    return surface.evaluate(() => {
+        const selector = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+        return [...document.querySelectorAll<HTMLElement>(selector)]
+            .filter(el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+            .map((el, i) => {
+                el.dataset.raidtuneTabKey = String(i);
+                return { key: String(i), name: (el.getAttribute('aria-label') || el.textContent || '').trim() };
+            });
+    });
+}
+
+async function expectKeyboardReachable(page: Page, surface: Surface) {
+    const expected = await focusableElements(surface);
+    const visited = await tabOrder(page, surface, expected.length + 5);
+    // Every interactive element, each once, in document order (= reading order: top to bottom).
+    expect(visited.map(v => v.key)).toEqual(expected.map(e => e.key));
+    for (const v of visited) {
+        expect(v.name).not.toBe('');
+        expect(v.inView).toBe(true); // focusing scrolls it into view: nothing hidden off-screen
+    }
+    for (let i = 1; i < visited.length; i++) {
+        const [a, b] = [visited[i - 1], visited[i]];
+        // Below the previous one, or on the same line to its right.
+        expect(b.top > a.top + 8 || (Math.abs(b.top - a.top) <= 24 && b.left > a.left)).toBe(true);
+    }
+    return visited;
+}
+
+describe.each(SCENARIOS)('%s', scenario => {
+    const env = setupRaidtune({ scenario, readySelector: '#global-limits, .pf-v6-c-empty-state' });
+
+    test('axe: no serious or critical violations, light and dark', async () => {
+        await expectNoSevereViolations(env.page, scenario, 'light');
+        const dark = await env.openPage();
+        await chooseStyle(dark.page, 'dark');
+        await dark.page.reload();
+        await dark.page.waitForSelector('html.pf-v6-theme-dark #global-limits, html.pf-v6-theme-dark .pf-v6-c-empty-state');
+        await expectNoSevereViolations(dark.page, scenario, 'dark');
+    });
+
+    test('axe in the shell: no serious or critical violations in the plugin frame', async () => {
+        const shell = await env.shellPage();
+        await shell.frame.waitForSelector('#global-limits, .pf-v6-c-empty-state');
+        await expectNoSevereViolations(shell.frame, scenario, 'shell');
+    });
+
+    test('keyboard: Tab reaches every interactive element once, in reading order', async () => {
+        const visited = await expectKeyboardReachable(env.page, env.page);
+        // At least each array's name (a link to its own address) and the limits' "Change…".
+        const arrays = await env.page.locator('section[id^="array-"]').count();
+        expect(visited.length).toBeGreaterThanOrEqual(arrays + 1);
+    });
+});
+
+describe('the checks themselves', () => {
+    const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#global-limits' });
+
+    test('axe reports a nameless button and an image without text, and Tab order notices a skipped element', async () => {
+        const page = (await env.openPage()).page;
+        await page.waitForSelector('#global-limits');
+        await page.evaluate(() => {
+            const limits = document.getElementById('global-limits')!;
+            const button = document.createElement('button');
+            limits.prepend(button);
+            const img = document.createElement('img');
+            img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+            limits.prepend(img);
+        });
+        const ids = severe(await runAxe(page)).map(v => v.id);
+        expect(ids).toEqual(expect.arrayContaining(['button-name', 'image-alt']));
+        // A focusable element that Tab cannot keep (it drops focus): the order check fails.
+        await page.evaluate(() => {
+            document.querySelector('#global-limits button')!.remove();
+            const link = document.createElement('a');
+            link.href = '#';
+            link.textContent = 'unreachable';
+            link.addEventListener('focus', () => link.blur());
+            document.getElementById('global-limits')!.prepend(link);
+        });
+        await expect(expectKeyboardReachable(page, page)).rejects.toThrow();
+    });
+});
+
+describe('the progress bar', () => {
+    const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0 .pf-v6-c-progress' });
+
+    test('has a name, a value and a text equivalent that axe accepts', async () => {
+        const bar = env.page.locator('#array-md0 [role="progressbar"]');
+        await expect(bar.getAttribute('aria-valuenow')).resolves.toMatch(/^\d+(\.\d+)?$/);
+        await expect(bar.getAttribute('aria-label')).resolves.toBe('Recovery progress');
+        // The text equivalent next to it: percent, done, speed and estimates in words.
+        const facts = await env.page.locator('#array-md0 .raidtune-sync').innerText();
+        expect(facts).toMatch(/\d+\.\d%/);
+        expect(facts).toMatch(/Done: .* of .* per disk/);
+        const violations = await runAxe(env.page);
+        expect(violations.filter(v => v.id.startsWith('aria-progressbar') || v.nodes.some(n => n.target.join(' ').includes('progress'))))
+            .toEqual([]);
+    });
+});
+
+describe('keyboard on the many-arrays page', () => {
+    const env = setupRaidtune({ scenario: 'many-arrays', readySelector: '#global-limits' });
+
+    test('Enter on an array name selects it: the address follows and its card is outlined', async () => {
+        const links = env.page.locator('a.raidtune-array-link');
+        const names = await links.allInnerTexts();
+        expect(names.length).toBeGreaterThan(2);
+        await links.nth(2).focus();
+        await env.page.keyboard.press('Enter');
+        const name = names[2].replace('/dev/', '');
+        await env.page.waitForFunction(n => window.location.hash === `#/${n}`, name);
+        await expect(env.page.locator(`#array-${name}`).getAttribute('class')).resolves.toContain('raidtune-selected');
+        // Focus stays where the user is.
+        await expect(env.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(names[2]);
+    });
+});

@@ -1,0 +1,61 @@
+// A monthly check of a 6-disk RAID6, 40% through, that has found inconsistent stripes. The page
+// must show the check's progress and the kernel's mismatch_cnt, and drop the check when the
+// administrator stops it (`echo idle > sync_action`: the kernel abandons a check, it does not
+// resume it).
+
+import { setupRaidtune } from '../harness/env';
+import {
+    arrayCard, cardFacts, healthText, shownBetweenSimReads, shownPercentBetweenSimReads, simMdstat, simNumber, simValue, syncExplanation,
+    syncFact, syncSection, syncTitle, waitUntil,
+} from '../harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'check-mismatches', readySelector: '#array-md0' });
+
+/** The number in the Mismatches fact. */
+async function shownMismatches(): Promise<number> {
+    const text = (await cardFacts(env.page, 'md0')).Mismatches;
+    if (text === undefined) throw new Error('the card shows no Mismatches fact');
+    const m = text.match(/^(\d+) sectors found inconsistent by the last check$/);
+    if (!m) throw new Error(`unexpected Mismatches text: ${text}`);
+    return Number(m[1]);
+}
+
+test('shows the running check with the percent mdstat reports', async () => {
+    const truth = (await simMdstat(env)).get('md0')!;
+    expect(truth.sync).toMatchObject({ action: 'check', state: 'running' });
+    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('check');
+
+    expect(await syncTitle(env.page, 'md0')).toBe('Check');
+    expect(await syncExplanation(env.page, 'md0')).toBeNull();
+    const { before, shown, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
+    expect(before).toBeGreaterThan(35);
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+ MB\/s \(\d+ KiB\/s\)$/);
+
+    // A check does not make the array unhealthy.
+    expect(await healthText(env.page, 'md0')).toBe('Clean');
+    expect((await cardFacts(env.page, 'md0')).Disks).toBe('6 of 6 working');
+});
+
+test('shows the mismatch count the kernel has counted so far', async () => {
+    // The count grows as the check passes more bad stripes: bracket the page between two reads.
+    const { before, shown, after } = await shownBetweenSimReads(env.page,
+        () => simNumber(env, '/sys/block/md0/md/mismatch_cnt'), shownMismatches);
+    expect(before).toBeGreaterThan(0);
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+});
+
+test('writing idle to sync_action stops the check; the page drops it and keeps the count', async () => {
+    await env.writeSim('/sys/block/md0/md/sync_action', 'idle\n');
+    await waitUntil('check gone from the simulated mdstat', async () => (await simMdstat(env)).get('md0')!.sync === null, 10000);
+    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('idle');
+
+    await waitUntil('check section gone from the page', async () => await syncSection(env.page, 'md0').count() === 0, 10000);
+    const text = await arrayCard(env.page, 'md0').innerText();
+    expect(text).not.toMatch(/Check|Speed:|estimate/);
+    // mismatch_cnt stays until the next check starts.
+    expect(await shownMismatches()).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
+    expect(await healthText(env.page, 'md0')).toBe('Clean');
+});

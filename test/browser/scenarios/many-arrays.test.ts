@@ -1,0 +1,96 @@
+// 128 RAID6 arrays of 16 SAS disks (2048 disks, ~26k files): every array gets its card, the
+// number of degraded / recovering / resyncing / checking / paused cards is what the kernel's mdstat
+// says, and a refresh updates the page in place (same elements, same scroll position).
+
+import { setupRaidtune } from '../harness/env';
+import {
+    arrayCard, shownArrays, simMdstat, simValue, syncExplanation, waitForRefreshes,
+} from '../harness/raidtunePage';
+import type { Surface } from '../harness/raidtunePage';
+
+// The simulator needs several seconds to lay out 26k files, and a refresh reads all of them.
+const env = setupRaidtune({ scenario: 'many-arrays', readySelector: '#array-md0' });
+jest.setTimeout(90000);
+
+const PAUSED = 'Paused (frozen): the sync makes no progress until it is resumed.';
+
+/** Per card: health label, progress title (or null) and explanation (or null), read in one pass. */
+function cardSummaries(surface: Surface) {
+    return surface.evaluate(() => [...document.querySelectorAll('section[id^="array-"]')].map(card => ({
+        name: card.id.replace(/^array-/, ''),
+        health: card.querySelector('.raidtune-health')?.textContent?.trim() ?? null,
+        sync: card.querySelector('.raidtune-sync .pf-v6-c-progress__description')?.textContent?.trim() ?? null,
+        explanation: card.querySelector('.raidtune-sync .pf-v6-c-alert__title')?.textContent?.replace(/^Info alert:\s*/, '').trim() ?? null,
+    })));
+}
+
+test('shows a card for every array in mdstat, in its order', async () => {
+    const truth = await simMdstat(env);
+    expect(truth.size).toBe(128);
+    await env.page.waitForFunction(n => document.querySelectorAll('section[id^="array-"]').length === n, truth.size);
+    expect(await shownArrays(env.page)).toEqual([...truth.keys()]);
+});
+
+test('as many degraded, recovering, resyncing, checking and paused cards as the kernel has', async () => {
+    const truth = [...(await simMdstat(env)).values()];
+    const frozen = new Set<string>();
+    for (const a of truth)
+        if (a.sync?.state === 'pending' && await simValue(env, `/sys/block/${a.name}/md/sync_action`) === 'frozen') frozen.add(a.name);
+    const count = <T>(items: T[], pred: (item: T) => boolean) => items.filter(pred).length;
+    const expected = {
+        degraded: count(truth, a => a.status!.includes('_')),
+        recovery: count(truth, a => a.sync?.action === 'recovery' && a.sync.state === 'running'),
+        resync: count(truth, a => a.sync?.action === 'resync' && a.sync.state === 'running'),
+        check: count(truth, a => a.sync?.action === 'check' && a.sync.state === 'running'),
+        paused: frozen.size,
+        idle: count(truth, a => a.sync === null),
+    };
+    // The scenario's mix (guards against a scenario that would make the counts trivial).
+    expect(expected).toEqual({ degraded: 12, recovery: 10, resync: 8, check: 6, paused: 2, idle: 102 });
+
+    const cards = await cardSummaries(env.page);
+    const running = (title: string) => (c: (typeof cards)[number]) => c.sync === title && c.explanation === null;
+    expect({
+        degraded: count(cards, c => c.health === 'Degraded'),
+        recovery: count(cards, running('Recovery')),
+        resync: count(cards, running('Resync')),
+        check: count(cards, running('Check')),
+        paused: count(cards, c => c.explanation === PAUSED),
+        idle: count(cards, c => c.sync === null),
+    }).toEqual(expected);
+    // And they are the same arrays, not just the same numbers.
+    expect(cards.filter(c => c.explanation === PAUSED).map(c => c.name).sort()).toEqual([...frozen].sort());
+    expect(cards.filter(c => c.health === 'Degraded').map(c => c.name).sort())
+        .toEqual(truth.filter(a => a.status!.includes('_')).map(a => a.name).sort());
+    expect(count(cards, c => c.health === 'Clean')).toBe(128 - expected.degraded);
+    expect(await syncExplanation(env.page, [...frozen][0])).toBe(PAUSED);
+});
+
+test('a refresh far down the page keeps the scroll position and the elements', async () => {
+    // Scroll to a card near the end of the list.
+    const names = await shownArrays(env.page);
+    const target = names[Math.floor(names.length * 0.8)];
+    await arrayCard(env.page, target).scrollIntoViewIfNeeded();
+    await env.page.evaluate(() => window.scrollBy(0, 100));
+    const scrollY = await env.page.evaluate(() => window.scrollY);
+    expect(scrollY).toBeGreaterThan(50000);
+
+    // Mark a few elements: React must update them in place, not replace them.
+    const marked = [names[0], target, names[names.length - 1]];
+    await env.page.evaluate(ids => {
+        for (const id of ids) {
+            const card = document.getElementById(`array-${id}`) as HTMLElement & { marker?: string };
+            card.marker = id;
+            (card.querySelector('tbody tr') as HTMLElement & { marker?: string }).marker = `${id}-row`;
+        }
+    }, marked);
+
+    await waitForRefreshes(env.page, 2, 30000);
+
+    expect(await env.page.evaluate(() => window.scrollY)).toBe(scrollY);
+    const markers = await env.page.evaluate(ids => ids.map(id => {
+        const card = document.getElementById(`array-${id}`) as (HTMLElement & { marker?: string }) | null;
+        return [card?.marker, (card?.querySelector('tbody tr') as (HTMLElement & { marker?: string }) | null)?.marker];
+    }), marked);
+    expect(markers).toEqual(marked.map(id => [id, `${id}-row`]));
+});

@@ -1,0 +1,58 @@
+// A RAID5 growing from 3 to 4 disks, 23% through the reshape: the page must show the disk count
+// change the kernel reports in raid_disks ("4 (3)") and the reshape's real progress.
+
+import { setupRaidtune } from '../harness/env';
+import {
+    arrayCard, cardFacts, healthText, memberRows, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
+    syncFact, syncTitle,
+} from '../harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'raid5-reshape', readySelector: '#array-md0' });
+
+test('shows the reshape with the disk counts from raid_disks', async () => {
+    const raidDisks = (await simValue(env, '/sys/block/md0/md/raid_disks')).match(/^(\d+) \((\d+)\)$/);
+    expect(raidDisks).not.toBeNull();
+    const [, to, from] = raidDisks!;
+    expect(await syncTitle(env.page, 'md0')).toBe(`Reshape from ${from} to ${to} disks`);
+    expect(await syncTitle(env.page, 'md0')).toBe('Reshape from 3 to 4 disks');
+    expect(await syncExplanation(env.page, 'md0')).toBeNull();
+});
+
+test('shows the percent mdstat reports for the reshape, not 0', async () => {
+    const truth = (await simMdstat(env)).get('md0')!;
+    expect(truth.sync).toMatchObject({ action: 'reshape', state: 'running' });
+    const { before, shown, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
+    expect(before).toBeGreaterThan(20);
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+
+    // Running: its speed is the one mdstat reports (~45 MB/s: half the disks' 90 MB/s).
+    const speed = await syncFact(env.page, 'md0', 'Speed');
+    expect(speed).toMatch(/^\d+(\.\d+)? MB\/s \((\d+) KiB\/s\)$/);
+    const kiBs = Number(speed.match(/\((\d+) KiB\/s\)/)![1]);
+    expect(kiBs).toBeGreaterThan(30000);
+    expect(kiBs).toBeLessThan(60000);
+    expect(await syncFact(env.page, 'md0', 'Kernel estimate')).toMatch(/^\d+ h \d+ min$/);
+    // mdstat counts the reshape in KiB per member device.
+    expect(await syncFact(env.page, 'md0', 'Done')).toMatch(new RegExp(` of ${(truth.sync!.total! / 1024 ** 3).toFixed(2)} TiB per disk$`));
+});
+
+test('shows the array healthy with all of its new disks working', async () => {
+    const md0 = (await simMdstat(env)).get('md0')!;
+    expect(md0.disks).toEqual({ total: 4, active: 4 });
+    expect(await simValue(env, '/sys/block/md0/md/degraded')).toBe('0');
+
+    const facts = await cardFacts(env.page, 'md0');
+    expect(facts.Disks).toBe(`${md0.disks!.active} of ${md0.disks!.total} working`);
+    expect(facts.Disks).toBe('4 of 4 working');
+    expect(facts['Chunk size']).toBe(`${md0.chunkKiB} KiB`);
+    expect(facts['Kernel state']).toBe(await simValue(env, '/sys/block/md0/md/array_state'));
+    expect(await healthText(env.page, 'md0')).toBe('Clean');
+    expect(await arrayCard(env.page, 'md0').locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
+
+    const rows = await memberRows(env.page, 'md0');
+    const expected = [];
+    for (const m of ['sdb1', 'sdc1', 'sdd1', 'sde1'])
+        expected.push({ device: `/dev/${m}`, role: `Active, slot ${await simValue(env, `/sys/block/md0/md/dev-${m}/slot`)}` });
+    expect(rows.map(r => ({ device: r.device, role: r.role }))).toEqual(expected);
+});

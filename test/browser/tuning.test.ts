@@ -1,0 +1,122 @@
+// Changing settings through the page, on the simulated host: preview, confirm, write through tee,
+// read back, record the originals, restore them; and bad input that writes nothing.
+
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { arrayCard, simValue } from './harness/raidtunePage';
+import { BAD_TEXT_VALUES } from '../shared/badValues';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
+const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+
+function dialog(): Locator {
+    return env.page.getByRole('dialog');
+}
+
+function footerButton(name: string): Locator {
+    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+// A test that failed with its dialog open must not take the next one down with it.
+beforeEach(async () => {
+    if (await dialog().count()) await env.page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+});
+
+async function openGlobalChange() {
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await dialog().waitFor();
+}
+
+test('raising the system limits: preview, apply, read back, restore', async () => {
+    await openGlobalChange();
+    await dialog().getByLabel('Minimum (MB/s per disk)').fill('50');
+    await dialog().getByLabel('Maximum (MB/s per disk)').fill('300');
+    const commands = dialog().locator('.raidtune-commands');
+    await expect(commands.innerText()).resolves.toBe(
+        'echo 48828 > /proc/sys/dev/raid/speed_limit_min\necho 292969 > /proc/sys/dev/raid/speed_limit_max');
+    // Nothing is written before the user confirms.
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
+
+    await footerButton('Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('48828');
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('292969');
+    // The originals were recorded on the host before the first change.
+    const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
+    expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original])).toEqual([
+        ['/proc/sys/dev/raid/speed_limit_min', '4000'], ['/proc/sys/dev/raid/speed_limit_max', '200000'],
+    ]);
+    await footerButton('Close').click();
+
+    // The page offers the way back, even after a reload.
+    await env.page.reload();
+    const banner = env.page.locator('.raidtune-restore');
+    await banner.getByText('raidtune changed 2 settings on this host.').waitFor();
+    await banner.getByRole('button', { name: 'Restore previous settings' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(
+        'echo 4000 > /proc/sys/dev/raid/speed_limit_min\necho 200000 > /proc/sys/dev/raid/speed_limit_max\n' +
+        `rm -f ${stateDir}/restore.json`);
+    await footerButton('Restore').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('200000');
+    expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
+    await footerButton('Close').click();
+    await banner.waitFor({ state: 'detached' });
+});
+
+test('bad values get a message next to the field and nothing is written', async () => {
+    await openGlobalChange();
+    const min = dialog().getByLabel('Minimum (MB/s per disk)');
+    const apply = footerButton('Apply');
+    for (const bad of BAD_TEXT_VALUES) {
+        await min.fill(bad);
+        await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
+        expect(await apply.isDisabled()).toBe(true);
+        await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
+    }
+    // Minimum above maximum: the kernel would take it; raidtune does not.
+    await min.fill('500');
+    await dialog().getByLabel('Maximum (MB/s per disk)').fill('100');
+    await dialog().getByText('The minimum must not be above the maximum.').waitFor();
+    await footerButton('Cancel').click();
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('200000');
+    expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
+});
+
+test('stripe cache with its memory cost, applied and read back', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }).click();
+    const field = dialog().getByLabel('Entries (17 to 32768)');
+    await field.fill('4096');
+    // 4 KiB pages x 5 disks x 4096 entries = 80 MiB
+    await expect(dialog().locator('.raidtune-stripe-cost').innerText()).resolves.toMatch(/^Memory: 80\.0 MiB = page size 4 KiB × 5 disks × 4096 entries/);
+    await footerButton('Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
+    await footerButton('Close').click();
+});
+
+test('pause and resume the recovery', async () => {
+    const card = arrayCard(env.page, 'md0');
+    await card.getByRole('button', { name: 'Pause' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('echo frozen > /sys/block/md0/md/sync_action');
+    await footerButton('Apply').click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('frozen');
+    await card.getByText('Paused (frozen)', { exact: false }).waitFor({ timeout: 10000 });
+
+    await card.getByRole('button', { name: 'Resume' }).click();
+    await footerButton('Apply').click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    await card.getByText('Speed:', { exact: true }).waitFor({ timeout: 10000 });
+    // Like the kernel, the host restarts the interrupted recovery by itself (at its next tick).
+    for (let i = 0; i < 50 && await simValue(env, '/sys/block/md0/md/sync_action') !== 'recover'; i++) await env.page.waitForTimeout(100);
+    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('recover');
+});

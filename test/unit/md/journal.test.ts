@@ -1,0 +1,47 @@
+import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
+import { msg } from '../../../src/md/message';
+import { describePlan, type Step } from '../../../src/md/plan';
+
+const write = (path: string, to: string, from: string | null): Step =>
+    ({ kind: 'write-attribute', setting: msg('s'), path, to, from });
+
+describe('restore journal', () => {
+    test('keeps the first original of each attribute across changes', () => {
+        const first = recordOriginals(null, [write('/proc/sys/dev/raid/speed_limit_min', '50000', '1000')], 'T1');
+        const second = recordOriginals(first, [
+            write('/proc/sys/dev/raid/speed_limit_min', '90000', '50000'),
+            write('/sys/block/md0/md/sync_action', 'frozen', null),
+            write('/sys/block/md0/md/stripe_cache_size', '4096', '256'),
+        ], 'T2');
+        expect(second.createdAt).toBe('T1');
+        expect(describePlan(restorePlan(second))).toBe(
+            'echo 1000 > /proc/sys/dev/raid/speed_limit_min\necho 256 > /sys/block/md0/md/stripe_cache_size');
+    });
+
+    test('round-trips through its file and refuses anything odd in it', () => {
+        const journal = recordOriginals(null, [write('/sys/block/md0/md/sync_speed_max', '5000', 'system')], 'T');
+        expect(parseJournal(serializeJournal(journal))).toEqual(journal);
+        expect(parseJournal('not json')).toBeNull();
+        const tampered = { ...journal, entries: [{ ...journal.entries[0], path: '/etc/passwd' }] };
+        expect(parseJournal(JSON.stringify(tampered))).toBeNull();
+        const traversal = { ...journal, entries: [{ ...journal.entries[0], path: '/sys/../etc/passwd' }] };
+        expect(parseJournal(JSON.stringify(traversal))).toBeNull();
+    });
+});
+
+describe('journal around a plan', () => {
+    test('the record is written before the first change, and only when it learns something', () => {
+        const plan = { title: msg('t'), steps: [write('/proc/sys/dev/raid/speed_limit_min', '50000', '1000')] };
+        const steps = stepsWithJournal(plan, null, '/var/lib/raidtune', 'T');
+        expect(steps.map(s => s.kind)).toEqual(['write-file', 'write-attribute']);
+        expect(steps[0].kind === 'write-file' && steps[0].path).toBe('/var/lib/raidtune/restore.json');
+        const journal = parseJournal((steps[0] as { content: string }).content)!;
+        expect(stepsWithJournal(plan, journal, '/var/lib/raidtune', 'T2')).toEqual(plan.steps);
+    });
+
+    test('restoring ends by removing the record', () => {
+        const journal = recordOriginals(null, [write('/sys/block/md0/md/stripe_cache_size', '4096', '256')], 'T');
+        expect(describePlan({ title: msg('r'), steps: restoreSteps(journal, '/var/lib/raidtune') }))
+            .toBe('echo 256 > /sys/block/md0/md/stripe_cache_size\nrm -f /var/lib/raidtune/restore.json');
+    });
+});

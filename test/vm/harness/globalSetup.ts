@@ -1,0 +1,69 @@
+// Boots ONE guest for the whole run and the host's cockpit-ws whose session is the guest's
+// cockpit-bridge. Test files reach them through environment variables (process.env is inherited
+// by the test files; live objects are not), see ./vmEnv.ts:
+//   RAIDTUNE_VM_GUEST   JSON GuestInfo (sockets, run dir, disks)
+//   RAIDTUNE_VM_PAGE    the bare plugin page URL, RAIDTUNE_VM_ORIGIN the ws origin
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { CHROMIUM, HARNESS_RUN, repoRoot } from '../../../tools/cockpit';
+import { guestBuild, startGuest, type GuestInfo } from '../../../tools/vm/vm';
+import { startGuestCockpit, type GuestCockpit } from '../../../tools/vm/ws';
+import './globals';
+
+function newestMtime(dir: string): number {
+    let newest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory())
+            newest = Math.max(newest, newestMtime(path));
+        else if (entry.isFile())
+            newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+    return newest;
+}
+
+export default async function globalSetup(): Promise<void> {
+    process.env[HARNESS_RUN] = `${process.pid}-${randomBytes(4).toString('hex')}`;
+    const root = repoRoot();
+
+    const problems: string[] = [];
+    try {
+        guestBuild();
+    } catch (err) {
+        problems.push((err as Error).message);
+    }
+    if (!existsSync(join(root, 'dist', 'manifest.json')) || !existsSync(join(root, 'dist', 'index.js')))
+        problems.push('the plugin is not built: run node build.mjs (or make)');
+    for (const file of ['/usr/bin/qemu-system-x86_64', '/usr/bin/socat', '/usr/lib/cockpit/cockpit-ws',
+        process.env.RAIDTUNE_CHROMIUM ?? CHROMIUM]) {
+        if (!existsSync(file))
+            problems.push(`${file} is missing: run tools/vm/build-guest.sh (as root)`);
+    }
+    if (problems.length)
+        throw new Error(`the real-kernel tier cannot run:\n  ${problems.join('\n  ')}`);
+    if (newestMtime(join(root, 'src')) > statSync(join(root, 'dist', 'index.js')).mtimeMs)
+        console.warn('raidtune vm tests: src/ is newer than dist/: the guest serves the OLD build; run node build.mjs');
+
+    const t0 = performance.now();
+    const guest = await startGuest({ disks: 8, diskMiB: 256, pluginCopy: true });
+    let cockpit: GuestCockpit;
+    try {
+        await guest.detach(); // the control port takes one client: the test files attach their own
+        cockpit = await startGuestCockpit(guest);
+    } catch (err) {
+        await guest.stop();
+        throw err;
+    }
+    globalThis.__RAIDTUNE_VM__ = { guest, cockpit };
+    const info: GuestInfo = {
+        runDir: guest.runDir, bridgeSocket: guest.bridgeSocket, controlSocket: guest.controlSocket,
+        shellSocket: guest.shellSocket, consoleLog: guest.consoleLog, accel: guest.accel, disks: guest.disks,
+    };
+    process.env.RAIDTUNE_VM_GUEST = JSON.stringify(info);
+    process.env.RAIDTUNE_VM_PAGE = cockpit.barePageUrl;
+    process.env.RAIDTUNE_VM_ORIGIN = cockpit.origin;
+    process.stderr.write(`\nraidtune vm: guest up in ${(guest.bootMs / 1000).toFixed(1)} s (${guest.accel}, ` +
+        `${guest.disks.length} disks), cockpit-ws + guest bridge in ${(cockpit.startMs / 1000).toFixed(1)} s, ` +
+        `total ${((performance.now() - t0) / 1000).toFixed(1)} s; run dir ${guest.runDir}\n`);
+}

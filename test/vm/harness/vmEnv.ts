@@ -1,0 +1,134 @@
+// One test file's view of the real-kernel tier: control of the guest that globalSetup booted, a
+// headless Chromium, md state reset before every test, and recorded pages that must stay free of
+// console errors, page errors and CSP violations (checked and closed after each test).
+//
+//     const vm = setupVm();
+//     test('...', async () => {
+//         await vm.guest.runOk('mdadm --create /dev/md0 --run --level=1 -n2 /dev/vda /dev/vdb');
+//         const { page } = await vm.openPage();          // the bare plugin page, from the guest
+//         await page.locator('#array-md0').waitFor();
+//     });
+import type { Browser } from 'playwright-core';
+import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
+import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
+
+export interface VmEnv {
+    /** run()/runOk() as root in the guest (busybox sh). */
+    readonly guest: GuestControl;
+    readonly info: GuestInfo;
+    /** http://127.0.0.1:PORT/cockpit/@localhost/raidtune/index.html (served by the guest bridge). */
+    readonly pageUrl: string;
+    readonly browser: Browser;
+    /** Opens the bare plugin page (or `url`) in a new context; checked and closed after the test. */
+    openPage(url?: string): Promise<RecordedPage>;
+    /** Stops every md array, wipes the superblocks, restores the kernel's default speed limits. */
+    resetMd(): Promise<void>;
+}
+
+/** Kernel defaults of dev.raid.speed_limit_min / _max (drivers/md/md.c). */
+export const DEFAULT_SPEED_LIMIT_MIN = 1000;
+export const DEFAULT_SPEED_LIMIT_MAX = 200000;
+
+// Stop all arrays (stacked ones first: md on md is stopped when its parents are gone, so loop),
+// then clear what could make the next --create ask questions or auto-assemble.
+const RESET_MD = `
+for round in 1 2 3; do
+  for d in /sys/block/md*; do
+    [ -e "$d" ] || continue
+    mdadm --stop "/dev/\${d##*/}" >/dev/null 2>&1
+  done
+done
+for d in /sys/block/md*; do [ -e "$d" ] && { echo "could not stop \${d##*/}"; cat /proc/mdstat; exit 1; }; done
+for d in /dev/vd? /dev/sd?; do [ -b "$d" ] && mdadm --zero-superblock "$d" >/dev/null 2>&1; done
+echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
+echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
+exit 0
+`;
+
+export const timings = process.env.RAIDTUNE_TIMINGS === '1';
+export function logTiming(what: string, ms: number): void {
+    if (timings)
+        process.stderr.write(`raidtune vm timing: ${what} ${ms.toFixed(0)} ms\n`);
+}
+
+export interface VmEnvOptions {
+    /** Launch Chromium for this file (default true). */
+    browser?: boolean;
+}
+
+export function setupVm(options: VmEnvOptions = {}): VmEnv {
+    const infoJson = process.env.RAIDTUNE_VM_GUEST;
+    const pageUrl = process.env.RAIDTUNE_VM_PAGE;
+    if (!infoJson || !pageUrl)
+        throw new Error('no guest: run these tests with npx jest -c test/vm/jest.config.js (its globalSetup boots it)');
+    const info = JSON.parse(infoJson) as GuestInfo;
+    let guest: GuestControl | undefined;
+    let browser: LaunchedBrowser | undefined;
+    let pages: RecordedPage[] = [];
+
+    const resetMd = async () => {
+        await guest!.runOk(RESET_MD, { timeoutMs: 60000 });
+    };
+
+    beforeAll(async () => {
+        const t0 = performance.now();
+        // Assigned one by one: if one fails, afterAll still stops the other.
+        await Promise.all([
+            attachGuest(info).then(g => { guest = g; }),
+            options.browser === false ? undefined : launchBrowser().then(b => { browser = b; }),
+        ]);
+        logTiming('attach guest + launch browser', performance.now() - t0);
+    });
+
+    beforeEach(async () => {
+        const t0 = performance.now();
+        await resetMd();
+        logTiming('reset md', performance.now() - t0);
+    });
+
+    afterEach(async () => {
+        const opened = pages;
+        pages = [];
+        try {
+            for (const page of opened)
+                await page.expectNoProblems();
+        } finally {
+            await Promise.all(opened.map(p => p.close()));
+        }
+    });
+
+    afterAll(async () => {
+        try {
+            if (guest)
+                await resetMd();
+        } finally {
+            await guest?.detach();
+            await browser?.stop();
+        }
+    });
+
+    return {
+        get guest() {
+            if (!guest)
+                throw new Error('the guest is attached in beforeAll');
+            return guest;
+        },
+        info,
+        pageUrl,
+        get browser() {
+            if (!browser)
+                throw new Error('the browser is launched in beforeAll');
+            return browser;
+        },
+        async openPage(url = pageUrl) {
+            if (!browser)
+                throw new Error('no browser: setupVm({ browser: false })');
+            const t0 = performance.now();
+            const page = await openPage(browser, url, { timeoutMs: 60000 });
+            pages.push(page);
+            logTiming(`open ${url.replace(/^https?:\/\/[^/]+/, '')}`, performance.now() - t0);
+            return page;
+        },
+        resetMd,
+    };
+}

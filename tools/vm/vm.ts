@@ -1,0 +1,630 @@
+// The real-kernel test guest: QEMU running Debian's stock kernel from the initramfs that
+// tools/vm/build-guest.sh builds (busybox, mdadm, md modules, cockpit-bridge), with N empty raw
+// disks. See test/vm/README.md.
+//
+//     const guest = await startGuest({ disks: 8, diskMiB: 256 });
+//     const { out, code } = await guest.run('mdadm --create /dev/md0 --run --level=1 -n2 /dev/vda /dev/vdb');
+//     const cockpit = await startGuestCockpit(guest);   // tools/vm/ws.ts: host ws -> guest bridge
+//     ...
+//     await cockpit.stop(); await guest.stop();
+//
+// Host <-> guest channels (all QEMU chardev sockets in the run dir, server side in QEMU):
+//   bridge.sock   virtio-serial port "bridge": the guest runs one cockpit-bridge per connection
+//   control.sock  virtio-serial port "control": run(cmd) (line protocol, see guest-init)
+//   shell.sock    virtio-serial port "shell": an interactive guest shell (tools/vm/guest.sh shell)
+//   console.log   the serial console (kernel + guest-init messages, "RAIDTUNE_VM_READY")
+//   share/        9p "host" -> guest /host (bridge.log lands here); the plugin folder is 9p "plugin"
+import { randomBytes } from 'node:crypto';
+import {
+    accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync,
+    readlinkSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, openSync, closeSync,
+} from 'node:fs';
+import net from 'node:net';
+import { release, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { describeExit, repoRoot, sleep, startChild } from '../cockpit/proc';
+
+export type Accel = 'kvm' | 'tcg';
+
+export interface GuestOptions {
+    /** Number of empty raw disks (virtio-blk: /dev/vda, /dev/vdb, ...). Default 8. */
+    disks?: number;
+    /** Size of each disk in MiB (sparse files on /dev/shm). Default 256. */
+    diskMiB?: number;
+    /** 'virtio' (default, /dev/vdX) or 'scsi' (virtio-scsi, /dev/sdX, has device/queue_depth). */
+    diskInterface?: 'virtio' | 'scsi';
+    /** Guest RAM in MiB (default 1024) and vCPUs (default 2; 1 also boots with acpi=off: ~1.3 s faster). */
+    memMiB?: number;
+    cpus?: number;
+    /** Folder served to the guest bridge as the raidtune package (default <repo>/dist); null: none. */
+    pluginDir?: string | null;
+    /**
+     * Serve a copy of the plugin folder taken at boot instead of the live folder (default false).
+     * Tests want this: the bridge lists packages once, when it starts, and a rebuild running at
+     * that moment (build.mjs deletes dist/ first) would leave it without the plugin (404) or
+     * serve a half-written build.
+     */
+    pluginCopy?: boolean;
+    /** 'auto' (default; env RAIDTUNE_VM_ACCEL): KVM only if a probe boot works, else TCG. */
+    accel?: 'auto' | Accel;
+    /** Build dir of build-guest.sh (default env RAIDTUNE_VM_BUILD or <repo>/build/vm). */
+    buildDir?: string;
+    /** Time for the boot to READY (default 180 s: TCG on 2 busy cores can be slow). */
+    bootTimeoutMs?: number;
+    /** Keep the run dir (disks, logs) after stop() (default env RAIDTUNE_VM_KEEP=1). */
+    keep?: boolean;
+}
+
+export interface RunResult {
+    /** stdout and stderr of the command, interleaved as the guest wrote them. */
+    out: string;
+    /** Exit code (137 when the guest-side timeout killed it). */
+    code: number;
+}
+
+export interface RunOptions {
+    /** Kill the command in the guest after this long (default 60 s). */
+    timeoutMs?: number;
+}
+
+/** run() and friends: what a test file needs from a guest booted elsewhere (see attachGuest). */
+export interface GuestControl {
+    /** Runs `cmd` with /bin/sh (busybox) as root in the guest, cwd /, stdin /dev/null. */
+    run(cmd: string, options?: RunOptions): Promise<RunResult>;
+    /** run() that throws (with the output) unless the exit code is 0; returns the output. */
+    runOk(cmd: string, options?: RunOptions): Promise<string>;
+    /** Closes the control connection (the guest keeps running). Idempotent. */
+    detach(): Promise<void>;
+}
+
+/** Where a running guest can be reached; what attachGuest() needs (JSON-serializable). */
+export interface GuestInfo {
+    runDir: string;
+    bridgeSocket: string;
+    controlSocket: string;
+    shellSocket: string;
+    consoleLog: string;
+    accel: Accel;
+    /** Guest block device names of the disks: ['vda', 'vdb', ...]. */
+    disks: string[];
+}
+
+export interface Guest extends GuestControl, GuestInfo {
+    /** Milliseconds from spawning QEMU to READY (+ the first control round trip). */
+    readonly bootMs: number;
+    /** The serial console so far. */
+    console(): string;
+    /** Resolves with a reason when QEMU exits without stop(). Never rejects. */
+    readonly lost: Promise<string>;
+    /** Kills QEMU, saves the logs to <build>/logs/, removes the run dir (unless keep). Idempotent. */
+    stop(): Promise<void>;
+}
+
+const READY = 'RAIDTUNE_VM_READY';
+
+export function vmBuildDir(): string {
+    return resolve(process.env.RAIDTUNE_VM_BUILD ?? join(repoRoot(), 'build', 'vm'));
+}
+
+/** KERNEL= and KEY= from build-guest.sh's guest.env; throws with a hint when not built. */
+export function guestBuild(buildDir = vmBuildDir()): { kernel: string; key: string; image: string; initrd: string } {
+    const vmlinuz = join(buildDir, 'vmlinuz');
+    const initrd = join(buildDir, 'initrd.img');
+    const envFile = join(buildDir, 'guest.env');
+    if (!existsSync(vmlinuz) || !existsSync(initrd) || !existsSync(envFile))
+        throw new Error(`the test guest is not built in ${buildDir}: run tools/vm/build-guest.sh (as root)`);
+    const env = Object.fromEntries(readFileSync(envFile, 'utf8').split('\n').filter(l => l.includes('='))
+        .map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+    // IMAGE=vmlinux: the uncompressed ELF (PVH boot), much faster under TCG than the bzImage.
+    const image = env.IMAGE && existsSync(join(buildDir, env.IMAGE)) ? join(buildDir, env.IMAGE) : vmlinuz;
+    return { kernel: env.KERNEL ?? '?', key: env.KEY ?? '?', image, initrd };
+}
+
+/**
+ * True when KVM really runs the guest kernel. /dev/kvm can exist and still hang a stock kernel
+ * (nested PVM: it stops after "Probing EDD" and QEMU's exit code looks fine), so a 10 s boot
+ * without root must reach the kernel's own panic message. Cached per kernel and host kernel in
+ * <build>/kvm-probe.json.
+ */
+export async function kvmWorks(buildDir = vmBuildDir()): Promise<boolean> {
+    try {
+        accessSync('/dev/kvm', constants.R_OK | constants.W_OK);
+    } catch {
+        return false;
+    }
+    const { kernel, image } = guestBuild(buildDir);
+    const cacheFile = join(buildDir, 'kvm-probe.json');
+    const key = `${kernel} on ${release()}`;
+    try {
+        const cached = JSON.parse(readFileSync(cacheFile, 'utf8')) as { key: string; works: boolean };
+        if (cached.key === key)
+            return cached.works;
+    } catch {
+        // no cache yet
+    }
+    const probe = startChild('qemu-system-x86_64', ['-accel', 'kvm', '-cpu', 'host', '-m', '256', '-nodefaults',
+        '-display', 'none', '-no-reboot', '-monitor', 'none', '-serial', 'stdio', '-kernel', image,
+        '-append', 'console=ttyS0 panic=-1'], { name: 'qemu (kvm probe)' });
+    const deadline = performance.now() + 10000;
+    while (!probe.hasExited() && performance.now() < deadline && !/Kernel panic/.test(probe.output()))
+        await sleep(100);
+    await probe.stop(1000);
+    const works = /Kernel panic/.test(probe.output());
+    writeFileSync(cacheFile, JSON.stringify({ key, works, probedAt: new Date().toISOString() }) + '\n');
+    writeFileSync(join(buildDir, 'kvm-probe.log'), probe.output());
+    return works;
+}
+
+function newRunDir(): string {
+    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
+    cleanStaleRuns(base);
+    return mkdtempSync(join(base, 'raidtune-vm-'));
+}
+
+/** Running (not a zombie: PID 1 here does not reap orphans). */
+function alive(pid: number): boolean {
+    try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+    } catch {
+        return false;
+    }
+}
+
+/** Newest mtime and file count below `dir` (to notice a build writing while we copy). */
+function treeState(dir: string): string {
+    let newest = 0;
+    let count = 0;
+    const walk = (d: string) => {
+        for (const entry of readdirSync(d, { withFileTypes: true })) {
+            const path = join(d, entry.name);
+            if (entry.isDirectory()) {
+                walk(path);
+            } else {
+                count++;
+                newest = Math.max(newest, statSync(path).mtimeMs);
+            }
+        }
+    };
+    walk(dir);
+    return `${count} ${newest}`;
+}
+
+/** Copies a plugin build that nobody is writing: same tree before and after, manifest/index present. */
+async function copyPluginWhenStable(from: string, to: string): Promise<void> {
+    let last = '';
+    for (let attempt = 0; attempt < 20; attempt++) {
+        try {
+            const before = treeState(from);
+            rmSync(to, { recursive: true, force: true });
+            mkdirSync(dirname(to), { recursive: true });
+            cpSync(from, to, { recursive: true, dereference: true });
+            const complete = ['manifest.json', 'index.html'].every(f => existsSync(join(to, f)));
+            if (complete && treeState(from) === before)
+                return;
+            last = complete ? 'it changed while being copied' : 'manifest.json or index.html missing';
+        } catch (err) {
+            last = String(err);
+        }
+        await sleep(500);
+    }
+    throw new Error(`could not copy a complete plugin build from ${from} (${last}); is a build running?`);
+}
+
+/**
+ * Run dirs of harness processes that died without stop() (SIGKILL, OOM): their disks live in RAM
+ * (/dev/shm) and their QEMU may still run. Each run dir records its owner and QEMU pids; the QEMU
+ * is killed only if its command line names that very run dir (so never a reused pid).
+ */
+function cleanStaleRuns(base: string) {
+    for (const name of readdirSync(base)) {
+        if (!name.startsWith('raidtune-vm-'))
+            continue;
+        const dir = join(base, name);
+        let owner: { pid: number; keep?: boolean };
+        try {
+            owner = JSON.parse(readFileSync(join(dir, 'owner.json'), 'utf8'));
+        } catch {
+            continue; // being created, or not ours: leave it
+        }
+        if (owner.keep || alive(owner.pid))
+            continue;
+        for (const { pid, mark } of readRunChildren(dir)) {
+            try {
+                if (alive(pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(mark))
+                    process.kill(pid, 'SIGKILL');
+            } catch {
+                // gone meanwhile
+            }
+        }
+        rmSync(dir, { recursive: true, force: true });
+    }
+}
+
+function readRunChildren(runDir: string): { pid: number; mark: string }[] {
+    try {
+        return readFileSync(join(runDir, 'children'), 'utf8').split('\n').filter(Boolean)
+            .map(line => JSON.parse(line) as { pid: number; mark: string });
+    } catch {
+        return [];
+    }
+}
+
+/**
+ * Records a process that belongs to the guest run in `runDir` (QEMU, the guest's cockpit-ws), for
+ * the clean-up after an owner that died without stop(). `mark` must occur in its command line.
+ */
+export function recordRunChild(runDir: string, pid: number, mark: string): void {
+    try {
+        appendFileSync(join(runDir, 'children'), JSON.stringify({ pid, mark }) + '\n');
+    } catch {
+        // the run dir is gone: nothing to clean up later either
+    }
+}
+
+export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
+    const buildDir = resolve(options.buildDir ?? vmBuildDir());
+    const build = guestBuild(buildDir);
+    const nDisks = options.disks ?? 8;
+    const diskMiB = options.diskMiB ?? 256;
+    const scsi = options.diskInterface === 'scsi';
+    const pluginDir = options.pluginDir === null ? null : resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
+    if (pluginDir && !existsSync(join(pluginDir, 'manifest.json')))
+        throw new Error(`${pluginDir}/manifest.json is missing: build the plugin first (node build.mjs)`);
+    if (pluginDir && !/^[\w.+-]+$/.test(basename(pluginDir)))
+        throw new Error(`plugin folder name ${JSON.stringify(basename(pluginDir))}: only letters, digits, . _ + - (kernel command line)`);
+    const keep = options.keep ?? process.env.RAIDTUNE_VM_KEEP === '1';
+    const wanted = options.accel ?? (process.env.RAIDTUNE_VM_ACCEL as GuestOptions['accel']) ?? 'auto';
+    const accel: Accel = wanted === 'auto' ? (await kvmWorks(buildDir) ? 'kvm' : 'tcg') : wanted;
+
+    const cpus = options.cpus ?? 2;
+    const runDir = newRunDir();
+    const info: GuestInfo = {
+        runDir,
+        bridgeSocket: join(runDir, 'bridge.sock'),
+        controlSocket: join(runDir, 'control.sock'),
+        shellSocket: join(runDir, 'shell.sock'),
+        consoleLog: join(runDir, 'console.log'),
+        accel,
+        disks: Array.from({ length: nDisks }, (_, i) => (scsi ? 'sd' : 'vd') + diskLetter(i)),
+    };
+    let servedPlugin = pluginDir;
+    if (pluginDir && options.pluginCopy) {
+        servedPlugin = join(runDir, 'plugin', 'raidtune');
+        await copyPluginWhenStable(pluginDir, servedPlugin);
+    }
+    const share = join(runDir, 'share');
+    const diskDir = join(runDir, 'disks');
+    mkdirSync(share);
+    mkdirSync(diskDir);
+    closeSync(openSync(info.consoleLog, 'w'));
+
+    const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
+    for (let i = 0; i < nDisks; i++) {
+        const file = join(diskDir, `d${i}.img`);
+        closeSync(openSync(file, 'w'));
+        truncateSync(file, diskMiB * 1024 * 1024);
+        if (scsi) {
+            drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads`,
+                '-device', `scsi-hd,drive=d${i},bus=scsi0.0,serial=raidtune${i}`);
+        } else {
+            drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads`,
+                '-device', `virtio-blk-pci,drive=d${i},serial=raidtune${i}`);
+        }
+    }
+    const port = (name: string, socket: string) => [
+        '-chardev', `socket,id=${name},path=${socket},server=on,wait=off`,
+        '-device', `virtserialport,bus=vser0.0,chardev=${name},name=${name}`,
+    ];
+    const args = [
+        ...(accel === 'kvm' ? ['-accel', 'kvm', '-cpu', 'host'] : ['-accel', 'tcg,thread=multi', '-cpu', 'max']),
+        '-m', String(options.memMiB ?? 1024), '-smp', String(cpus),
+        '-nodefaults', '-display', 'none', '-no-reboot', '-monitor', 'none',
+        '-chardev', `file,id=con,path=${info.consoleLog}`, '-serial', 'chardev:con',
+        '-kernel', build.image, '-initrd', build.initrd,
+        '-append', kernelCommandLine(cpus, servedPlugin ? basename(servedPlugin) : null),
+        '-virtfs', `local,path=${share},mount_tag=host,security_model=none,id=host`,
+        // The plugin folder's PARENT is shared: build.mjs deletes and recreates dist/, and a share
+        // of dist/ itself would then show the deleted folder until QEMU restarts.
+        ...(servedPlugin ? ['-virtfs', `local,path=${dirname(servedPlugin)},mount_tag=plugin,security_model=none,readonly=on,id=plugin`] : []),
+        '-device', 'virtio-serial-pci,id=vser0',
+        ...port('bridge', info.bridgeSocket),
+        ...port('control', info.controlSocket),
+        ...port('shell', info.shellSocket),
+        ...drives,
+    ];
+    writeFileSync(join(runDir, 'qemu.args'), ['qemu-system-x86_64', ...args].map(shellQuote).join(' ') + '\n');
+
+    const t0 = performance.now();
+    const qemu = startChild('qemu-system-x86_64', args, { name: `qemu (${accel})` });
+    writeFileSync(join(runDir, 'owner.json'), JSON.stringify({ pid: process.pid, keep }) + '\n');
+    recordRunChild(runDir, qemu.pid, `${runDir}/`);
+    const consoleText = () => {
+        try {
+            return readFileSync(info.consoleLog, 'utf8');
+        } catch {
+            return '';
+        }
+    };
+    let control: ControlClient | undefined;
+    let stopped = false;
+    const stop = async () => {
+        if (stopped)
+            return;
+        stopped = true;
+        await control?.detach();
+        await qemu.stop(2000);
+        saveLogs(runDir, buildDir);
+        unlinkIfLinkTo(join(buildDir, 'run'), runDir);
+        if (!keep)
+            rmSync(runDir, { recursive: true, force: true });
+    };
+
+    try {
+        const timeoutMs = options.bootTimeoutMs ?? 180000;
+        const deadline = t0 + timeoutMs;
+        for (;;) {
+            if (consoleText().includes(READY))
+                break;
+            if (qemu.hasExited())
+                throw new Error(`${describeExit(qemu, await qemu.exited)}\nconsole:\n${tail(consoleText())}`);
+            if (performance.now() > deadline)
+                throw new Error(`the guest did not print ${READY} within ${timeoutMs} ms (accel ${accel}); console:\n${tail(consoleText())}`);
+            await sleep(50);
+        }
+        control = new ControlClient(info.controlSocket);
+        await control.handshake(Math.max(10000, deadline - performance.now()));
+        const bootMs = performance.now() - t0;
+        try {
+            unlinkSync(join(buildDir, 'run'));
+        } catch {
+            // none
+        }
+        try {
+            symlinkSync(runDir, join(buildDir, 'run'));
+        } catch {
+            // a read-only or shared build dir: only a convenience for guest.sh shell
+        }
+        writeFileSync(join(runDir, 'guest.json'), JSON.stringify(info, null, 2) + '\n');
+
+        const lost = qemu.exited.then(exit => (stopped ? new Promise<string>(() => {}) : describeExit(qemu, exit)));
+        const ctl = control;
+        return {
+            ...info,
+            bootMs,
+            console: consoleText,
+            lost,
+            run: (cmd, o) => ctl.run(cmd, o),
+            runOk: (cmd, o) => ctl.runOk(cmd, o),
+            detach: () => ctl.detach(),
+            stop,
+        };
+    } catch (err) {
+        await stop();
+        throw err;
+    }
+}
+
+/** Control of a guest that someone else started (e.g. a jest globalSetup; see test/vm/harness). */
+export async function attachGuest(info: Pick<GuestInfo, 'controlSocket'>, timeoutMs = 30000): Promise<GuestControl> {
+    const control = new ControlClient(info.controlSocket);
+    await control.handshake(timeoutMs);
+    return control;
+}
+
+/** Single-quotes a string for the guest's (or any POSIX) shell. */
+export function shellQuote(s: string): string {
+    return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+// ---- the control channel ----
+
+interface Pending {
+    resolve(result: RunResult): void;
+    reject(err: Error): void;
+    timer: NodeJS.Timeout;
+    out?: string[];
+}
+
+/**
+ * Client side of guest-init's control loop. Requests are lines "<id> <timeout-s> <base64 script>";
+ * the guest answers "@@OUT <id>", base64 lines, "@@END <id> <code>", one request at a time.
+ * Connections are made lazily and may be closed and reopened (QEMU takes one client at a time).
+ */
+class ControlClient implements GuestControl {
+    private socket: net.Socket | undefined;
+    private connecting: Promise<net.Socket> | undefined;
+    private buffer = '';
+    private current: { id: string; lines: string[] } | undefined;
+    private readonly pending = new Map<string, Pending>();
+    private seq = 0;
+    /** The connection on which a ping was answered. */
+    private verified: net.Socket | undefined;
+    private handshaking: Promise<void> | undefined;
+    private readonly prefix = randomBytes(3).toString('hex');
+
+    constructor(private readonly path: string) {}
+
+    /**
+     * Connects and makes sure the guest reads this connection: a request sent in the moment the
+     * guest closes the port after the previous client left can be discarded by the guest kernel,
+     * so ping until a ping is answered.
+     */
+    async handshake(timeoutMs: number): Promise<void> {
+        const deadline = performance.now() + timeoutMs;
+        let last: unknown;
+        // Short waits first: after a previous client left, the first ping is usually the one lost.
+        for (let wait = 300; performance.now() < deadline; wait = Math.min(wait * 2, 3000)) {
+            try {
+                const { out } = await this.send('echo pong', Math.min(wait, Math.max(100, deadline - performance.now())), 5);
+                if (out.trim() === 'pong') {
+                    this.verified = this.socket;
+                    return;
+                }
+                last = new Error(`unexpected answer ${JSON.stringify(out)}`);
+            } catch (err) {
+                last = err;
+                if (!/no answer/.test(String(err)))
+                    await sleep(200);
+            }
+        }
+        throw new Error(`the guest's control port did not answer within ${timeoutMs} ms: ${String(last)}`);
+    }
+
+    async run(cmd: string, options: RunOptions = {}): Promise<RunResult> {
+        const timeoutMs = options.timeoutMs ?? 60000;
+        // A new connection (first use, or after detach()) is pinged before it carries a command.
+        if (!this.socket || this.socket.destroyed || this.socket !== this.verified) {
+            this.handshaking ??= this.handshake(30000).finally(() => { this.handshaking = undefined; });
+            await this.handshaking;
+        }
+        // The guest kills the command after timeoutMs; we give up 15 s later (a stuck guest).
+        return this.send(cmd, timeoutMs + 15000, Math.max(1, Math.ceil(timeoutMs / 1000)));
+    }
+
+    async runOk(cmd: string, options?: RunOptions): Promise<string> {
+        const { out, code } = await this.run(cmd, options);
+        if (code !== 0)
+            throw new Error(`guest command failed (exit ${code}): ${cmd}\n${out}`);
+        return out;
+    }
+
+    async detach(): Promise<void> {
+        const socket = this.socket;
+        this.socket = undefined;
+        this.connecting = undefined;
+        this.failAll(new Error('control connection closed'));
+        if (socket && !socket.destroyed) {
+            await new Promise<void>(r => {
+                socket.once('close', () => r());
+                socket.end();
+                setTimeout(() => { socket.destroy(); r(); }, 500).unref();
+            });
+        }
+    }
+
+    private async send(cmd: string, hostTimeoutMs: number, guestTimeoutS: number): Promise<RunResult> {
+        const socket = await this.connect();
+        const id = `${this.prefix}-${++this.seq}`;
+        const line = `${id} ${guestTimeoutS} ${Buffer.from(cmd, 'utf8').toString('base64')}\n`;
+        return new Promise<RunResult>((resolveRun, rejectRun) => {
+            const timer = setTimeout(() => {
+                this.pending.delete(id);
+                rejectRun(new Error(`no answer from the guest within ${hostTimeoutMs} ms to: ${cmd}`));
+            }, hostTimeoutMs);
+            this.pending.set(id, { resolve: resolveRun, reject: rejectRun, timer });
+            socket.write(line);
+        });
+    }
+
+    private connect(): Promise<net.Socket> {
+        if (this.socket && !this.socket.destroyed)
+            return Promise.resolve(this.socket);
+        this.connecting ??= new Promise<net.Socket>((resolveConn, rejectConn) => {
+            const socket = net.connect(this.path);
+            socket.setEncoding('utf8');
+            socket.once('connect', () => {
+                this.socket = socket;
+                this.buffer = '';
+                this.current = undefined;
+                resolveConn(socket);
+            });
+            socket.on('data', (chunk: string) => this.onData(chunk));
+            socket.on('error', err => {
+                this.connecting = undefined;
+                rejectConn(err);
+                this.failAll(new Error(`control connection: ${err.message}`));
+            });
+            socket.on('close', () => {
+                if (this.socket === socket)
+                    this.socket = undefined;
+                this.connecting = undefined;
+                this.failAll(new Error('control connection closed'));
+            });
+        });
+        return this.connecting;
+    }
+
+    private onData(chunk: string) {
+        this.buffer += chunk;
+        let nl: number;
+        while ((nl = this.buffer.indexOf('\n')) >= 0) {
+            const line = this.buffer.slice(0, nl).replace(/\r$/, '');
+            this.buffer = this.buffer.slice(nl + 1);
+            if (line.startsWith('@@OUT ')) {
+                this.current = { id: line.slice(6).trim(), lines: [] };
+            } else if (line.startsWith('@@END ')) {
+                const [, id, code] = line.split(' ');
+                const out = this.current?.id === id ? Buffer.from(this.current.lines.join(''), 'base64').toString('utf8') : '';
+                this.current = undefined;
+                const p = this.pending.get(id);
+                if (p) {
+                    this.pending.delete(id);
+                    clearTimeout(p.timer);
+                    p.resolve({ out, code: Number(code) });
+                }
+            } else if (this.current) {
+                this.current.lines.push(line.trim());
+            }
+        }
+    }
+
+    private failAll(err: Error) {
+        for (const [id, p] of this.pending) {
+            clearTimeout(p.timer);
+            this.pending.delete(id);
+            p.reject(err);
+        }
+    }
+}
+
+// ---- helpers ----
+
+function kernelCommandLine(cpus: number, pluginName: string | null): string {
+    const args = ['console=ttyS0', 'quiet', 'loglevel=3', 'panic=-1', 'mitigations=off', 'i8042.noaux', 'i8042.nokbd',
+        '8250.nr_uarts=1'];
+    // guest-init links /opt/xdg/cockpit/raidtune to <9p "plugin">/<this name>.
+    if (pluginName)
+        args.push(`raidtune.plugin=${pluginName}`);
+    // Without ACPI the guest boots ~1.3 s faster under TCG, but then sees only one CPU.
+    if (cpus === 1)
+        args.push('acpi=off');
+    return args.join(' ');
+}
+
+function diskLetter(i: number): string {
+    // vda..vdz, vdaa.. like the kernel names them
+    return i < 26 ? String.fromCharCode(97 + i) : diskLetter(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
+}
+
+function tail(text: string, lines = 40): string {
+    return text.trim().split('\n').slice(-lines).join('\n');
+}
+
+/** Keeps the last run's console and bridge logs in <build>/logs/ (the run dir is removed). */
+function saveLogs(runDir: string, buildDir: string) {
+    try {
+        const logs = join(buildDir, 'logs');
+        mkdirSync(logs, { recursive: true });
+        for (const f of readdirSync(logs))
+            rmSync(join(logs, f), { force: true });
+        const copy = (from: string, name: string) => {
+            if (existsSync(from))
+                copyFileSync(from, join(logs, name));
+        };
+        copy(join(runDir, 'console.log'), 'console.log');
+        copy(join(runDir, 'qemu.args'), 'qemu.args');
+        copy(join(runDir, 'share', 'bridge.log'), 'bridge.log');
+    } catch {
+        // logs are a convenience
+    }
+}
+
+function unlinkIfLinkTo(link: string, target: string) {
+    try {
+        if (readlinkSync(link) === target)
+            unlinkSync(link);
+    } catch {
+        // not there / not ours
+    }
+}

@@ -15,7 +15,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 # rpmbuild) cannot check BuildRequires: skip that check there.
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
-.PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser lint typecheck \
+.PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
         demo bench clean install-files po-update dist srpm rpm screenshots
 
 all: dist/index.js
@@ -78,6 +78,13 @@ check-unit: $(NODE_MODULES_STAMP)
 	mkdir -p test-results
 	$(JEST) --selectProjects unit --ci --json --outputFile=test-results/unit.json
 
+# The real-kernel tier: the plugin in Chromium, cockpit-ws on this host, cockpit-bridge and real md
+# arrays inside a QEMU guest running Debian's kernel (see test/vm/README.md).
+check-vm: all
+	tools/vm/build-guest.sh
+	mkdir -p test-results
+	$(JEST) -c test/vm/jest.config.js --ci --json --outputFile=test-results/vm.json
+
 check-browser: all
 	mkdir -p test-results
 	$(JEST) --selectProjects browser --ci --runInBand --json --outputFile=test-results/browser.json
@@ -89,6 +96,7 @@ check: deps
 	status=0; \
 	$(MAKE) check-unit || status=1; \
 	$(MAKE) check-browser || status=1; \
+	$(MAKE) check-vm || status=1; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	exit $$status
 

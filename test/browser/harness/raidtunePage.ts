@@ -66,15 +66,12 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
-/** An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...). */
+/** An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...), read in one go. */
 export async function cardFacts(surface: Surface, name: string): Promise<Record<string, string>> {
-    const groups = arrayCard(surface, name).locator('.pf-v6-c-description-list__group');
-    const facts: Record<string, string> = {};
-    for (const group of await groups.all()) {
-        const term = (await group.locator('.pf-v6-c-description-list__term').innerText()).trim();
-        facts[term] = (await group.locator('.pf-v6-c-description-list__description').innerText()).trim();
-    }
-    return facts;
+    const pairs = await arrayCard(surface, name).locator('.pf-v6-c-description-list__group').evaluateAll(groups =>
+        groups.map(g => [g.querySelector('.pf-v6-c-description-list__term'), g.querySelector('.pf-v6-c-description-list__description')]
+            .map(e => (e as HTMLElement | null)?.innerText.trim() ?? '')));
+    return Object.fromEntries(pairs);
 }
 
 /** The health label in an array card's header ("Clean", "Degraded", ...). */
@@ -82,15 +79,11 @@ export async function healthText(surface: Surface, name: string): Promise<string
     return (await arrayCard(surface, name).locator('.raidtune-health').innerText()).trim();
 }
 
-/** The members table as the user reads it, one entry per row (empty slots included). */
+/** The members table as the user reads it, one entry per row (empty slots included), read in one go. */
 export async function memberRows(surface: Surface, name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
-    const rows = arrayCard(surface, name).locator('tbody tr');
-    const result = [];
-    for (const row of await rows.all()) {
-        const cells = (await row.locator('td').allInnerTexts()).map(t => t.trim());
-        result.push({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] });
-    }
-    return result;
+    const rows = await arrayCard(surface, name).locator('tbody tr').evaluateAll(trs =>
+        trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim())));
+    return rows.map(cells => ({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] }));
 }
 
 /** The sync section of an array card (progress, explanation, facts); absent when nothing syncs. */
@@ -105,9 +98,16 @@ export async function syncTitle(surface: Surface, name: string): Promise<string>
 
 /** The sentence explaining a sync that does not run (delayed, pending, frozen); null when none. */
 export async function syncExplanation(surface: Surface, name: string): Promise<string | null> {
-    const alert = syncSection(surface, name).locator('.pf-v6-c-alert__title');
-    if (await alert.count() === 0) return null;
-    return (await alert.innerText()).replace(/^Info alert:\s*/, '').trim();
+    // One read (no count-then-read): the alert may go away between two calls when the sync resumes.
+    const titles = await syncSection(surface, name).locator('.pf-v6-c-alert__title').evaluateAll(els =>
+        els.map(e => (e as HTMLElement).innerText));
+    return titles.length ? titles[0].replace(/^Info alert:\s*/, '').trim() : null;
+}
+
+/** The sync section's whole text, or null when the card has none (does not wait for it). */
+export async function syncSectionText(surface: Surface, name: string): Promise<string | null> {
+    const texts = await syncSection(surface, name).evaluateAll(els => els.map(e => (e as HTMLElement).innerText));
+    return texts[0] ?? null;
 }
 
 /** Names of the arrays whose cards the page shows, in page order. */

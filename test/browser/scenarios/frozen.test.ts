@@ -6,7 +6,7 @@
 import { setupRaidtune } from '../harness/env';
 import {
     cardFacts, healthText, shownPercent, shownPercentBetweenSimReads, simMdstat, simNumber, simValue, syncExplanation,
-    syncFact, syncSection, syncTitle, waitUntil,
+    syncFact, syncSection, syncSectionText, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'frozen', readySelector: '#array-md0' });
@@ -26,7 +26,7 @@ test('shows the resync paused, at the position the kernel keeps', async () => {
     expect(await shownPercent(env.page, 'md0')).toBeCloseTo(percent, 0);
 
     // Paused: no speed, no estimates.
-    expect(await syncSection(env.page, 'md0').innerText()).not.toMatch(/Speed:|estimate:/);
+    expect(await syncSectionText(env.page, 'md0')).not.toMatch(/Speed:|estimate:/);
     expect(await healthText(env.page, 'md0')).toBe('Clean');
     expect((await cardFacts(env.page, 'md0')).Disks).toBe('2 of 2 working');
 });
@@ -46,7 +46,7 @@ test('writing idle to sync_action lets the resync run again, from where it was',
 
     await waitUntil('page shows the resync running with a speed', async () =>
         await syncExplanation(env.page, 'md0') === null &&
-        /Speed: \d/.test(await syncSection(env.page, 'md0').innerText()), 10000);
+        /Speed: \d/.test(await syncSectionText(env.page, 'md0') ?? ''), 10000);
     expect(await syncTitle(env.page, 'md0')).toBe('Resync');
     expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+(\.\d+)? MB\/s \(\d+ KiB\/s\)$/);
 

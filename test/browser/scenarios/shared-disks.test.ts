@@ -11,7 +11,7 @@
 import { setupRaidtune } from '../harness/env';
 import {
     arrayCard, cardFacts, healthText, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact,
-    syncSection, syncTitle, waitUntil,
+    syncSectionText, syncTitle, waitForRefreshes, waitUntil,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#array-md1' });
@@ -41,8 +41,22 @@ test('md1 waits for md0 and says so', async () => {
     expect(await syncTitle(env.page, 'md1')).toBe('Resync');
     expect(await syncExplanation(env.page, 'md1')).toBe(waitingFor('md0'));
     // Not running: no speed and no estimates for it.
-    expect(await syncSection(env.page, 'md1').innerText()).not.toMatch(/Speed:|estimate:/);
+    expect(await syncSectionText(env.page, 'md1')).not.toMatch(/Speed:|estimate:/);
     expect((await cardFacts(env.page, 'md1')).Bitmap).toBe('Internal, 64 MiB chunks');
+});
+
+test('a higher minimum for md0 shows as set for the array, but the disks already set the pace', async () => {
+    const before = Number((await syncFact(env.page, 'md0', 'Speed')).match(/\((\d+) KiB\/s\)/)![1]);
+    await env.writeSim('/sys/block/md0/md/sync_speed_min', '500000\n');
+    await waitUntil('the kernel took the local limit', async () =>
+        await simValue(env, '/sys/block/md0/md/sync_speed_min') === '500000 (local)', 10000);
+    await waitUntil('the page shows the local limit', async () =>
+        await syncFact(env.page, 'md0', 'Minimum speed') === '512 MB/s (500000 KiB/s), set for this array', 10000);
+    expect(await syncFact(env.page, 'md1', 'Minimum speed')).toBe('1.02 MB/s (1000 KiB/s), from the system limit');
+    // Still the disks' bandwidth (160000 KiB/s in mdsim): md0 cannot end within this test.
+    await waitForRefreshes(env.page, 1);
+    const after = Number((await syncFact(env.page, 'md0', 'Speed')).match(/\((\d+) KiB\/s\)/)![1]);
+    expect(after).toBeLessThanOrEqual(Math.max(before, 160000) * 1.05);
 });
 
 test('md0 frozen: md1 takes the disks and resyncs; md0 unfrozen waits for md1', async () => {
@@ -56,7 +70,7 @@ test('md0 frozen: md1 takes the disks and resyncs; md0 unfrozen waits for md1', 
     // The page: md1's explanation is gone and it shows a running resync with a speed.
     await waitUntil('md1 shown running', async () =>
         await syncExplanation(env.page, 'md1') === null &&
-        /Speed: \d/.test(await syncSection(env.page, 'md1').innerText()), 10000);
+        /Speed: \d/.test(await syncSectionText(env.page, 'md1') ?? ''), 10000);
     expect(await syncTitle(env.page, 'md1')).toBe('Resync');
     const md1 = await shownPercentBetweenSimReads(env, env.page, 'md1');
     expect(md1.shown).toBeGreaterThanOrEqual(md1.before);

@@ -28,7 +28,7 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-dist/index.js build/mdsim.mjs build/demo.mjs &: $(NODE_MODULES_STAMP) $(SOURCES)
+dist/index.js build/mdsim.mjs build/demo.mjs build/bundled-provides.txt &: $(NODE_MODULES_STAMP) $(SOURCES)
 	node build.mjs
 
 install: all
@@ -118,7 +118,7 @@ $(TARBALL): all $(SPEC)
 	@if ls dist/*.map >/dev/null 2>&1; then echo "dist/ is a development build (make watch): run make clean all" >&2; exit 1; fi
 	tools/dist-tarball.sh $@ $(PACKAGE_NAME)-$(VERSION) $(SOURCE_DATE_EPOCH) dist $(SPEC)
 
-$(SPEC): $(SPEC).in package.json dist/index.js
+$(SPEC): $(SPEC).in package.json dist/index.js build/bundled-provides.txt
 	sed -e 's/@VERSION@/$(VERSION)/' -e '/@BUNDLED_PROVIDES@/{r build/bundled-provides.txt' -e 'd}' $< > $@
 
 srpm: $(TARBALL) $(SPEC)

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { markReady, prepareRoot, TreeWriter } from './fs/tree';
 import { renderTree } from './kernel/render';
+import { MdadmInbox, type MdadmEvent } from './mdadm/inbox';
 import { buildHostState } from './model/build';
 import type { HostState } from './model/types';
 import { advanceHost, startHost } from './physics/tick';
@@ -26,6 +27,8 @@ export interface SimulatedHostOptions {
     seed?: number;
     /** Told about every external write found, applied or refused. */
     onWrite?: (event: WriteEvent) => void;
+    /** Told about every request of the simulated mdadm (sim/mdadm/README.md) and its outcome. */
+    onMdadm?: (event: MdadmEvent) => void;
 }
 
 export interface SimulatedHost {
@@ -41,6 +44,7 @@ class Host implements SimulatedHost {
     readonly state: HostState;
     private readonly writer: TreeWriter;
     private readonly rng: Rng;
+    private readonly mdadm: MdadmInbox;
     private closed = false;
 
     constructor(spec: ScenarioSpec, readonly root: string, private readonly options: SimulatedHostOptions) {
@@ -48,6 +52,7 @@ class Host implements SimulatedHost {
         this.rng = createRng(options.seed ?? 1);
         prepareRoot(root);
         this.writer = new TreeWriter(root);
+        this.mdadm = new MdadmInbox(root);
         const resumed = new Set((spec.arrays ?? []).filter(a => a.sync && !a.sync.frozen).map(a => a.name));
         startHost(this.state, resumed);
         this.writer.sync(renderTree(this.state));
@@ -60,8 +65,10 @@ class Host implements SimulatedHost {
             const outcome = applyAttributeWrite(this.state, path, value);
             this.options.onWrite?.({ path, value, outcome });
         }
+        this.mdadm.receive(this.state, this.options.onMdadm);
         advanceHost(this.state, seconds, this.rng);
         this.writer.sync(renderTree(this.state));
+        this.mdadm.reply();
     }
 
     close(): void {

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Installs everything raidtune needs to build, test and demo, on a fresh Debian 12 or Fedora:
 #   - system packages: Cockpit (ws, bridge, system = the shell), Chromium, a D-Bus daemon,
-#     rpm (rpmbuild), appstream (metainfo validation), gettext (translations), make, xz;
+#     rpm (rpmbuild), rpmlint, cpio (unpacking the RPM in its test), appstream (metainfo
+#     validation), gettext (translations), make, xz;
 #   - Node.js >= 20.19 with npm (only checked, and installed from the distribution when it has one);
 #   - node_modules: `npm ci` when it is missing or older than package-lock.json.
 # Skips what is already there (a no-op run takes well under a second). Non-interactive; needs root
@@ -61,7 +62,7 @@ fi
 
 case $distro in
 debian)
-    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm appstream gettext make xz-utils)
+    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm rpmlint cpio appstream gettext make xz-utils)
     missing=()
     # One dpkg-query for all: prints "name status" for known packages, nothing for unknown ones.
     installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null || true)
@@ -94,7 +95,7 @@ debian)
     fi
     ;;
 fedora)
-    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm-build appstream gettext make xz)
+    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm-build rpmlint cpio appstream gettext make xz)
     missing=()
     for p in "${packages[@]}"; do
         rpm -q --quiet "$p" 2>/dev/null || missing+=("$p")
@@ -107,7 +108,7 @@ fedora)
     ;;
 *)
     log "unknown distribution (not Debian/Ubuntu or Fedora/RHEL): install by hand: cockpit-ws cockpit-bridge" \
-        "cockpit-system chromium dbus-daemon rpm appstream gettext make, Node.js >= $NODE_MIN"
+        "cockpit-system chromium dbus-daemon rpm rpmlint cpio appstream gettext make, Node.js >= $NODE_MIN"
     ;;
 esac
 

@@ -66,9 +66,28 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
     return disk;
 }
 
-/** mdadm's data offset: 2 MiB on small devices, 128 MiB on big ones. */
-function dataOffsetSectors(deviceSectors: number): number {
-    return deviceSectors < 64 * 2 ** 21 ? 4096 : 262144;
+/**
+ * mdadm's default data offset for 1.2 metadata (super1.c, validate_geometry1): about 0.1% of the
+ * device kept free for reshapes, at most 128 MiB, and for chunked levels at least four chunks
+ * (halving stops there), plus the superblock and the bitmap space, rounded up to 1 MiB. Checked on
+ * Debian 12's mdadm 4.2 (test/vm): 256 MiB disks give 1 MiB for raid1/linear and chunks up to
+ * 256 KiB, 2 MiB with 512 KiB chunks, 3 MiB with 1 MiB, 9 MiB with 4 MiB; big disks give the
+ * well-known 264192 sectors (129 MiB).
+ */
+export function dataOffsetSectors(deviceSectors: number, chunkKiB: number): number {
+    let headroom = 128 * 1024 * 2;
+    while (headroom * 1024 > deviceSectors && (chunkKiB === 0 || headroom / 2 >= chunkKiB * 2 * 2))
+        headroom /= 2;
+    const oneMiB = 2048;
+    return Math.ceil((12 * 2 + bitmapSpaceSectors(deviceSectors) + headroom) / oneMiB) * oneMiB;
+}
+
+/** mdadm's choose_bm_space(): room kept for an internal bitmap, by device size (sectors). */
+function bitmapSpaceSectors(deviceSectors: number): number {
+    if (deviceSectors < 64 * 2) return 0;
+    if (deviceSectors - 64 * 2 >= 200 * 1024 * 1024 * 2) return 128 * 2;
+    if (deviceSectors - 4 * 2 > 8 * 1024 * 1024 * 2) return 64 * 2;
+    return 4 * 2;
 }
 
 function deviceSectors(device: MemberDevice): number {
@@ -100,7 +119,7 @@ function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, 
     const raidDisks = spec.raidDisks ?? slotCount;
     const smallest = Math.min(...members.map(m => deviceSectors(m.device)));
     const componentSectors = spec.componentSizeKiB !== undefined ? spec.componentSizeKiB * 2
-        : roundDown(smallest - dataOffsetSectors(smallest), Math.max(chunkKiB, 64) * 2);
+        : roundDown(smallest - dataOffsetSectors(smallest, chunkKiB), Math.max(chunkKiB, 64) * 2);
     const baseState = spec.state ?? 'clean';
     if (baseState === 'inactive') {
         // Not started: the members are only known, none holds a slot yet (mdstat shows them (S)).

@@ -10,9 +10,15 @@ export interface HostConfig {
     mdadm: string;
     /** Root-owned folder for the restore journal. */
     stateDir: string;
+    /** Where "Keep after reboot" writes the global limits (sysctl.d) and the per-array udev rule. */
+    sysctlDir: string;
+    udevRulesDir: string;
 }
 
-export const DEFAULT_CONFIG: HostConfig = { procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', stateDir: '/var/lib/raidtune' };
+export const DEFAULT_CONFIG: HostConfig = {
+    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', stateDir: '/var/lib/raidtune',
+    sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d',
+};
 
 function isAbsolutePath(value: unknown): value is string {
     return typeof value === 'string' && value.startsWith('/') && !value.split('/').includes('..');
@@ -22,7 +28,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot', 'stateDir'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));

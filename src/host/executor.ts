@@ -5,6 +5,7 @@
 
 import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
+import { _ } from './i18n';
 import type { Step } from '../md/plan';
 import { readBackMatches } from '../md/readBack';
 
@@ -35,12 +36,16 @@ const WRITE_FILE_SCRIPT = 'set -e; mkdir -p "$(dirname "$1")"; tmp="$1.raidtune-
 function reasonOf(error: unknown): string {
     const problem = error as CockpitProblem;
     if (problem.problem === 'access-denied' || problem.problem === 'authentication-failed') {
-        return 'Administrative access is required.';
+        return _('Administrative access is required.');
     }
     const text = (problem.message || problem.problem || String(error)).trim();
-    // tee says "tee: /sys/block/md0/md/sync_speed_max: Invalid argument": keep the kernel's words.
-    const kernelWords = text.match(/: ([^:]+)$/);
-    return kernelWords ? kernelWords[1] : text;
+    // Keep every line of the tool's own words, without "tee: /sys/...: " / "mdadm: " prefixes:
+    // mdadm explains in its first line ("Cannot add bitmap while array is resyncing") and only
+    // concludes in the last ("failed to set internal bitmap.").
+    return text.split('\n')
+        .map(line => line.trim().replace(/^[\w.-]+: (?:\/[^:]*: )?/, ''))
+        .filter(Boolean)
+        .join(' ');
 }
 
 async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {

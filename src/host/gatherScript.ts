@@ -5,7 +5,10 @@
 // `relative/path:line` records; see parseGatherOutput() in src/md/snapshot.ts.
 //
 // Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
-// $4 raidtune's state folder on the host (the restore journal).
+// $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d and $6 the udev
+// rules folder (the settings kept after a reboot).
+
+import { SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
 
 /** md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones are skipped. */
 export const ARRAY_ATTRIBUTES = [
@@ -36,6 +39,10 @@ export const PROC_FILES = [
 /** Files read from raidtune's own state folder (canonical path /raidtune-state/NAME). */
 export const STATE_FILES = ['restore.json'] as const;
 
+/** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME). */
+export const SYSCTL_FILES = [SYSCTL_FILE] as const;
+export const UDEV_FILES = [UDEV_RULES_FILE] as const;
+
 const sysGlobs = [
     ...ARRAY_ATTRIBUTES.map(a => `block/md*/md/${a}`),
     ...MEMBER_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
@@ -62,6 +69,14 @@ fi
 if cd "$4" 2>/dev/null; then
   echo "@@root raidtune-state"
   grep -H -s '' /dev/null ${STATE_FILES.join(' ')}
+fi
+if cd "$5" 2>/dev/null; then
+  echo "@@root raidtune-sysctl"
+  grep -H -s '' /dev/null ${SYSCTL_FILES.join(' ')}
+fi
+if cd "$6" 2>/dev/null; then
+  echo "@@root raidtune-udev"
+  grep -H -s '' /dev/null ${UDEV_FILES.join(' ')}
 fi
 echo "@@end"
 exit 0

@@ -34,9 +34,17 @@ export function onLocationChange(listener: () => void): () => void {
     return () => window.removeEventListener('hashchange', listener);
 }
 
-/** True when Cockpit's Storage page (the cockpit-storaged package) is installed. */
+/** True inside Cockpit's shell (a frame it named "cockpit1:..."), where cockpit.jump() navigates. */
+export function inShell(): boolean {
+    return window.parent !== window && window.name.startsWith('cockpit1:');
+}
+
+/**
+ * True when a link to Cockpit's Storage page works: cockpit-storaged is installed and the page
+ * runs in the shell (cockpit.jump() does nothing on the page opened alone).
+ */
 export function hasStoragePage(): boolean {
-    return Boolean(window.cockpit?.manifests.storage);
+    return Boolean(window.cockpit?.manifests.storage) && inShell();
 }
 
 /** Opens Cockpit's Storage page (inside the shell: in its frame, like a menu click). */

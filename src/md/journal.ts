@@ -48,11 +48,14 @@ export function serializeJournal(journal: Journal): string {
     return JSON.stringify(journal) + '\n';
 }
 
-/** Writes every original value back. */
+/**
+ * Writes every original value back, newest record first, as an undo does: a later change may
+ * depend on an earlier one (nr_requests accepted only under the scheduler set before it).
+ */
 export function restorePlan(journal: Journal): Plan {
     return {
         title: msg(N_('Restore the settings from before raidtune changed them')),
-        steps: journal.entries.map(e => ({ kind: 'write-attribute', setting: e.setting, path: e.path, to: e.original, from: null })),
+        steps: [...journal.entries].reverse().map(e => ({ kind: 'write-attribute', setting: e.setting, path: e.path, to: e.original, from: null })),
     };
 }
 

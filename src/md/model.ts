@@ -6,6 +6,7 @@ import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from '.
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
 import { readValue, type Snapshot } from './snapshot';
+import { parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings } from './tuning/persist';
 import {
     parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState,
     parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
@@ -103,6 +104,8 @@ export interface HostModel {
     disks: Map<string, DiskModel>;
     /** Original values recorded on the host before raidtune's first change; null when none. */
     journal: Journal | null;
+    /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
+    persisted: PersistedSettings;
     problems: string[];
 }
 
@@ -145,6 +148,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks: buildDisks(snapshot, index),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
+        persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH)),
         problems,
     };
 }

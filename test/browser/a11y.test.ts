@@ -9,7 +9,9 @@ import { chooseStyle, formatViolations, runAxe, severe, type AxeViolation } from
 
 type Surface = Page | Frame;
 
-const SCENARIOS = (process.env.A11Y_SCENARIOS ?? 'raid6-recovery,degraded-failed,empty,shared-disks,many-arrays,raid5-reshape,frozen,check-mismatches').split(',');
+// The UI's variants: a running rebuild (progress), failed members, no arrays, a waiting resync
+// (explanation alert), 128 arrays. A11Y_SCENARIOS=a,b,c runs others.
+const SCENARIOS = (process.env.A11Y_SCENARIOS ?? 'raid6-recovery,degraded-failed,empty,shared-disks,many-arrays').split(',');
 
 function record(scenario: string, where: string, violations: AxeViolation[]) {
     mkdirSync('test-results/a11y', { recursive: true });
@@ -63,10 +65,12 @@ async function focusableElements(surface: Surface) {
     });
 }
 
-async function expectKeyboardReachable(page: Page, surface: Surface) {
-    const expected = await focusableElements(surface);
-    const visited = await tabOrder(page, surface, expected.length + 5);
-    // Every interactive element, each once, in document order (= reading order: top to bottom).
+/** Tab visits every interactive element (or the first `stops`), each once, in reading order. */
+async function expectKeyboardReachable(page: Page, surface: Surface, stops?: number) {
+    const all = await focusableElements(surface);
+    const expected = stops === undefined ? all : all.slice(0, stops);
+    const visited = await tabOrder(page, surface, stops ?? all.length + 5);
+    // Document order = reading order (top to bottom), checked on the positions below.
     expect(visited.map(v => v.key)).toEqual(expected.map(e => e.key));
     for (const v of visited) {
         expect(v.name).not.toBe('');
@@ -80,91 +84,93 @@ async function expectKeyboardReachable(page: Page, surface: Surface) {
     return visited;
 }
 
+// 128 arrays of 16 disks: one axe run takes ~18 s there and Tab has ~700 stops. The big page is
+// checked once (light, bare page) and Tab is followed through its first 60 stops; its cards are
+// the same components the other scenarios check in every theme and in the shell.
+const BIG = new Set(['many-arrays']);
+
 describe.each(SCENARIOS)('%s', scenario => {
     const env = setupRaidtune({ scenario, readySelector: '#global-limits, .pf-v6-c-empty-state' });
+    const big = BIG.has(scenario);
+    const timeout = big ? 120000 : undefined;
 
     test('axe: no serious or critical violations, light and dark', async () => {
         await expectNoSevereViolations(env.page, scenario, 'light');
+        if (big) return;
         const dark = await env.openPage();
         await chooseStyle(dark.page, 'dark');
         await dark.page.reload();
         await dark.page.waitForSelector('html.pf-v6-theme-dark #global-limits, html.pf-v6-theme-dark .pf-v6-c-empty-state');
         await expectNoSevereViolations(dark.page, scenario, 'dark');
-    });
+    }, timeout);
 
-    test('axe in the shell: no serious or critical violations in the plugin frame', async () => {
-        const shell = await env.shellPage();
-        await shell.frame.waitForSelector('#global-limits, .pf-v6-c-empty-state');
-        await expectNoSevereViolations(shell.frame, scenario, 'shell');
-    });
+    if (!big) {
+        test('axe in the shell: no serious or critical violations in the plugin frame', async () => {
+            const shell = await env.shellPage();
+            await shell.frame.waitForSelector('#global-limits, .pf-v6-c-empty-state');
+            await expectNoSevereViolations(shell.frame, scenario, 'shell');
+        });
+    }
 
     test('keyboard: Tab reaches every interactive element once, in reading order', async () => {
-        const visited = await expectKeyboardReachable(env.page, env.page);
+        const visited = await expectKeyboardReachable(env.page, env.page, big ? 60 : undefined);
         // At least each array's name (a link to its own address) and the limits' "Change…".
         const arrays = await env.page.locator('section[id^="array-"]').count();
-        expect(visited.length).toBeGreaterThanOrEqual(arrays + 1);
-    });
-});
+        expect(visited.length).toBeGreaterThanOrEqual(big ? 60 : arrays + 1);
+    }, timeout);
 
-describe('the checks themselves', () => {
-    const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#global-limits' });
-
-    test('axe reports a nameless button and an image without text, and Tab order notices a skipped element', async () => {
-        const page = (await env.openPage()).page;
-        await page.waitForSelector('#global-limits');
-        await page.evaluate(() => {
-            const limits = document.getElementById('global-limits')!;
-            const button = document.createElement('button');
-            limits.prepend(button);
-            const img = document.createElement('img');
-            img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
-            limits.prepend(img);
+    if (scenario === 'raid6-recovery') {
+        test('the progress bar has a name, a value and a text equivalent that axe accepts', async () => {
+            const bar = env.page.locator('#array-md0 [role="progressbar"]');
+            await expect(bar.getAttribute('aria-valuenow')).resolves.toMatch(/^\d+(\.\d+)?$/);
+            await expect(bar.getAttribute('aria-label')).resolves.toBe('Recovery progress');
+            // The text equivalent next to it: percent, done, speed and estimates in words.
+            const facts = await env.page.locator('#array-md0 .raidtune-sync').innerText();
+            expect(facts).toMatch(/\d+\.\d%/);
+            expect(facts).toMatch(/Done: .* of .* per disk/);
+            const violations = await runAxe(env.page);
+            expect(violations.filter(v => v.id.startsWith('aria-progressbar') || v.nodes.some(n => n.target.join(' ').includes('progress'))))
+                .toEqual([]);
         });
-        const ids = severe(await runAxe(page)).map(v => v.id);
-        expect(ids).toEqual(expect.arrayContaining(['button-name', 'image-alt']));
-        // A focusable element that Tab cannot keep (it drops focus): the order check fails.
-        await page.evaluate(() => {
-            document.querySelector('#global-limits button')!.remove();
-            const link = document.createElement('a');
-            link.href = '#';
-            link.textContent = 'unreachable';
-            link.addEventListener('focus', () => link.blur());
-            document.getElementById('global-limits')!.prepend(link);
+
+        test('the checks can fail: axe reports a nameless button and an image without text, Tab order a lost element', async () => {
+            const page = (await env.openPage()).page;
+            await page.waitForSelector('#global-limits');
+            await page.evaluate(() => {
+                const limits = document.getElementById('global-limits')!;
+                const button = document.createElement('button');
+                limits.prepend(button);
+                const img = document.createElement('img');
+                img.src = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
+                limits.prepend(img);
+            });
+            const ids = severe(await runAxe(page)).map(v => v.id);
+            expect(ids).toEqual(expect.arrayContaining(['button-name', 'image-alt']));
+            // A focusable element that Tab cannot keep (it drops focus): the order check fails.
+            await page.evaluate(() => {
+                document.querySelector('#global-limits button')!.remove();
+                const link = document.createElement('a');
+                link.href = '#';
+                link.textContent = 'unreachable';
+                link.addEventListener('focus', () => link.blur());
+                document.getElementById('global-limits')!.prepend(link);
+            });
+            await expect(expectKeyboardReachable(page, page)).rejects.toThrow();
         });
-        await expect(expectKeyboardReachable(page, page)).rejects.toThrow();
-    });
-});
+    }
 
-describe('the progress bar', () => {
-    const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0 .pf-v6-c-progress' });
-
-    test('has a name, a value and a text equivalent that axe accepts', async () => {
-        const bar = env.page.locator('#array-md0 [role="progressbar"]');
-        await expect(bar.getAttribute('aria-valuenow')).resolves.toMatch(/^\d+(\.\d+)?$/);
-        await expect(bar.getAttribute('aria-label')).resolves.toBe('Recovery progress');
-        // The text equivalent next to it: percent, done, speed and estimates in words.
-        const facts = await env.page.locator('#array-md0 .raidtune-sync').innerText();
-        expect(facts).toMatch(/\d+\.\d%/);
-        expect(facts).toMatch(/Done: .* of .* per disk/);
-        const violations = await runAxe(env.page);
-        expect(violations.filter(v => v.id.startsWith('aria-progressbar') || v.nodes.some(n => n.target.join(' ').includes('progress'))))
-            .toEqual([]);
-    });
-});
-
-describe('keyboard on the many-arrays page', () => {
-    const env = setupRaidtune({ scenario: 'many-arrays', readySelector: '#global-limits' });
-
-    test('Enter on an array name selects it: the address follows and its card is outlined', async () => {
-        const links = env.page.locator('a.raidtune-array-link');
-        const names = await links.allInnerTexts();
-        expect(names.length).toBeGreaterThan(2);
-        await links.nth(2).focus();
-        await env.page.keyboard.press('Enter');
-        const name = names[2].replace('/dev/', '');
-        await env.page.waitForFunction(n => window.location.hash === `#/${n}`, name);
-        await expect(env.page.locator(`#array-${name}`).getAttribute('class')).resolves.toContain('raidtune-selected');
-        // Focus stays where the user is.
-        await expect(env.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(names[2]);
-    });
+    if (big) {
+        test('Enter on an array name selects it: the address follows and its card is outlined', async () => {
+            const links = env.page.locator('a.raidtune-array-link');
+            const names = await links.allInnerTexts();
+            expect(names.length).toBeGreaterThan(2);
+            await links.nth(2).focus();
+            await env.page.keyboard.press('Enter');
+            const name = names[2].replace('/dev/', '');
+            await env.page.waitForFunction(n => window.location.hash === `#/${n}`, name);
+            await expect(env.page.locator(`#array-${name}`).getAttribute('class')).resolves.toContain('raidtune-selected');
+            // Focus stays where the user is.
+            await expect(env.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(names[2]);
+        });
+    }
 });

@@ -58,7 +58,7 @@ test('raising the system limits: preview, apply, read back, restore', async () =
     await banner.getByText('raidtune changed 2 settings on this host.').waitFor();
     await banner.getByRole('button', { name: 'Restore previous settings' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(
-        'echo 4000 > /proc/sys/dev/raid/speed_limit_min\necho 200000 > /proc/sys/dev/raid/speed_limit_max\n' +
+        'echo 200000 > /proc/sys/dev/raid/speed_limit_max\necho 4000 > /proc/sys/dev/raid/speed_limit_min\n' +
         `rm -f ${stateDir}/restore.json`);
     await footerButton('Restore').click();
     await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
@@ -115,7 +115,7 @@ test('pause and resume the recovery', async () => {
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
-    await card.getByText('Speed:', { exact: true }).waitFor({ timeout: 10000 });
+    await card.getByText('Speed:', { exact: true }).waitFor({ timeout: 20000 });
     // Like the kernel, the host restarts the interrupted recovery by itself (at its next tick).
     for (let i = 0; i < 50 && await simValue(env, '/sys/block/md0/md/sync_action') !== 'recover'; i++) await env.page.waitForTimeout(100);
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('recover');

@@ -9,6 +9,10 @@
 //                                  dbus-daemon that outlives it)
 // Packages are scanned when the bridge starts: a changed override needs a new startCockpit().
 // Rebuilt plugin files are served live.
+//
+// With `localSession` the session is some other program (e.g. a pipe to a cockpit-bridge inside a
+// VM, tools/vm/ws.ts): no bridge, D-Bus daemon, plugin folder or override here; only ws itself
+// (XDG_CONFIG_DIRS still hides the host's /etc/cockpit/cockpit.conf).
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -52,11 +56,24 @@ export interface CockpitOptions {
      * session ends ~15 s after the last page closes and every later request gets 401.
      */
     keepAlive?: boolean;
-    /** How long to wait for cockpit-ws to answer (default 15 s). */
+    /**
+     * How long to wait for cockpit-ws to answer and, with the keep-alive, for the session to
+     * send its init (default 15 s).
+     */
     timeoutMs?: number;
+    /**
+     * Program ws runs as the session (`--local-session=PROGRAM`, the session on its stdin/stdout)
+     * instead of the host's cockpit-bridge. The packages, their overrides and D-Bus are then the
+     * session's business: pluginDir, config, manifest and extraPackages are refused.
+     */
+    localSession?: string;
+    /** Called with cockpit-ws's pid as soon as it is spawned (e.g. to record it for a clean-up). */
+    onSpawn?: (pid: number) => void;
 }
 
 export interface Cockpit {
+    /** cockpit-ws's process id. */
+    readonly pid: number;
     readonly port: number;
     readonly origin: string;
     /** `url('/cockpit/@localhost/raidtune/index.html')` -> absolute URL. */
@@ -68,7 +85,10 @@ export interface Cockpit {
     /** Name of the shell's iframe that holds the plugin. */
     readonly shellFrameName: string;
     readonly tmpDir: string;
-    /** Milliseconds from spawning cockpit-ws (incl. the D-Bus daemon) to the first HTTP answer. */
+    /**
+     * Milliseconds from spawning cockpit-ws (incl. the D-Bus daemon) to the first HTTP answer;
+     * with `localSession` and the keep-alive, until the session answered.
+     */
     readonly startMs: number;
     /** cockpit-ws (+ bridge) output so far. */
     logs(): string;
@@ -85,13 +105,19 @@ export interface Cockpit {
 
 export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpit> {
     const pluginName = options.pluginName ?? 'raidtune';
+    const localSession = options.localSession;
     const pluginDir = resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
     const address = options.address ?? '127.0.0.1';
     const timeoutMs = options.timeoutMs ?? 15000;
     if (!existsSync(COCKPIT_WS))
         throw new Error(`${COCKPIT_WS} is missing: run tools/install-deps.sh`);
-    if (!existsSync(join(pluginDir, 'manifest.json')))
+    if (localSession !== undefined) {
+        const local = (['pluginDir', 'config', 'manifest', 'extraPackages'] as const).filter(k => options[k] !== undefined);
+        if (local.length)
+            throw new Error(`startCockpit: ${local.join(', ')} cannot apply with localSession (the session serves the packages)`);
+    } else if (!existsSync(join(pluginDir, 'manifest.json'))) {
         throw new Error(`${pluginDir}/manifest.json is missing: run make first`);
+    }
 
     const tmpDir = mkdtempSync(join(tmpdir(), 'raidtune-ws-'));
     const cleanups: (() => Promise<unknown> | void)[] = [() => rmSync(tmpDir, { recursive: true, force: true })];
@@ -101,28 +127,32 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
     };
 
     try {
-        mkdirSync(join(tmpDir, 'data', 'cockpit'), { recursive: true });
         mkdirSync(join(tmpDir, 'etc'), { recursive: true });
-        mkdirSync(join(tmpDir, 'config', 'cockpit'), { recursive: true });
-        symlinkSync(pluginDir, join(tmpDir, 'data', 'cockpit', pluginName));
-        for (const [name, dir] of Object.entries(options.extraPackages ?? {}))
-            symlinkSync(resolve(dir), join(tmpDir, 'data', 'cockpit', name));
-        if (options.config || options.manifest) {
-            writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
-                JSON.stringify({ ...options.manifest, ...(options.config ? { config: options.config } : {}) }, null, 2) + '\n');
-        }
-
         const t0 = performance.now();
-        const bus = await startSessionBus(join(tmpDir, 'bus'));
-        cleanups.push(() => bus.stop());
-
-        const env: NodeJS.ProcessEnv = {
-            ...process.env,
-            XDG_DATA_HOME: join(tmpDir, 'data'),
-            XDG_CONFIG_DIRS: join(tmpDir, 'etc'),
-            XDG_CONFIG_HOME: join(tmpDir, 'config'),
-            DBUS_SESSION_BUS_ADDRESS: bus.address,
-        };
+        let env: NodeJS.ProcessEnv;
+        if (localSession === undefined) {
+            mkdirSync(join(tmpDir, 'data', 'cockpit'), { recursive: true });
+            mkdirSync(join(tmpDir, 'config', 'cockpit'), { recursive: true });
+            symlinkSync(pluginDir, join(tmpDir, 'data', 'cockpit', pluginName));
+            for (const [name, dir] of Object.entries(options.extraPackages ?? {}))
+                symlinkSync(resolve(dir), join(tmpDir, 'data', 'cockpit', name));
+            if (options.config || options.manifest) {
+                writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
+                    JSON.stringify({ ...options.manifest, ...(options.config ? { config: options.config } : {}) }, null, 2) + '\n');
+            }
+            const bus = await startSessionBus(join(tmpDir, 'bus'));
+            cleanups.push(() => bus.stop());
+            env = {
+                ...process.env,
+                XDG_DATA_HOME: join(tmpDir, 'data'),
+                XDG_CONFIG_DIRS: join(tmpDir, 'etc'),
+                XDG_CONFIG_HOME: join(tmpDir, 'config'),
+                DBUS_SESSION_BUS_ADDRESS: bus.address,
+            };
+        } else {
+            env = { ...process.env, XDG_CONFIG_DIRS: join(tmpDir, 'etc') };
+            delete env.XDG_RUNTIME_DIR;
+        }
 
         // A free port can be taken between probing and binding: retry with another one.
         let ws: Child | undefined;
@@ -133,25 +163,35 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
             if (options.port !== undefined && !await portIsFree(address, port))
                 throw new Error(`${address}:${port} is already in use`);
             ws = startChild(COCKPIT_WS, ['--no-tls', '--address', address, '--port', String(port),
-                '--local-session=cockpit-bridge'], { name: 'cockpit-ws', env });
+                `--local-session=${localSession ?? 'cockpit-bridge'}`],
+            { name: localSession === undefined ? 'cockpit-ws' : `cockpit-ws (session ${localSession})`, env });
+            const started = ws;
+            cleanups.push(() => started.stop());
+            options.onSpawn?.(ws.pid);
             const up = await waitForHttp(ws, `http://${address}:${port}/cockpit/static/login.html`, timeoutMs);
             if (up === 'up')
                 break;
             const output = formatOutput(ws);
-            await ws.stop();
+            await cleanups.pop()!();
             if (options.port !== undefined || attempt >= 2 || !/already in use/i.test(output))
                 throw new Error(`cockpit-ws did not start on ${address}:${port}: ${up}${output}`);
         }
         const wsChild = ws;
-        cleanups.push(() => wsChild.stop());
-        const startMs = performance.now() - t0;
+        let startMs = performance.now() - t0;
 
         const origin = `http://${address}:${port}`;
         let keepAlive: KeepAlive | undefined;
         if (options.keepAlive ?? true) {
-            keepAlive = await openKeepAlive(address, port, timeoutMs);
+            try {
+                keepAlive = await openKeepAlive(address, port, timeoutMs);
+            } catch (err) {
+                throw new Error(`${(err as Error).message}${formatOutput(wsChild)}`);
+            }
             const ka = keepAlive;
             cleanups.push(() => ka.close());
+            // The session's own start (a bridge behind a pipe into a VM) is what takes the time.
+            if (localSession !== undefined)
+                startMs = performance.now() - t0;
         }
 
         let stopped = false;
@@ -162,6 +202,7 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
 
         const url = (path: string) => origin + (path.startsWith('/') ? path : `/${path}`);
         return {
+            pid: wsChild.pid,
             port,
             origin,
             url,

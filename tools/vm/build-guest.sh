@@ -24,7 +24,8 @@ die() { log "ERROR: $*"; exit 1; }
 elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # Host packages. Guest contents are copied from the host's installed files (busybox-static, mdadm,
-# cockpit-bridge, libc-bin's getconf), so the guest's user space matches what ldd resolves here.
+# cockpit-bridge, libc-bin's getconf, coreutils/grep/dash), so the guest's user space matches
+# what ldd resolves here.
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
           xz-utils zstd gzip)
 # Kernel modules for the guest, in load order (raid456 needs crc32c_generic loaded first).
@@ -93,7 +94,14 @@ if [ ! -e "$K/.done" ]; then
 fi
 
 # ---- 3. what goes into the initramfs, and the cache key over all of it ----
-BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf)
+# What raidtune spawns through the bridge (tee, cat, rm, sh -c with mkdir/dirname/chmod/mv, grep)
+# must be the GNU tools and dash a Debian host has, not busybox's applets: busybox tee reports
+# every failed write as "I/O error" and hides the kernel's errno (EBUSY, EINVAL...) from the page.
+# They go to /usr/bin, ahead of busybox's /bin in PATH; /usr/bin/sh is dash (the guest's /init
+# stays busybox sh).
+GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
+           /usr/bin/grep /usr/bin/dash)
+BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}")
 [ -x /bin/busybox ] && /bin/busybox --list | grep -qx modprobe || die "/bin/busybox is not busybox-static"
 libs_of() { ldd "$1" 2>/dev/null | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'; }
 LIBS=()
@@ -143,7 +151,8 @@ for a in $(/bin/busybox --list); do
 done
 cp /sbin/mdadm "$R/sbin/mdadm"
 ln -s ../bin/busybox "$R/sbin/modprobe" # the kernel's request_module() runs /sbin/modprobe
-cp /usr/bin/cockpit-bridge /usr/bin/getconf "$R/usr/bin/"
+cp /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}" "$R/usr/bin/"
+ln -s dash "$R/usr/bin/sh"
 for l in "${LIBS[@]}"; do
     mkdir -p "$R$(dirname "$l")"
     cp -L "$l" "$R$l"

@@ -3,6 +3,7 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
+import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { useEffect, useMemo } from 'react';
 import { HostContext } from './HostContext';
@@ -26,11 +27,11 @@ export function App() {
                 <Stack hasGutter>
                     <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
                     {[...configProblems, ...(model?.problems ?? [])].map(problem => (
-                        <StackItem key={problem}><Alert isInline variant="warning" title={problem} /></StackItem>
+                        <StackItem key={problem}><Alert isInline variant="warning" component="h2" title={problem} /></StackItem>
                     ))}
                     {error && (
                         <StackItem>
-                            <Alert isInline variant="danger" title={_('Refreshing failed')}>
+                            <Alert isInline variant="danger" component="h2" title={_('Refreshing failed')}>
                                 {error} {model && _('Showing the last state read; retrying.')}
                             </Alert>
                         </StackItem>
@@ -40,6 +41,7 @@ export function App() {
                     )}
                     {model && <StackItem><RestoreBanner /></StackItem>}
                     {model && <StackItem><GlobalLimits model={model} /></StackItem>}
+                    {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
                     {model && (model.arrays.length === 0
                         ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                         : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

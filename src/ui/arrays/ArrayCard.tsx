@@ -10,6 +10,8 @@ import { SyncPanel } from '../sync/SyncPanel';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
 import { ArrayActions } from '../tuning/ArrayActions';
+import { workerThreadsText } from '../tuning/GroupThreadsChange';
+import { readAheadText } from '../tuning/ReadAheadChange';
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
     return (
@@ -73,6 +75,8 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                     <Fact term={_('Chunk size')}>{array.chunkKiB ? formatChunk(array.chunkKiB) : '—'}</Fact>
                     <Fact term={_('Bitmap')}>{bitmapText(array)}</Fact>
                     {array.stripeCache && <Fact term={_('Stripe cache')}>{stripeCacheText(array.stripeCache)}</Fact>}
+                    {array.readAheadKiB !== null && <Fact term={_('Read-ahead')}>{readAheadText(array.readAheadKiB)}</Fact>}
+                    {array.groupThreadCount !== null && <Fact term={_('Worker threads')}>{workerThreadsText(array.groupThreadCount)}</Fact>}
                     {array.mismatchCount !== null && array.mismatchCount > 0 && (
                         <Fact term={_('Mismatches')}>
                             {fmt(ngettext('$0 sector found inconsistent by the last check', '$0 sectors found inconsistent by the last check',

@@ -24,6 +24,8 @@ export interface ChangeModalProps {
     /** Steps to apply instead of the plan's own (e.g. the restore with its journal removal). */
     steps?: Step[];
     applyLabel?: string;
+    /** What to do about a failure, from the command's or kernel's words (e.g. mdadm's). */
+    failureHint?: (reason: string) => string | null;
     onClose: () => void;
     children?: React.ReactNode;
 }
@@ -38,13 +40,14 @@ function Commands({ steps }: { steps: Step[] }) {
     );
 }
 
-function Outcome({ result }: { result: ApplyResult }) {
+function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (reason: string) => string | null }) {
     const kept = result.done.filter(o => o.differs);
     return (
         <Stack hasGutter>
             {result.failed
                 ? (
                     <Alert isInline variant="danger" title={fmt(_('Changing the $0 failed: $1'), text(result.failed.step.setting), result.failed.reason)}>
+                        {result.failed && failureHint?.(result.failed.reason) && <p>{failureHint(result.failed.reason)}</p>}
                         {_('Nothing after this step was changed.')}
                     </Alert>
                 )
@@ -58,7 +61,7 @@ function Outcome({ result }: { result: ApplyResult }) {
     );
 }
 
-export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, onClose, children }: ChangeModalProps) {
+export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children }: ChangeModalProps) {
     const { config, model, refreshNow, admin } = useHost();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
@@ -101,7 +104,7 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
                         </StackItem>
                     )}
                     {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}
-                    {done && <StackItem><Outcome result={done.result} /></StackItem>}
+                    {done && <StackItem><Outcome result={done.result} failureHint={failureHint} /></StackItem>}
                     {done?.undone && (
                         <StackItem>
                             {done.undone.failed

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { GuardedButton } from '../common/GuardedButton';
 import { GlobalLimitsChange } from '../tuning/GlobalLimitsChange';
+import { PresetChange } from '../tuning/PresetChange';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type HostModel } from '../../md/model';
@@ -13,12 +14,20 @@ function limit(kiBs: number | null, kernelDefault: number): string {
 
 export function GlobalLimits({ model }: { model: HostModel }) {
     const [changing, setChanging] = useState(false);
+    const [choosingPreset, setChoosingPreset] = useState(false);
+    const actions = (
+        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+            <FlexItem><GuardedButton variant="secondary" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton></FlexItem>
+            <FlexItem><GuardedButton variant="secondary" onClick={() => setChoosingPreset(true)}>{_('Presets…')}</GuardedButton></FlexItem>
+        </Flex>
+    );
     return (
         <Card isCompact id="global-limits" component="section" aria-labelledby="global-limits-title">
-            <CardHeader actions={{ actions: <GuardedButton variant="secondary" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton> }}>
+            <CardHeader actions={{ actions }}>
                 <CardTitle id="global-limits-title" component="h2">{_('System rebuild speed limits (per disk)')}</CardTitle>
             </CardHeader>
             {changing && <GlobalLimitsChange onClose={() => setChanging(false)} />}
+            {choosingPreset && <PresetChange onClose={() => setChoosingPreset(false)} />}
             <CardBody>
                 <Content component="p" className="raidtune-sync-facts">
                     <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>

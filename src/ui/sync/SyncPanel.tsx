@@ -27,7 +27,7 @@ export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel;
                     variant={sync.runState === 'running' ? undefined : 'warning'}
                 />
             </StackItem>
-            {explanation && <StackItem><Alert isInline isPlain variant="info" title={explanation} /></StackItem>}
+            {explanation && <StackItem><Alert isInline isPlain variant="info" component="h3" title={explanation} /></StackItem>}
             <StackItem>
                 <Content component="p" className="raidtune-sync-facts">
                     {sync.doneKiB !== null && (

@@ -1,15 +1,24 @@
-// The changes an admin can make to one array: its speed limits, its stripe cache, and its sync.
+// The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
+// worker threads and disk queues, and its sync.
 
 import { useState } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
 import type { ArrayModel } from '../../md/model';
+import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/diskQueue';
+import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
+import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
+import { useHost } from '../app/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { ArrayLimitsChange } from './ArrayLimitsChange';
+import { BitmapButton } from './BitmapChange';
+import { DiskQueueChange } from './DiskQueueChange';
+import { GroupThreadsChange } from './GroupThreadsChange';
+import { ReadAheadChange } from './ReadAheadChange';
 import { StripeCacheChange } from './StripeCacheChange';
 
 const CONTROL_LABELS: Record<SyncControl, () => string> = {
@@ -30,13 +39,19 @@ function offeredControls(array: ArrayModel): SyncControl[] {
     return ['pause', 'restart'];
 }
 
-type Open = null | 'limits' | 'stripe-cache' | SyncControl;
+type Open = null | 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | SyncControl;
+
+const isSyncControl = (open: Open): open is SyncControl => open !== null && open in CONTROL_LABELS;
 
 export function ArrayActions({ array }: { array: ArrayModel }) {
     const [open, setOpen] = useState<Open>(null);
     const close = () => setOpen(null);
+    const { model } = useHost();
     const redundant = array.level !== 'raid0' && array.level !== 'linear';
-    const controlPlan = open && open !== 'limits' && open !== 'stripe-cache' ? syncControlPlan(array, open) : null;
+    const controlPlan = isSyncControl(open) ? syncControlPlan(array, open) : null;
+    const threadsReason = groupThreadsUnavailable(array);
+    // Disabled only when no setting of any member disk can be changed; the dialog says which can.
+    const disksReason = diskQueueSettingsOffered(model, array).length ? null : diskQueueUnavailable(model, array, 'nrRequests');
     return (
         <>
             <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
@@ -46,6 +61,22 @@ export function ArrayActions({ array }: { array: ArrayModel }) {
                 {hasStripeCache(array.level) && (
                     <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('stripe-cache')}>{_('Stripe cache…')}</GuardedButton></FlexItem>
                 )}
+                {readAheadUnavailable(array) === null && (
+                    <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('read-ahead')}>{_('Read-ahead…')}</GuardedButton></FlexItem>
+                )}
+                {hasStripeCache(array.level) && (
+                    <FlexItem>
+                        <GuardedButton variant="secondary" disabledReason={threadsReason && text(threadsReason)} onClick={() => setOpen('worker-threads')}>
+                            {_('Worker threads…')}
+                        </GuardedButton>
+                    </FlexItem>
+                )}
+                <FlexItem>
+                    <GuardedButton variant="secondary" disabledReason={disksReason && text(disksReason)} onClick={() => setOpen('disk-queues')}>
+                        {_('Disk queues…')}
+                    </GuardedButton>
+                </FlexItem>
+                {redundant && <BitmapButton array={array} />}
                 {redundant && offeredControls(array).map(control => {
                     const reason = syncControlUnavailable(array, control);
                     return (
@@ -59,6 +90,9 @@ export function ArrayActions({ array }: { array: ArrayModel }) {
             </Flex>
             {open === 'limits' && <ArrayLimitsChange array={array} onClose={close} />}
             {open === 'stripe-cache' && <StripeCacheChange array={array} onClose={close} />}
+            {open === 'read-ahead' && <ReadAheadChange array={array} onClose={close} />}
+            {open === 'worker-threads' && <GroupThreadsChange array={array} onClose={close} />}
+            {open === 'disk-queues' && <DiskQueueChange array={array} onClose={close} />}
             {controlPlan && (
                 <ChangeModal title={'plan' in controlPlan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
                     plan={'plan' in controlPlan ? controlPlan.plan : null} recordOriginals={false} onClose={close}>

@@ -30,6 +30,11 @@ export interface RaidtuneEnvOptions {
     config?: RaidtuneConfig;
     /** More packages for Cockpit to serve: name -> folder (e.g. a stand-in "storage"). */
     extraPackages?: Record<string, string>;
+    /**
+     * Top-level manifest keys for the override (default: `conditions` pointing at the simulated
+     * /proc/mdstat, see simulatedHostConditions()).
+     */
+    manifest?: Record<string, unknown>;
     /** Open the bare plugin page in beforeAll (default true). */
     openBarePage?: boolean;
     /** After the bare page's load event, also wait for this selector (e.g. the app's root content). */
@@ -110,7 +115,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
             : undefined;
         cockpit = await startCockpit({
             pluginDir: options.pluginDir, config, extraPackages: options.extraPackages,
-            manifest: sim ? simulatedHostConditions(sim.procRoot) : undefined,
+            manifest: options.manifest ?? (sim ? simulatedHostConditions(sim.procRoot) : undefined),
         });
         logTiming('cockpit-ws answering', cockpit.startMs);
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
 import { parseGatherOutput } from '../../../src/md/snapshot';
+import { SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/persist';
 import { CAPTURES, loadCaptureFiles, writeTree } from '../helpers/realKernelCapture';
 
 function gather(procRoot: string, sysRoot: string, ...extra: string[]): string {
@@ -60,6 +61,26 @@ describe('gather script', () => {
         writeTree(root, new Map([['/state/restore.json', '{"version":1}\n']]));
         const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state')));
         expect(snapshot.files.get('/raidtune-state/restore.json')).toBe('{"version":1}\n');
+    });
+
+    test('reads the settings kept for reboot from the sysctl.d and udev rules folders, in the same spawn', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        writeTree(root, new Map([
+            ['/sysctl.d/90-raidtune.conf', '# raidtune\ndev.raid.speed_limit_min = 50000\n'],
+            ['/sysctl.d/99-other.conf', 'vm.swappiness = 1\n'],
+            ['/rules.d/64-raidtune.rules', 'ATTR{md/stripe_cache_size}="8192"\n'],
+        ]));
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state'),
+            join(root, 'sysctl.d'), join(root, 'rules.d')));
+        expect(snapshot.complete).toBe(true);
+        expect(snapshot.files.get(SYSCTL_SNAPSHOT_PATH)).toBe('# raidtune\ndev.raid.speed_limit_min = 50000\n');
+        expect(snapshot.files.get(UDEV_SNAPSHOT_PATH)).toBe('ATTR{md/stripe_cache_size}="8192"\n');
+        expect([...snapshot.files.keys()].filter(k => k.includes('other'))).toEqual([]);
+        // Folders that do not exist (no udev on the host) are no error.
+        const none = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', '', join(root, 'nope'), join(root, 'nope2')));
+        expect(none.complete).toBe(true);
+        expect(none.missingRoots).toEqual([]);
     });
 
     test('names a root it cannot enter instead of failing', () => {

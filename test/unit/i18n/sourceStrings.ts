@@ -3,7 +3,6 @@
 // ngettext() in it. If xgettext (on esbuild's output) ever misses or invents a string, the
 // template and this list differ.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 

@@ -15,7 +15,7 @@ describe('restore journal', () => {
         ], 'T2');
         expect(second.createdAt).toBe('T1');
         expect(describePlan(restorePlan(second))).toBe(
-            'echo 1000 > /proc/sys/dev/raid/speed_limit_min\necho 256 > /sys/block/md0/md/stripe_cache_size');
+            'echo 256 > /sys/block/md0/md/stripe_cache_size\necho 1000 > /proc/sys/dev/raid/speed_limit_min');
     });
 
     test('round-trips through its file and refuses anything odd in it', () => {

@@ -10,6 +10,7 @@ import { CHROMIUM, HARNESS_RUN, repoRoot } from '../../../tools/cockpit';
 import { guestBuild, startGuest, type GuestInfo } from '../../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../../tools/vm/ws';
 import './globals';
+import { VM_PLUGIN_CONFIG } from './vmConfig';
 
 function newestMtime(dir: string): number {
     let newest = 0;
@@ -50,7 +51,7 @@ export default async function globalSetup(): Promise<void> {
     let cockpit: GuestCockpit;
     try {
         await guest.detach(); // the control port takes one client: the test files attach their own
-        cockpit = await startGuestCockpit(guest);
+        cockpit = await startGuestCockpit(guest, { config: VM_PLUGIN_CONFIG });
     } catch (err) {
         await guest.stop();
         throw err;

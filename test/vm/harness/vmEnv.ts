@@ -11,6 +11,7 @@
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
 import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
+import { VM_STATE_DIR } from './vmConfig';
 
 export interface VmEnv {
     /** run()/runOk() as root in the guest (busybox sh). */
@@ -30,7 +31,8 @@ export const DEFAULT_SPEED_LIMIT_MIN = 1000;
 export const DEFAULT_SPEED_LIMIT_MAX = 200000;
 
 // Stop all arrays (stacked ones first: md on md is stopped when its parents are gone, so loop),
-// then clear what could make the next --create ask questions or auto-assemble.
+// then clear what could make the next --create ask questions or auto-assemble: superblocks on
+// disks and partitions, partition tables (a test may partition the disks), raidtune's journal.
 const RESET_MD = `
 for round in 1 2 3; do
   for d in /sys/block/md*; do
@@ -39,9 +41,20 @@ for round in 1 2 3; do
   done
 done
 for d in /sys/block/md*; do [ -e "$d" ] && { echo "could not stop \${d##*/}"; cat /proc/mdstat; exit 1; }; done
-for d in /dev/vd? /dev/sd?; do [ -b "$d" ] && mdadm --zero-superblock "$d" >/dev/null 2>&1; done
+# One mdadm for every disk and partition (each exec costs ~50-100 ms under emulation).
+set --
+for d in /dev/vd* /dev/sd*; do [ -b "$d" ] && set -- "$@" "$d"; done
+[ $# -gt 0 ] && mdadm --zero-superblock "$@" >/dev/null 2>&1
+for p in /sys/block/*/*/partition; do
+  [ -e "$p" ] || continue
+  disk=\${p%/*/partition}; disk=\${disk##*/}
+  dd if=/dev/zero of="/dev/$disk" bs=4096 count=1 conv=fsync 2>/dev/null
+  blockdev --rereadpt "/dev/$disk"
+done
+for p in /sys/block/*/*/partition; do [ -e "$p" ] && { echo "partition left: $p"; exit 1; }; done
 echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
 echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
+rm -rf ${VM_STATE_DIR}
 exit 0
 `;
 

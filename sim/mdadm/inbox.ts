@@ -1,0 +1,58 @@
+// The simulator's side of the simulated mdadm: requests found in <root>/.mdadm/ are applied at
+// the tick's start, next to the attribute writes, and answered after the tree was rewritten, so
+// when mdadm exits a reader already sees what it did (as with the real one).
+
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { HostState } from '../model/types';
+import type { BitmapRequest, MdadmOutcome } from './args';
+import { growBitmap } from './grow';
+import { answerPath, inboxDir, REQUEST_SUFFIX, writeAtomically } from './protocol';
+
+export interface MdadmEvent {
+    request: BitmapRequest | null;
+    outcome: MdadmOutcome;
+}
+
+function isBitmapRequest(data: unknown): data is BitmapRequest {
+    const r = data as BitmapRequest;
+    return typeof r?.device === 'string' && typeof r.array === 'string' && (r.bitmap === 'internal' || r.bitmap === 'none') &&
+        (r.chunkBytes === null || (Number.isSafeInteger(r.chunkBytes) && r.chunkBytes > 0));
+}
+
+const BAD_REQUEST: MdadmOutcome = { exitCode: 1, stdout: '', stderr: 'mdadm (simulated): the simulator could not read the request\n' };
+
+export class MdadmInbox {
+    private answers: { id: string; outcome: MdadmOutcome }[] = [];
+
+    /** Starts empty: requests left by an earlier run of the simulator on this root are dropped. */
+    constructor(private readonly root: string) {
+        rmSync(inboxDir(root), { recursive: true, force: true });
+        mkdirSync(inboxDir(root));
+    }
+
+    /** Apply the requests that arrived since the last tick, oldest first (ids start with the time). */
+    receive(state: HostState, onRequest?: (event: MdadmEvent) => void): void {
+        const ids = readdirSync(inboxDir(this.root)).filter(name => name.endsWith(REQUEST_SUFFIX))
+            .map(name => name.slice(0, -REQUEST_SUFFIX.length)).sort();
+        for (const id of ids) {
+            const path = join(inboxDir(this.root), id + REQUEST_SUFFIX);
+            let request: BitmapRequest | null = null;
+            try {
+                const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+                if (isBitmapRequest(data)) request = data;
+            } catch {
+                // answered as a bad request below
+            }
+            rmSync(path, { force: true });
+            const outcome = request ? growBitmap(state, request) : BAD_REQUEST;
+            onRequest?.({ request, outcome });
+            this.answers.push({ id, outcome });
+        }
+    }
+
+    /** Answer what receive() applied; call once the tree shows it. */
+    reply(): void {
+        for (const { id, outcome } of this.answers.splice(0)) writeAtomically(answerPath(this.root, id), outcome);
+    }
+}

@@ -1,0 +1,33 @@
+// An executable `mdadm` for one simulated host: raidtune's `mdadm` config names a single program,
+// and the bridge runs it with its own environment, so the host's root is baked into a small
+// shell script that runs the simulated mdadm with MDSIM_ROOT set.
+
+import { chmodSync, writeFileSync } from 'node:fs';
+
+/** Single-quoted for sh. */
+function shellWord(text: string): string {
+    return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+export interface MdadmWrapperOptions {
+    /** Where to write the script (mode 0755). */
+    path: string;
+    /** The simulated host's root (mdsim --root). */
+    root: string;
+    /** build/mdadm-sim.mjs */
+    program: string;
+    /** Node.js to run it with (default: the one running this code, by absolute path). */
+    node?: string;
+}
+
+export function writeMdadmWrapper({ path, root, program, node = process.execPath }: MdadmWrapperOptions): void {
+    writeFileSync(path, [
+        '#!/bin/sh',
+        '# mdadm for a simulated md host (sim/mdadm/README.md)',
+        `MDSIM_ROOT=${shellWord(root)}`,
+        'export MDSIM_ROOT',
+        `exec ${shellWord(node)} ${shellWord(program)} "$@"`,
+        '',
+    ].join('\n'));
+    chmodSync(path, 0o755); // also when the file was there already
+}

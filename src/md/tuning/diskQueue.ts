@@ -1,0 +1,167 @@
+// Queue settings of the disks under an array: device/queue_depth (NCQ), queue/nr_requests and
+// queue/scheduler. One change covers all of the array's disks, as seed 000's loop over sd[abcde]
+// does: md moves at the pace of its slowest member, so different settings per member are rarely
+// what anyone wants. Each disk gets its own step, so the preview, the read-back, undo and restore
+// work per disk. Disks without the attribute (NVMe and virtio have no queue_depth) are left alone.
+
+import { msg, N_, type Message } from '../message';
+import type { ArrayModel, DiskModel, HostModel } from '../model';
+import type { WriteAttributeStep } from '../plan';
+import { knownDevice, parseChoice, parseWholeNumber, type Parsed } from '../validate';
+import type { PlanResult } from './result';
+
+export type DiskQueueSetting = 'queueDepth' | 'nrRequests' | 'scheduler';
+export const DISK_QUEUE_SETTINGS: readonly DiskQueueSetting[] = ['queueDepth', 'nrRequests', 'scheduler'];
+
+/**
+ * 1 turns NCQ off. 0 and 1024+ are EINVAL; in between the kernel keeps at most what the device
+ * queues (128 on virtio-scsi, 32 on SATA) and the read-back reports it. 128 is the most any of them took.
+ */
+export const QUEUE_DEPTH_MIN = 1;
+export const QUEUE_DEPTH_MAX = 128;
+/**
+ * BLKDEV_MIN_RQ: the kernel silently turns 1..3 into 4, so raidtune does not offer them. The
+ * maximum is MAX_SCHED_RQ, the most a scheduler takes; without one the hardware's tag depth is the
+ * limit, which the kernel refuses to exceed (warned about below, as raidtune cannot read it).
+ */
+export const NR_REQUESTS_MIN = 4;
+export const NR_REQUESTS_MAX = 2048;
+
+interface Attribute {
+    /** Relative to /sys/block/DISK/. */
+    file: string;
+    /** What the step is called, "queue depth of sda". */
+    setting: string;
+    title: string;
+    current(disk: DiskModel): string | null;
+}
+
+const ATTRIBUTES: Record<DiskQueueSetting, Attribute> = {
+    queueDepth: {
+        file: 'device/queue_depth', setting: N_('queue depth of $0'), title: N_('Change the queue depth of the disks under $0'),
+        current: d => (d.queueDepth === null ? null : String(d.queueDepth)),
+    },
+    nrRequests: {
+        file: 'queue/nr_requests', setting: N_('nr_requests of $0'), title: N_('Change nr_requests of the disks under $0'),
+        current: d => (d.nrRequests === null ? null : String(d.nrRequests)),
+    },
+    scheduler: {
+        file: 'queue/scheduler', setting: N_('I/O scheduler of $0'), title: N_('Change the I/O scheduler of the disks under $0'),
+        current: d => d.scheduler?.current ?? null,
+    },
+};
+
+const NAME_ORDER = new Intl.Collator(undefined, { numeric: true });
+
+/**
+ * The whole disks under the array's members, once each, as the host model knows them. Faulty
+ * members are left out: they take no part in the array's I/O and a dying disk may refuse the write.
+ */
+export function memberDisks(host: HostModel, array: ArrayModel): DiskModel[] {
+    const names = new Set(array.members.filter(m => m.role !== 'faulty').map(m => m.disk));
+    const disks = [...names].flatMap(name => host.disks.get(name) ?? []);
+    return disks.sort((a, b) => NAME_ORDER.compare(a.name, b.name));
+}
+
+/** The current value of a setting on one disk, as written to it; null when the disk lacks it. */
+export function diskQueueValue(disk: DiskModel, setting: DiskQueueSetting): string | null {
+    return ATTRIBUTES[setting].current(disk);
+}
+
+function disksWith(disks: DiskModel[], setting: DiskQueueSetting): DiskModel[] {
+    return disks.filter(d => diskQueueValue(d, setting) !== null);
+}
+
+/** Schedulers every disk offers, so one choice is valid for all (in the first disk's order). */
+export function schedulerChoices(disks: DiskModel[]): string[] {
+    const lists = disksWith(disks, 'scheduler').map(d => d.scheduler!.available.filter(Boolean));
+    if (lists.length === 0) return [];
+    return lists[0].filter(name => lists.every(list => list.includes(name)));
+}
+
+/** Why a setting cannot be changed for this array's disks, or null when it can. */
+export function diskQueueUnavailable(host: HostModel, array: ArrayModel, setting: DiskQueueSetting): Message | null {
+    const disks = memberDisks(host, array);
+    if (disks.length === 0) return msg(N_('raidtune does not know the disks under $0.'), array.name);
+    if (disksWith(disks, setting).length > 0) return null;
+    switch (setting) {
+    case 'queueDepth': return msg(N_('None of the disks under $0 has a queue depth: only SATA and SCSI disks have one.'), array.name);
+    case 'nrRequests': return msg(N_('None of the disks under $0 offers nr_requests.'), array.name);
+    case 'scheduler': return msg(N_('None of the disks under $0 offers an I/O scheduler.'), array.name);
+    }
+}
+
+/** What the form starts with: the first disk's value (usually all of them have the same). */
+export function diskQueueInitial(host: HostModel, array: ArrayModel, setting: DiskQueueSetting): string {
+    const values = disksWith(memberDisks(host, array), setting).map(d => diskQueueValue(d, setting)!);
+    return values[0] ?? '';
+}
+
+function parseValue(disks: DiskModel[], setting: DiskQueueSetting, input: string): Parsed<string> {
+    if (setting === 'scheduler') return parseChoice(input, schedulerChoices(disks));
+    const parsed = setting === 'queueDepth'
+        ? parseWholeNumber(input, QUEUE_DEPTH_MIN, QUEUE_DEPTH_MAX)
+        : parseWholeNumber(input, NR_REQUESTS_MIN, NR_REQUESTS_MAX);
+    return parsed.error ? { error: parsed.error } : { value: String(parsed.value) };
+}
+
+function step(disk: DiskModel, setting: DiskQueueSetting, to: string): WriteAttributeStep {
+    const attribute = ATTRIBUTES[setting];
+    return {
+        kind: 'write-attribute', setting: msg(attribute.setting, disk.name),
+        path: `/sys/block/${disk.name}/${attribute.file}`, to, from: attribute.current(disk),
+    };
+}
+
+const list = (disks: DiskModel[]) => disks.map(d => d.name).join(', ');
+
+/** Other arrays on the same disks: a disk's queue is shared by everything on it. */
+function alsoOn(host: HostModel, array: ArrayModel, disks: DiskModel[]): string[] {
+    const names = new Set(disks.map(d => d.name));
+    return host.arrays.filter(other => other.name !== array.name && other.members.some(m => names.has(m.disk))).map(a => a.name);
+}
+
+function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskModel[]): Message[] {
+    const warnings: Message[] = [];
+    if (setting === 'queueDepth' && value === '1') {
+        warnings.push(msg(N_('Queue depth 1 turns NCQ off. That sped up some SATA RAID rebuilds a lot and did nothing for others; set it back after the rebuild.')));
+        const ssds = disks.filter(d => d.rotational === false);
+        if (ssds.length) warnings.push(msg(N_('Turning NCQ off slows SSDs down a lot, and these are SSDs: $0.'), list(ssds)));
+    }
+    if (setting === 'nrRequests') {
+        const bounded = disks.filter(d => d.scheduler?.current === 'none' && d.nrRequests !== null && Number(value) > d.nrRequests);
+        if (bounded.length) {
+            warnings.push(msg(N_('$0 use no I/O scheduler: there the kernel refuses more requests than the hardware queue holds, and nothing after a refused write is changed.'), list(bounded)));
+        }
+    }
+    if (setting === 'scheduler') {
+        warnings.push(msg(N_('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.')));
+    }
+    return warnings;
+}
+
+export function diskQueuePlan(host: HostModel, array: ArrayModel, setting: DiskQueueSetting, input: string): PlanResult<'value'> {
+    const unavailable = diskQueueUnavailable(host, array, setting);
+    if (unavailable) return { errors: { value: unavailable } };
+    const all = memberDisks(host, array);
+    const disks = disksWith(all, setting);
+    const value = parseValue(disks, setting, input);
+    if (value.error) return { errors: { value: value.error } };
+    // Disks that already have the value get no step: nothing to write, nothing to undo.
+    const changed = disks.filter(d => diskQueueValue(d, setting) !== value.value);
+    // Every path names a device the host reported, never anything else (checked again right here).
+    const unknown = changed.map(d => knownDevice(d.name, host.disks.keys())).find(k => k.error);
+    if (unknown?.error) return { errors: { value: unknown.error } };
+    const plan = { title: msg(ATTRIBUTES[setting].title, array.name), steps: changed.map(d => step(d, setting, value.value)) };
+    const warnings = changed.length ? settingWarnings(setting, value.value, changed) : [];
+    const lacking = all.filter(d => !disks.includes(d));
+    if (lacking.length) warnings.push(msg(N_('Left alone, as they lack this setting: $0.'), list(lacking)));
+    const shared = alsoOn(host, array, changed);
+    if (shared.length) warnings.push(msg(N_('These disks also hold $0: the change applies there too.'), shared.join(', ')));
+    return { plan, warnings };
+}
+
+/** The settings that can be changed for this array's disks (in the order the form lists them). */
+export function diskQueueSettingsOffered(host: HostModel, array: ArrayModel): DiskQueueSetting[] {
+    return DISK_QUEUE_SETTINGS.filter(s => diskQueueUnavailable(host, array, s) === null);
+}

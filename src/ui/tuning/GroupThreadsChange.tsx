@@ -1,0 +1,41 @@
+// RAID4/5/6 worker threads (md/group_thread_cnt): how many kernel threads per NUMA node share
+// the stripe work besides the array's own mdX_raidN thread.
+
+import { useState } from 'react';
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import type { ArrayModel } from '../../md/model';
+import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
+import { useHost } from '../app/HostContext';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/ChangeModal';
+
+/** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
+export function workerThreadsText(count: number): string {
+    return count === 0 ? _('0 (md\'s own thread only)') : fmt(_('$0 per NUMA node'), count);
+}
+
+export function GroupThreadsChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
+    const { model } = useHost();
+    const [threads, setThreads] = useState(String(array.groupThreadCount ?? 0));
+    const result = groupThreadsPlan(model, array, threads);
+    const id = `${array.name}-worker-threads`;
+    return (
+        <ChangeModal title={fmt(_('Worker threads of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
+            <Form onSubmit={e => e.preventDefault()}>
+                <FormGroup label={fmt(_('Worker threads per NUMA node ($0 to $1)'), GROUP_THREADS_MIN, GROUP_THREADS_MAX)} fieldId={id}>
+                    <TextInput id={id} value={threads} onChange={(_e, v) => setThreads(v)} inputMode="numeric"
+                        validated={result.errors?.threads ? 'error' : 'default'} />
+                    <FormHelperText>
+                        <HelperText>
+                            {result.errors?.threads && <HelperTextItem variant="error">{text(result.errors.threads)}</HelperTextItem>}
+                            <HelperTextItem>
+                                {fmt(_('0, the default, leaves the parity work to md\'s own thread. More threads help arrays of fast SSDs whose one thread is busy. The kernel takes up to 8192; raidtune stops at $0, as more threads only compete for the same stripes.'), GROUP_THREADS_MAX)}
+                            </HelperTextItem>
+                        </HelperText>
+                    </FormHelperText>
+                </FormGroup>
+            </Form>
+        </ChangeModal>
+    );
+}

@@ -1,0 +1,113 @@
+// "Settings after a reboot": for each tuned setting, whether the host gets the live value back at
+// the next boot, and the two changes that decide it: keep the live values (a sysctl.d file and a
+// udev rule, previewed whole) or stop keeping them (both files removed).
+
+import { useState } from 'react';
+import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { formatRate } from '../../md/format';
+import type { HostModel } from '../../md/model';
+import {
+    forgetPlan, keepPlan, keptComparisons, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
+} from '../../md/tuning/persist';
+import { useHost } from '../app/HostContext';
+import { GuardedButton } from '../common/GuardedButton';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/ChangeModal';
+
+function shownValue(value: string | null, unit: KeptComparison['unit']): string {
+    if (value === null) return _('unknown');
+    if (value === 'system') return _('the system limit');
+    return unit === 'kibs' ? fmt(_('$0 per disk'), formatRate(Number(value))) : value;
+}
+
+function status(c: KeptComparison): string {
+    switch (c.state) {
+    case 'kept':
+        return _('Kept for reboot');
+    case 'differs':
+        return fmt(_('Differs from the value kept for reboot: $0'), shownValue(c.atBoot, c.unit));
+    case 'not-kept':
+        return fmt(_('Not kept: $0 after a reboot'), shownValue(c.atBoot, c.unit));
+    }
+}
+
+/** A core setting name ("stripe cache size of md0") at the start of a table cell. */
+function settingLabel(c: KeptComparison): string {
+    const name = text(c.setting);
+    return name.charAt(0).toLocaleUpperCase() + name.slice(1);
+}
+
+function keptFiles(model: HostModel, dirs: PersistDirs): string[] {
+    return [model.persisted.sysctl && sysctlPath(dirs), model.persisted.udev && udevRulesPath(dirs)].filter((p): p is string => !!p);
+}
+
+function Comparisons({ comparisons }: { comparisons: KeptComparison[] }) {
+    return (
+        <table className="pf-v6-c-table pf-m-compact pf-m-grid-md raidtune-kept" aria-label={_('Settings after a reboot')}>
+            <thead className="pf-v6-c-table__thead">
+                <tr className="pf-v6-c-table__tr">
+                    <th className="pf-v6-c-table__th" scope="col">{_('Setting')}</th>
+                    <th className="pf-v6-c-table__th" scope="col">{_('Now')}</th>
+                    <th className="pf-v6-c-table__th" scope="col">{_('After a reboot')}</th>
+                </tr>
+            </thead>
+            <tbody className="pf-v6-c-table__tbody">
+                {comparisons.map(c => (
+                    <tr className="pf-v6-c-table__tr" key={settingLabel(c)} data-state={c.state}>
+                        <td className="pf-v6-c-table__td" data-label={_('Setting')}>{settingLabel(c)}</td>
+                        <td className="pf-v6-c-table__td" data-label={_('Now')}>{shownValue(c.live, c.unit)}</td>
+                        <td className="pf-v6-c-table__td" data-label={_('After a reboot')}>{status(c)}</td>
+                    </tr>
+                ))}
+            </tbody>
+        </table>
+    );
+}
+
+export function KeepAfterReboot() {
+    const { model, config } = useHost();
+    const [open, setOpen] = useState<null | 'keep' | 'forget'>(null);
+    const close = () => setOpen(null);
+    const keep = keepPlan(model, config);
+    const forget = forgetPlan(model, config);
+    const files = keptFiles(model, config);
+    const comparisons = keptComparisons(model);
+    const keepReason = keep.errors ? text(keep.errors.persist!)
+        : keep.plan.steps.length ? null
+            : files.length ? _('The files already keep the current values.') : _('Every setting is at the value the kernel starts with.');
+    return (
+        <Card isCompact id="keep-after-reboot" component="section" aria-labelledby="keep-after-reboot-title">
+            <CardHeader actions={{
+                actions: (
+                    <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+                        <FlexItem><GuardedButton variant="secondary" disabledReason={keepReason} onClick={() => setOpen('keep')}>{_('Keep after reboot…')}</GuardedButton></FlexItem>
+                        {forget.steps.length > 0 && (
+                            <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('forget')}>{_('Stop keeping…')}</GuardedButton></FlexItem>
+                        )}
+                    </Flex>
+                ),
+            }}>
+                <CardTitle id="keep-after-reboot-title" component="h2">{_('Settings after a reboot')}</CardTitle>
+            </CardHeader>
+            <CardBody>
+                <Content component="p" className="raidtune-kept-files">
+                    {files.length
+                        ? fmt(_('Kept in $0.'), files.join(', '))
+                        : _('Nothing is kept: md settings are lost at reboot and the kernel starts with its defaults.')}
+                </Content>
+                {comparisons.length > 0 && <Comparisons comparisons={comparisons} />}
+            </CardBody>
+            {open === 'keep' && (
+                <ChangeModal title={_('Keep after reboot')} plan={keep.plan ?? null} warnings={keep.warnings} recordOriginals={false} onClose={close}>
+                    {_('The current values go into these files. At boot systemd-sysctl sets the system limits, and udev writes the array settings when each array starts, recognising it by its UUID.')}
+                </ChangeModal>
+            )}
+            {open === 'forget' && (
+                <ChangeModal title={_('Stop keeping settings after a reboot')} plan={forget} recordOriginals={false} onClose={close}>
+                    {_('The files are removed; the live values stay until the next boot, which starts with the kernel defaults.')}
+                </ChangeModal>
+            )}
+        </Card>
+    );
+}

@@ -1,0 +1,58 @@
+// The "Presets…" dialog: three choices with one line each on what they do, and the exact writes
+// of the chosen one before anything is written.
+
+import { useState } from 'react';
+import { Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { formatRate } from '../../md/format';
+import { PRESET_MEMORY_SHARE, PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
+import { useHost } from '../app/HostContext';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/ChangeModal';
+
+const LABELS: Record<PresetName, () => string> = {
+    'low-impact': () => _('Low impact'),
+    'balanced': () => _('Balanced'),
+    'fast-rebuild': () => _('Fast rebuild'),
+};
+
+/** One line per preset, with its numbers (they come from PRESETS, whose comments say why). */
+function explanation(name: PresetName): string {
+    const p = PRESETS[name];
+    const [min, max, entries] = [formatRate(p.speedMinKiBs), formatRate(p.speedMaxKiBs), p.stripeCacheEntries];
+    switch (name) {
+    case 'low-impact':
+        return fmt(_('The kernel defaults: a rebuild yields to other I/O down to $0 per disk, up to $1 when the disks are idle; stripe caches of $2 entries.'), min, max, entries);
+    case 'balanced':
+        return fmt(_('A rebuild keeps at least $0 per disk under other I/O, up to $1 when idle; stripe caches of $2 entries, where most of their rebuild gain was measured.'), min, max, entries);
+    case 'fast-rebuild':
+        return fmt(_('A rebuild keeps $0 per disk even under other I/O, which gets slower, and up to $1 when idle; stripe caches of $2 entries if they fit in $3% of the available memory.'),
+            min, max, entries, Math.round(PRESET_MEMORY_SHARE * 100));
+    }
+}
+
+export function PresetChange({ onClose }: { onClose: () => void }) {
+    const { model } = useHost();
+    const [chosen, setChosen] = useState<PresetName | null>(null);
+    const result = chosen === null ? null : presetPlan(model, chosen);
+    return (
+        <ChangeModal title={_('Rebuild presets')} plan={result?.plan ?? null} warnings={result?.warnings} onClose={onClose}>
+            <Form onSubmit={e => e.preventDefault()}>
+                <FormGroup role="radiogroup" label={_('Preset')} fieldId="raidtune-preset" isStack>
+                    {PRESET_NAMES.map(name => (
+                        <Radio key={name} id={`raidtune-preset-${name}`} name="raidtune-preset" isChecked={chosen === name}
+                            onChange={() => setChosen(name)} label={LABELS[name]()} description={explanation(name)} />
+                    ))}
+                    {result?.errors?.preset && (
+                        <FormHelperText>
+                            <HelperText><HelperTextItem variant="error">{text(result.errors.preset)}</HelperTextItem></HelperText>
+                        </FormHelperText>
+                    )}
+                </FormGroup>
+                <Content component="small">
+                    {_('Every preset also sets arrays with their own speed limits back to the system limits, so that it reaches them. Its values last until the next boot, unless you keep them after a reboot.')}
+                </Content>
+            </Form>
+        </ChangeModal>
+    );
+}

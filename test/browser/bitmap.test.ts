@@ -1,0 +1,104 @@
+// The write-intent bitmap through the page, on the simulated host with the simulated mdadm
+// (sim/mdadm/): remove raid1-healthy's bitmap, add it back with 128 MiB chunks, the exact mdadm
+// commands in the preview, the page showing the result; while a sync is paused the button says
+// why, and the simulated mdadm refuses like mdadm 4.2 does.
+
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Locator } from 'playwright-core';
+import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
+import { repoRoot } from '../../tools/cockpit';
+import { setupRaidtune } from './harness/env';
+import { arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
+
+// raidtune's `mdadm` config is one program path, fixed before the simulated host (and its root)
+// exists: the wrapper is written there once the host runs, with the root baked in.
+const wrapperDir = mkdtempSync(join(tmpdir(), 'raidtune-mdadm-'));
+const mdadm = join(wrapperDir, 'mdadm');
+const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0', config: { mdadm } });
+
+beforeAll(() => {
+    const program = join(repoRoot(), 'build', 'mdadm-sim.mjs');
+    if (!existsSync(program)) throw new Error(`${program} is missing: run make first`);
+    writeMdadmWrapper({ path: mdadm, root: env.sim.root, program });
+});
+
+afterAll(() => rmSync(wrapperDir, { recursive: true, force: true }));
+
+const card = () => arrayCard(env.page, 'md0');
+const dialog = () => env.page.getByRole('dialog');
+
+function footerButton(name: string): Locator {
+    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+async function applyAndClose(label: string) {
+    await footerButton(label).click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    await dialog().waitFor({ state: 'detached' });
+}
+
+/** The card's "Bitmap" fact, once it reads `expected` (the page refreshes after a change). */
+async function waitForBitmapFact(expected: string) {
+    const deadline = Date.now() + 20000;
+    let shown = (await cardFacts(env.page, 'md0')).Bitmap;
+    while (shown !== expected && Date.now() < deadline) {
+        await env.page.waitForTimeout(200);
+        shown = (await cardFacts(env.page, 'md0')).Bitmap;
+    }
+    expect(shown).toBe(expected);
+}
+
+test('remove the bitmap: preview, apply, and the host and the page show none', async () => {
+    expect((await cardFacts(env.page, 'md0')).Bitmap).toBe('Internal, 64 MiB chunks');
+    await card().getByRole('button', { name: 'Remove bitmap…' }).click();
+    await dialog().getByText('full resync of the whole array', { exact: false }).waitFor();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('mdadm --grow /dev/md0 --bitmap=none');
+    await applyAndClose('Remove bitmap');
+
+    expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('none');
+    expect(await simValue(env, '/sys/block/md0/md/consistency_policy')).toBe('resync');
+    expect((await simMdstat(env)).get('md0')?.bitmap).toBeNull();
+    await waitForBitmapFact('None');
+});
+
+test('add it back with 128 MiB chunks: the recommended size is marked, the command has the chunk', async () => {
+    await card().getByRole('button', { name: 'Add bitmap…' }).click();
+    // 4 TB members: 64 MiB recommended (seed 002), the write penalty measured next to it.
+    await expect(dialog().getByRole('radio', { name: '64 MiB (recommended)' }).isChecked()).resolves.toBe(true);
+    await expect(dialog().locator('.raidtune-bitmap-penalty tbody').innerText()).resolves.toMatch(/4 MiB\s+27% slower/);
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves
+        .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
+    await dialog().getByRole('radio', { name: '128 MiB' }).check();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves
+        .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=128M');
+    await applyAndClose('Add bitmap');
+
+    expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
+    expect(await simValue(env, '/sys/block/md0/md/bitmap/chunksize')).toBe(String(128 * 2 ** 20));
+    expect(await simValue(env, '/sys/block/md0/md/consistency_policy')).toBe('bitmap');
+    expect((await simMdstat(env)).get('md0')?.bitmap?.chunkKiB).toBe(131072);
+    await waitForBitmapFact('Internal, 128 MiB chunks');
+});
+
+test('while a sync is paused the button says why, and mdadm refuses as the real one does', async () => {
+    await env.writeSim('/sys/block/md0/md/sync_action', 'frozen');
+    const button = card().getByRole('button', { name: 'Remove bitmap…' });
+    await card().getByRole('button', { name: 'Resume' }).waitFor({ timeout: 20000 });
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await button.hover();
+    await env.page.getByRole('tooltip').getByText('A sync is paused (frozen). md refuses bitmap changes even then', { exact: false }).waitFor();
+
+    // The same refusal from the simulated mdadm, as a stale page would meet it (checked on Linux 6.1).
+    const refused = await promisify(execFile)(mdadm, ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
+    expect(refused).toEqual(expect.objectContaining({ code: 1, stderr: 'mdadm: failed to remove internal bitmap.\n' }));
+    expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
+
+    await env.writeSim('/sys/block/md0/md/sync_action', 'idle');
+    await card().getByRole('button', { name: 'Start check' }).waitFor({ timeout: 20000 });
+    expect(await button.getAttribute('aria-disabled')).not.toBe('true');
+});

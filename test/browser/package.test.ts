@@ -1,0 +1,155 @@
+// Shipping: `make dist` gives the same bytes twice; `make rpm` builds cockpit-raidtune from that
+// tarball (through the source RPM); its payload, unpacked into a scratch root with rpm2cpio | cpio,
+// has exactly the expected files; and Cockpit serves the page from there without a single console
+// error, bare and in the shell, translated.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { repoRoot } from '../../tools/cockpit';
+import { setupRaidtune } from './harness/env';
+import { chooseLanguage } from './harness/cockpitSettings';
+
+const REPO = repoRoot();
+const VERSION = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string;
+const TARBALL = join(REPO, `raidtune-${VERSION}.tar.xz`);
+const RPM = join(REPO, `rpmbuild/RPMS/noarch/cockpit-raidtune-${VERSION}-1.noarch.rpm`);
+const root = mkdtempSync(join(tmpdir(), 'raidtune-rpm-root-'));
+const pluginDir = join(root, 'usr/share/cockpit/raidtune');
+const BUILD_TIMEOUT_MS = 180000;
+
+/** Runs make in the repository, without the calling make's jobserver (make check runs jest). */
+function make(...targets: string[]): string {
+    const env = { ...process.env };
+    for (const name of ['MAKEFLAGS', 'MAKELEVEL', 'MFLAGS', 'MAKEOVERRIDES']) delete env[name];
+    const result = spawnSync('make', ['-s', ...targets], { cwd: REPO, env, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`make ${targets.join(' ')} failed:\n${result.stdout}${result.stderr}`);
+    return result.stdout;
+}
+
+function sha256(path: string): string {
+    return createHash('sha256').update(readFileSync(path)).digest('hex');
+}
+
+function files(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap(e => {
+        const path = join(dir, e.name);
+        return e.isDirectory() ? files(path) : ['/' + relative(root, path)];
+    });
+}
+
+const tarballHashes: string[] = [];
+beforeAll(() => {
+    // Twice, from scratch: the release tarball must not depend on when or how often it is made.
+    // Between the runs a file's time changes (as a checkout or an edit would): no effect either.
+    for (let i = 0; i < 2; i++) {
+        if (i === 1) utimesSync(join(REPO, 'README.md'), new Date(), new Date());
+        rmSync(TARBALL, { force: true });
+        make('dist');
+        tarballHashes.push(sha256(TARBALL));
+    }
+    rmSync(join(REPO, 'rpmbuild'), { recursive: true, force: true });
+    make('rpm');
+    execFileSync('sh', ['-c', `rpm2cpio "$1" | cpio -idm --quiet`, 'unpack', RPM], { cwd: root });
+}, BUILD_TIMEOUT_MS);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const env = setupRaidtune({ scenario: 'raid6-recovery', pluginDir, openBarePage: false });
+
+describe('the release tarball', () => {
+    test('is reproducible: two runs of make dist give the same bytes', () => {
+        expect(tarballHashes).toHaveLength(2);
+        expect(tarballHashes[0]).toBe(tarballHashes[1]);
+    });
+
+    test('has sorted names under raidtune-VERSION/, owner root, one fixed time, and ships dist/ and the spec', () => {
+        const listing = execFileSync('tar', ['--numeric-owner', '-tvJf', TARBALL], { encoding: 'utf8' }).trim().split('\n');
+        const names = listing.map(line => line.split(/\s+/).slice(5).join(' '));
+        expect(names.every(n => n.startsWith(`raidtune-${VERSION}/`))).toBe(true);
+        // Each folder's entries in byte order (GNU tar --sort=name).
+        const byFolder = new Map<string, string[]>();
+        for (const name of names.map(n => n.replace(/\/$/, ''))) byFolder.set(dirname(name), [...byFolder.get(dirname(name)) ?? [], name]);
+        for (const entries of byFolder.values())
+            expect(entries).toEqual([...entries].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+        expect(listing.every(line => line.split(/\s+/)[1] === '0/0')).toBe(true);
+        expect(new Set(listing.map(line => line.split(/\s+/).slice(3, 5).join(' '))).size).toBe(1);
+        for (const file of ['dist/index.html', 'dist/index.js', 'dist/po.de.js', 'dist/po.zh_CN.js', 'cockpit-raidtune.spec',
+            'Makefile', 'COPYING', 'po/de.po', 'po/LINGUAS', 'org.cockpit_project.raidtune.metainfo.xml', 'src/manifest.json'])
+            expect(names).toContain(`raidtune-${VERSION}/${file}`);
+        expect(names.some(n => n.includes('/node_modules/') || n.endsWith('.map'))).toBe(false);
+    });
+});
+
+describe('the RPM', () => {
+    test('is cockpit-raidtune, noarch, and requires cockpit-bridge and mdadm', () => {
+        const query = (...args: string[]) => execFileSync('rpm', ['-qp', ...args, RPM], { encoding: 'utf8' }).trim();
+        expect(query('--queryformat', '%{NAME} %{VERSION} %{ARCH}')).toBe(`cockpit-raidtune ${VERSION} noarch`);
+        const requires = query('--requires').split('\n');
+        expect(requires).toEqual(expect.arrayContaining(['cockpit-bridge >= 215', 'mdadm']));
+        expect(requires.filter(r => !r.startsWith('rpmlib('))).toHaveLength(2);
+        expect(query('--provides')).toContain('bundled(npm(react)) = ');
+    });
+
+    test('installs the page under /usr/share/cockpit/raidtune and the metainfo, nothing else', () => {
+        const installed = files(root).sort();
+        const assets = readdirSync(join(REPO, 'dist/assets')).map(a => `/usr/share/cockpit/raidtune/assets/${a}`);
+        expect(installed).toEqual([
+            ...assets,
+            ...['index.css', 'index.html', 'index.js', 'manifest.json', 'po.de.js', 'po.zh_CN.js'].map(f => `/usr/share/cockpit/raidtune/${f}`),
+            `/usr/share/doc/cockpit-raidtune-${VERSION}/README.md`,
+            `/usr/share/licenses/cockpit-raidtune-${VERSION}/COPYING`,
+            `/usr/share/licenses/cockpit-raidtune-${VERSION}/index.js.LEGAL.txt`,
+            '/usr/share/metainfo/org.cockpit_project.raidtune.metainfo.xml',
+        ].sort());
+        // What it serves is what the build made.
+        for (const file of ['index.js', 'index.css', 'po.de.js', 'manifest.json'])
+            expect(sha256(join(pluginDir, file))).toBe(sha256(join(REPO, 'dist', file)));
+        expect(statSync(join(pluginDir, 'index.html')).mode & 0o777).toBe(0o644);
+    });
+
+    test('installs the metainfo with the translations merged in, valid for appstreamcli', () => {
+        const metainfo = join(root, 'usr/share/metainfo/org.cockpit_project.raidtune.metainfo.xml');
+        expect(readFileSync(metainfo, 'utf8')).toContain('<name xml:lang="de">RAID-Optimierung</name>');
+        if (spawnSync('appstreamcli', ['--version']).status !== 0) {
+            console.warn('SKIPPED: appstreamcli is missing, the installed metainfo is not validated');
+            return;
+        }
+        execFileSync('appstreamcli', ['validate', '--no-net', metainfo], { stdio: 'pipe' });
+    });
+
+    test('rpmlint reports only what the spec explains', () => {
+        if (spawnSync('rpmlint', ['--version']).status !== 0) {
+            console.warn('SKIPPED: rpmlint is missing (Debian: apt-get install rpmlint)');
+            return;
+        }
+        const srpm = readdirSync(join(REPO, 'rpmbuild/SRPMS')).map(f => join(REPO, 'rpmbuild/SRPMS', f));
+        const result = spawnSync('rpmlint', [RPM, ...srpm, join(REPO, 'cockpit-raidtune.spec')], { encoding: 'utf8' });
+        const findings = result.stdout.split('\n').filter(line => /^cockpit-raidtune[^:]*: [EW]: /.test(line));
+        const explained = /: [EW]: (no-signature|no-packager-tag|no-group-tag|no-buildroot-tag|invalid-license)\b/;
+        expect(findings.filter(line => !explained.test(line))).toEqual([]);
+        const spec = readFileSync(join(REPO, 'cockpit-raidtune.spec.in'), 'utf8');
+        for (const check of new Set(findings.map(line => line.match(explained)![1])))
+            expect(spec).toContain(check);
+    });
+});
+
+describe('the installed page in Cockpit', () => {
+    test('loads from the unpacked RPM with zero console errors, bare and in the shell', async () => {
+        expect(existsSync(join(pluginDir, 'manifest.json'))).toBe(true);
+        const bare = await env.openPage();
+        await bare.page.waitForSelector('#array-md0 .pf-v6-c-progress');
+        await expect(bare.page.locator('h1').innerText()).resolves.toBe('RAID tuning');
+        const shell = await env.shellPage();
+        await shell.frame.waitForSelector('#array-md0 .pf-v6-c-progress');
+        await bare.expectNoProblems();
+        await shell.expectNoProblems();
+    });
+
+    test('speaks German from the package\'s po.de.js', async () => {
+        const page = (await env.openPage()).page;
+        await chooseLanguage(page, 'de-de');
+        await page.reload();
+        await page.waitForSelector('h1:has-text("RAID-Optimierung")');
+    });
+});

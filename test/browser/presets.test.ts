@@ -1,0 +1,113 @@
+// Presets on the simulated 22-hour rebuild: the dialog explains the three, previews the exact
+// writes of the chosen one, applies them (the simulated kernel then rebuilds faster), and
+// "Restore previous settings" puts everything back.
+
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { simMdstat, simValue, waitUntil } from './harness/raidtunePage';
+
+const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
+const stateDir = join(temp, 'state');
+const env = setupRaidtune({
+    scenario: 'raid6-recovery', readySelector: '#array-md0',
+    config: { stateDir, sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
+});
+
+function dialog(): Locator {
+    return env.page.getByRole('dialog');
+}
+
+function footerButton(name: string): Locator {
+    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+beforeEach(async () => {
+    if (await dialog().count()) await env.page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+});
+
+/** KiB per disk the simulated recovery moves per second, measured on its /proc/mdstat over `seconds`. */
+async function rebuildKiBs(seconds = 3): Promise<number> {
+    const done = async () => (await simMdstat(env)).get('md0')!.sync!.done!;
+    const [t0, d0] = [Date.now(), await done()];
+    await new Promise(resolve => setTimeout(resolve, seconds * 1000));
+    return (await done() - d0) / ((Date.now() - t0) / 1000);
+}
+
+const SIM_FILES = ['/proc/sys/dev/raid/speed_limit_min', '/proc/sys/dev/raid/speed_limit_max', '/sys/block/md0/md/stripe_cache_size'];
+
+async function simValues(): Promise<string[]> {
+    return Promise.all(SIM_FILES.map(path => simValue(env, path)));
+}
+
+test('the dialog explains each preset in one line and writes nothing until one is chosen', async () => {
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    const radios = dialog().getByRole('radio');
+    await expect(radios.count()).resolves.toBe(3);
+    await expect(dialog().getByLabel('Low impact').isChecked()).resolves.toBe(false);
+    const text = await dialog().innerText();
+    expect(text).toContain('The kernel defaults: a rebuild yields to other I/O down to 1.02 MB/s per disk');
+    expect(text).toContain('A rebuild keeps at least 10.2 MB/s per disk under other I/O');
+    expect(text).toContain('A rebuild keeps 51.2 MB/s per disk even under other I/O');
+    expect(await footerButton('Apply').isDisabled()).toBe(true);
+    await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
+
+    // Low impact here: back to the kernel's 1000 KiB/s minimum; the rest is at its default already.
+    await dialog().getByLabel('Low impact').check();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('echo 1000 > /proc/sys/dev/raid/speed_limit_min');
+    await footerButton('Cancel').click();
+    expect(await simValues()).toEqual(['4000', '200000', '256']);
+});
+
+test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds up; restore undoes it', async () => {
+    const before = await rebuildKiBs();
+    expect(before).toBeLessThan(6000); // held near speed_limit_min=4000 by the backup clients' I/O
+
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await dialog().getByLabel('Fast rebuild').check();
+    // 5 disks x 4 KiB x 8192 entries = 160 MiB, well inside 10% of the 6 GiB available.
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe([
+        'echo 50000 > /proc/sys/dev/raid/speed_limit_min',
+        'echo 2000000 > /proc/sys/dev/raid/speed_limit_max',
+        'echo 8192 > /sys/block/md0/md/stripe_cache_size',
+    ].join('\n'));
+    expect(await simValues()).toEqual(['4000', '200000', '256']);
+
+    await footerButton('Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    expect(await simValues()).toEqual(['50000', '2000000', '8192']);
+    await footerButton('Close').click();
+
+    // The simulated kernel honours the new minimum against the competing I/O.
+    const after = await waitUntil('the rebuild speeding up', async () => {
+        const kiBs = await rebuildKiBs(2);
+        return kiBs > 40000 && kiBs;
+    });
+    expect(after).toBeGreaterThan(before * 8);
+
+    // The originals were recorded first: the page offers them back.
+    const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
+    expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original])).toEqual([
+        ['/proc/sys/dev/raid/speed_limit_min', '4000'], ['/proc/sys/dev/raid/speed_limit_max', '200000'],
+        ['/sys/block/md0/md/stripe_cache_size', '256'],
+    ]);
+    const banner = env.page.locator('.raidtune-restore');
+    await banner.getByText('raidtune changed 3 settings on this host.').waitFor();
+    await banner.getByRole('button', { name: 'Restore previous settings' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe([
+        'echo 4000 > /proc/sys/dev/raid/speed_limit_min',
+        'echo 200000 > /proc/sys/dev/raid/speed_limit_max',
+        'echo 256 > /sys/block/md0/md/stripe_cache_size',
+        `rm -f ${stateDir}/restore.json`,
+    ].join('\n'));
+    await footerButton('Restore').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    expect(await simValues()).toEqual(['4000', '200000', '256']);
+    expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
+    await footerButton('Close').click();
+    await banner.waitFor({ state: 'detached' });
+    await waitUntil('the rebuild back at the minimum', async () => (await rebuildKiBs(2)) < 6000);
+});

@@ -1,0 +1,188 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildModel, type HostModel } from '../../../../src/md/model';
+import { describePlan, type WriteFileStep } from '../../../../src/md/plan';
+import {
+    forgetPlan, keepPlan, keptComparisons, mdadmUuid, parseSysctl, parseUdevRules, renderSysctl, renderUdevRules,
+    SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type ArrayRule,
+} from '../../../../src/md/tuning/persist';
+import { CAPTURES, loadCaptureFiles } from '../../helpers/realKernelCapture';
+
+const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d' };
+const UUID = 'f2e16c73:83d851dd:194128e8:31d2c297'; // raid5-recovery's md0, as mdadm prints it
+
+function hostFrom(capture: string, files: Record<string, string> = {}): HostModel {
+    const all = loadCaptureFiles(capture);
+    for (const [path, content] of Object.entries(files)) all.set(path, content.endsWith('\n') ? content : `${content}\n`);
+    return buildModel({ files: all, pageSize: 4096, missingRoots: [], complete: true }, 0);
+}
+
+const TUNED = {
+    '/proc/sys/dev/raid/speed_limit_min': '50000',
+    '/proc/sys/dev/raid/speed_limit_max': '2000000',
+    '/sys/block/md0/md/sync_speed_min': '30000 (local)',
+    '/sys/block/md0/md/stripe_cache_size': '8192',
+};
+
+function fileSteps(host: HostModel): WriteFileStep[] {
+    return keepPlan(host, DIRS).plan!.steps as WriteFileStep[];
+}
+
+describe('MD_UUID', () => {
+    const captures = readdirSync(CAPTURES).filter(name => existsSync(join(CAPTURES, name, 'mdadm-detail-scan.txt')));
+
+    test.each(captures)('sysfs md/uuid of %s reads as `mdadm --detail --scan` prints it (what udev gets in MD_UUID)', name => {
+        const scan = readFileSync(join(CAPTURES, name, 'mdadm-detail-scan.txt'), 'utf8');
+        const expected = [...scan.matchAll(/^ARRAY \/dev\/(md\w+) .*UUID=(\S+)/gm)].map(m => [m[1], m[2]]);
+        const host = hostFrom(name);
+        const converted = host.arrays.filter(a => a.uuid).map(a => [a.name, mdadmUuid(a.uuid, a.metadata)]);
+        expect(converted.sort()).toEqual(expected.sort());
+    });
+
+    test('no UUID for 0.90 superblocks (host-endian words) or anything odd: those rules match the name', () => {
+        expect(mdadmUuid('f2e16c73-83d8-51dd-1941-28e831d2c297', '0.90')).toBeNull();
+        expect(mdadmUuid('f2e16c73-83d8-51dd-1941-28e831d2c297', 'external:imsm')).toBeNull();
+        expect(mdadmUuid('not-a-uuid', '1.2')).toBeNull();
+        expect(mdadmUuid(null, '1.2')).toBeNull();
+    });
+});
+
+describe('the sysctl file', () => {
+    test('is a header comment and one line per limit', () => {
+        const text = renderSysctl(new Map([['dev.raid.speed_limit_min', '50000'], ['dev.raid.speed_limit_max', '2000000']]));
+        expect(text).toMatch(/^# Written by raidtune/);
+        expect(text.split('\n').filter(l => !l.startsWith('#'))).toEqual([
+            'dev.raid.speed_limit_min = 50000', 'dev.raid.speed_limit_max = 2000000', '',
+        ]);
+    });
+
+    test('parse(render(x)) is x', () => {
+        const values = new Map([['dev.raid.speed_limit_min', '48828'], ['dev.raid.speed_limit_max', '200000']]);
+        expect(parseSysctl(renderSysctl(values))).toEqual(values);
+    });
+
+    test('reads what sysctl.d(5) allows: slashes, ; comments, blanks, a leading -', () => {
+        expect(parseSysctl('; comment\n  dev/raid/speed_limit_min=7000  \n\n-dev.raid.speed_limit_max =  9000\n# x = 1\n'))
+            .toEqual(new Map([['dev.raid.speed_limit_min', '7000'], ['dev.raid.speed_limit_max', '9000']]));
+    });
+});
+
+describe('the udev rule file', () => {
+    const rules: ArrayRule[] = [
+        { match: { by: 'uuid', uuid: UUID }, attributes: [['md/sync_speed_min', '30000'], ['md/stripe_cache_size', '8192']] },
+        { match: { by: 'name', name: 'md9' }, attributes: [['md/stripe_cache_size', '4096']] },
+    ];
+
+    test('matches by MD_UUID, one line per attribute with its own TEST guard', () => {
+        const lines = renderUdevRules(rules).split('\n').filter(l => l && !l.startsWith('#'));
+        expect(lines).toEqual([
+            `SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md*", ENV{MD_UUID}=="${UUID}", TEST=="md/sync_speed_min", ATTR{md/sync_speed_min}="30000"`,
+            `SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md*", ENV{MD_UUID}=="${UUID}", TEST=="md/stripe_cache_size", ATTR{md/stripe_cache_size}="8192"`,
+            'SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md9", TEST=="md/stripe_cache_size", ATTR{md/stripe_cache_size}="4096"',
+        ]);
+    });
+
+    test('parse(render(x)) is x', () => {
+        expect(parseUdevRules(renderUdevRules(rules))).toEqual(rules);
+        expect(parseUdevRules(renderUdevRules([]))).toEqual([]);
+    });
+
+    test('reads a hand-written rule and ignores lines that set nothing on an md array', () => {
+        const text = [
+            '# from a forum',
+            'SUBSYSTEM=="block", KERNEL=="md0", ACTION=="add|change", TEST=="md/stripe_cache_size", ATTR{md/stripe_cache_size}="8192"',
+            'SUBSYSTEM=="block", KERNEL=="sd*", ATTR{queue/read_ahead_kb}="1024"',
+            `ENV{MD_UUID}=="${UUID}", GOTO="elsewhere"`,
+            'garbage',
+        ].join('\n');
+        expect(parseUdevRules(text)).toEqual([{ match: { by: 'name', name: 'md0' }, attributes: [['md/stripe_cache_size', '8192']] }]);
+    });
+});
+
+describe('keeping the live settings', () => {
+    test('nothing to keep on a host at the kernel defaults', () => {
+        const host = hostFrom('raid5-recovery', { '/proc/sys/dev/raid/speed_limit_max': '200000' });
+        expect(fileSteps(host)).toEqual([]);
+        expect(keptComparisons(host)).toEqual([]);
+    });
+
+    test('writes both files from the live values, shown whole in the preview', () => {
+        const host = hostFrom('raid5-recovery', TUNED);
+        const steps = fileSteps(host);
+        expect(steps.map(s => [s.path, s.previous])).toEqual([
+            ['/etc/sysctl.d/90-raidtune.conf', null], ['/etc/udev/rules.d/64-raidtune.rules', null],
+        ]);
+        expect(parseSysctl(steps[0].content!)).toEqual(new Map([
+            ['dev.raid.speed_limit_min', '50000'], ['dev.raid.speed_limit_max', '2000000']]));
+        expect(parseUdevRules(steps[1].content!)).toEqual([
+            { match: { by: 'uuid', uuid: UUID }, attributes: [['md/sync_speed_min', '30000'], ['md/stripe_cache_size', '8192']] }]);
+        expect(describePlan(keepPlan(host, DIRS).plan!)).toMatch(/^cat > \/etc\/sysctl.d\/90-raidtune.conf <<'EOF'\n# Written by raidtune/);
+    });
+
+    test('a host whose files say what is live: nothing to write, every setting "kept"', () => {
+        const live = hostFrom('raid5-recovery', TUNED);
+        const [sysctl, udev] = fileSteps(live);
+        const kept = hostFrom('raid5-recovery', { ...TUNED, [SYSCTL_SNAPSHOT_PATH]: sysctl.content!, [UDEV_SNAPSHOT_PATH]: udev.content! });
+        expect(fileSteps(kept)).toEqual([]);
+        expect(keptComparisons(kept).map(c => [c.setting.message, c.state])).toEqual([
+            ['system minimum rebuild speed', 'kept'],
+            ['system maximum rebuild speed', 'kept'],
+            ['minimum sync speed of $0', 'kept'],
+            ['stripe cache size of $0', 'kept'],
+        ]);
+    });
+
+    test('a live change shows as differing from the kept value, and keeping again rewrites only that file', () => {
+        const [sysctl, udev] = fileSteps(hostFrom('raid5-recovery', TUNED));
+        const changed = hostFrom('raid5-recovery', {
+            ...TUNED, '/sys/block/md0/md/stripe_cache_size': '256',
+            [SYSCTL_SNAPSHOT_PATH]: sysctl.content!, [UDEV_SNAPSHOT_PATH]: udev.content!,
+        });
+        expect(keptComparisons(changed).filter(c => c.state !== 'kept')).toEqual([
+            { setting: { message: 'stripe cache size of $0', args: ['md0'] }, live: '256', atBoot: '8192', kept: true, state: 'differs', unit: 'count' },
+        ]);
+        const steps = fileSteps(changed);
+        expect(steps.map(s => s.path)).toEqual(['/etc/udev/rules.d/64-raidtune.rules']);
+        expect(steps[0].previous).toBe(udev.content);
+        expect(parseUdevRules(steps[0].content!)[0].attributes).toEqual([['md/sync_speed_min', '30000']]);
+    });
+
+    test('settings not kept are named: they are lost at reboot', () => {
+        const host = hostFrom('raid5-recovery', { '/proc/sys/dev/raid/speed_limit_min': '50000' });
+        expect(keptComparisons(host).map(c => [c.setting.message, c.live, c.atBoot, c.state])).toEqual([
+            ['system minimum rebuild speed', '50000', '1000', 'not-kept'],
+            ['system maximum rebuild speed', '1000', '200000', 'not-kept'],
+        ]);
+    });
+
+    test('back at the defaults, keeping removes the files', () => {
+        const [sysctl, udev] = fileSteps(hostFrom('raid5-recovery', TUNED));
+        const host = hostFrom('raid5-recovery', {
+            '/proc/sys/dev/raid/speed_limit_max': '200000', [SYSCTL_SNAPSHOT_PATH]: sysctl.content!, [UDEV_SNAPSHOT_PATH]: udev.content!,
+        });
+        expect(describePlan(keepPlan(host, DIRS).plan!)).toBe('rm -f /etc/sysctl.d/90-raidtune.conf\nrm -f /etc/udev/rules.d/64-raidtune.rules');
+    });
+
+    test('keeps the rules of arrays not assembled now, and says so', () => {
+        const other = renderUdevRules([{ match: { by: 'uuid', uuid: '00000000:11111111:22222222:33333333' }, attributes: [['md/stripe_cache_size', '4096']] }]);
+        const host = hostFrom('raid5-recovery', { ...TUNED, [UDEV_SNAPSHOT_PATH]: other });
+        const result = keepPlan(host, DIRS);
+        const udev = (result.plan!.steps as WriteFileStep[]).find(s => s.path.endsWith('.rules'))!;
+        expect(parseUdevRules(udev.content!).map(r => r.match)).toEqual([
+            { by: 'uuid', uuid: UUID }, { by: 'uuid', uuid: '00000000:11111111:22222222:33333333' }]);
+        expect(result.warnings!.map(w => w.args)).toEqual([['00000000:11111111:22222222:33333333']]);
+    });
+
+    test('"Stop keeping" removes the files that exist, with their content as the way back', () => {
+        const [sysctl] = fileSteps(hostFrom('raid5-recovery', TUNED));
+        const host = hostFrom('raid5-recovery', { [SYSCTL_SNAPSHOT_PATH]: sysctl.content! });
+        const plan = forgetPlan(host, DIRS);
+        expect(describePlan(plan)).toBe('rm -f /etc/sysctl.d/90-raidtune.conf');
+        expect((plan.steps[0] as WriteFileStep).previous).toBe(sysctl.content);
+    });
+
+    test('refuses when the system limits are unknown', () => {
+        const host = hostFrom('raid5-recovery');
+        expect(keepPlan({ ...host, global: { speedMinKiBs: null, speedMaxKiBs: null } }, DIRS).errors?.persist).toBeDefined();
+    });
+});

@@ -1,0 +1,40 @@
+// raidtune's change dialog (src/ui/plan/ChangeModal.tsx) as the tests drive it.
+import type { Locator, Page } from 'playwright-core';
+
+export function dialog(page: Page): Locator {
+    return page.getByRole('dialog');
+}
+
+export function footerButton(page: Page, name: string): Locator {
+    return dialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+/** The commands the dialog says it will run (null when it shows none). */
+export async function previewedCommands(page: Page): Promise<string | null> {
+    const commands = dialog(page).locator('.raidtune-commands');
+    return await commands.count() ? (await commands.innerText()).trim() : null;
+}
+
+export const DONE = 'Done. The values were read back from the kernel.';
+
+/** Clicks the primary button and waits for the outcome; returns the outcome's alert titles. */
+export async function applyAndWait(page: Page, label = 'Apply'): Promise<string[]> {
+    await footerButton(page, label).click();
+    await footerButton(page, 'Close').waitFor({ timeout: 30000 });
+    const titles = await dialog(page).locator('.pf-v6-c-alert__title').allInnerTexts();
+    return titles.map(t => t.replace(/^(Success|Danger|Warning|Info) alert:\s*/, '').trim());
+}
+
+/** The dialog's state in one DOM pass: error texts, whether Apply is disabled, the commands shown. */
+export async function formState(page: Page): Promise<{ errors: string[]; applyDisabled: boolean; commands: string | null }> {
+    return dialog(page).evaluate((el: HTMLElement) => {
+        const errors = [...el.querySelectorAll('.pf-v6-c-helper-text__item.pf-m-error')].map(e => (e as HTMLElement).innerText.trim());
+        const apply = [...el.querySelectorAll('.pf-v6-c-modal-box__footer button')].find(b => (b as HTMLElement).innerText.trim() === 'Apply') as HTMLButtonElement | undefined;
+        const commands = el.querySelector('.raidtune-commands') as HTMLElement | null;
+        return {
+            errors,
+            applyDisabled: !apply || apply.disabled || apply.getAttribute('aria-disabled') === 'true',
+            commands: commands ? commands.innerText.trim() : null,
+        };
+    });
+}

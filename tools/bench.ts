@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { launchBrowser, openPage, startCockpit, startSimulatedHost, type LaunchedBrowser } from './cockpit';
+import { launchBrowser, openPage, simulatedHostConfig, startCockpit, startSimulatedHost, type LaunchedBrowser } from './cockpit';
 import { HARNESS_RUN, processesTagged, repoRoot } from './cockpit/proc';
 
 const REFRESHES_MEASURED = 8;
@@ -73,7 +73,7 @@ async function waitForSeq(page: Page, seq: number): Promise<void> {
 
 async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: string): Promise<RefreshFigures> {
     const sim = await startSimulatedHost({ scenario });
-    const cockpit = await startCockpit({ config: { procRoot: sim.procRoot, sysRoot: sim.sysRoot } });
+    const cockpit = await startCockpit({ config: simulatedHostConfig(sim) });
     try {
         const context = await browser.newContext();
         const page = await context.newPage();
@@ -140,7 +140,7 @@ async function timeToContent(browser: LaunchedBrowser, url: string, selector: st
 async function measurePageLoad(browser: LaunchedBrowser): Promise<{ raidtuneMs: number; blankMs: number }> {
     const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
     const pluginDir = pluginWithBlankPage();
-    const cockpit = await startCockpit({ pluginDir, config: { procRoot: sim.procRoot, sysRoot: sim.sysRoot } });
+    const cockpit = await startCockpit({ pluginDir, config: simulatedHostConfig(sim) });
     try {
         // One warm-up each so both pay the same cold caches.
         const page = await openPage(browser, cockpit.barePageUrl);

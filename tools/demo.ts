@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './cockpit/proc';
-import { startSimulatedHost, type SimulatedHost } from './cockpit/sim';
+import { simulatedHostConfig, startSimulatedHost, type SimulatedHost } from './cockpit/sim';
 import { isPluginDir, simulatedHostConditions, startCockpit, type Cockpit, type RaidtuneConfig } from './cockpit/ws';
 
 const USAGE = `usage: node build/demo.mjs [--sim] [--scenario NAME] [--port N] [--address ADDR]
@@ -112,7 +112,7 @@ async function main(): Promise<number> {
             what = `this machine's md arrays (${arrays.join(', ')})`;
         } else {
             sim = await startSimulatedHost({ scenario: args.scenario });
-            config = { procRoot: sim.procRoot, sysRoot: sim.sysRoot };
+            config = simulatedHostConfig(sim);
             what = `a simulated md host, scenario ${args.scenario} (${arrays.length ? '--sim' : 'no md arrays on this machine'})\n` +
                 `  simulated /proc and /sys: ${sim.procRoot} ${sim.sysRoot}`;
         }

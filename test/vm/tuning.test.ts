@@ -70,7 +70,8 @@ test('system limits: previewed, written, read back from the guest; the journal r
     const banner = page.locator('.raidtune-restore');
     await banner.getByText('raidtune changed 2 settings on this host.').waitFor({ timeout: 30000 });
     await banner.getByRole('button', { name: 'Restore previous settings' }).click();
-    expect(await previewedCommands(page)).toBe(`echo 1000 > ${MIN}\necho 200000 > ${MAX}\nrm -f ${VM_JOURNAL}`);
+    // Newest record first, as an undo would.
+    expect(await previewedCommands(page)).toBe(`echo 200000 > ${MAX}\necho 1000 > ${MIN}\nrm -f ${VM_JOURNAL}`);
     expect(await applyAndWait(page, 'Restore')).toEqual([DONE]);
     expect(await guestValues(MIN, MAX, VM_JOURNAL)).toEqual(['1000', '200000', '<absent>']);
     await close(page);

@@ -3,7 +3,7 @@
 //
 // Node-only code that must not pull in playwright (the demo bundle) imports './ws' and './sim'
 // directly instead of this file.
-export { startSimulatedHost, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
+export { startSimulatedHost, simulatedHostConfig, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
 export { startCockpit, isPluginDir, simulatedHostConditions, COCKPIT_WS, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
 export {
     launchBrowser, openPage, formatProblems, KNOWN_SHELL_NOISE, CHROMIUM, CHROMIUM_ARGS,

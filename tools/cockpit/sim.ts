@@ -1,9 +1,10 @@
 // The simulated md host: `node build/mdsim.mjs --scenario NAME --root DIR` keeps a fake
 // <root>/proc and <root>/sys up to date, prints "mdsim: ready <root>" and creates <root>/.ready
 // when the tree is complete, and exits on SIGTERM.
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 
 export interface SimulatedHostOptions {
@@ -104,4 +105,23 @@ function isFile(path: string): boolean {
     } catch {
         return false;
     }
+}
+
+/**
+ * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
+ * would write outside them (its state, sysctl.d, udev rules, mdadm) inside the simulated root too,
+ * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm wrapper.
+ */
+export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
+    const mdadm = join(sim.root, 'bin', 'mdadm');
+    mkdirSync(dirname(mdadm), { recursive: true });
+    writeMdadmWrapper({ path: mdadm, root: sim.root, program: join(repoRoot(), 'build', 'mdadm-sim.mjs') });
+    return {
+        procRoot: sim.procRoot,
+        sysRoot: sim.sysRoot,
+        stateDir: join(sim.root, 'var/lib/raidtune'),
+        sysctlDir: join(sim.root, 'etc/sysctl.d'),
+        udevRulesDir: join(sim.root, 'etc/udev/rules.d'),
+        mdadm,
+    };
 }

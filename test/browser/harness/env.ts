@@ -17,7 +17,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-    formatProblems, launchBrowser, openPage, simulatedHostConditions, startCockpit, startSimulatedHost,
+    formatProblems, launchBrowser, openPage, simulatedHostConditions, simulatedHostConfig, startCockpit, startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
 
@@ -111,7 +111,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
             logTiming(`mdsim ${scenario} ready`, sim.startMs);
         }
         const config = sim || options.config
-            ? { ...(sim ? { procRoot: sim.procRoot, sysRoot: sim.sysRoot } : {}), ...options.config }
+            ? { ...(sim ? simulatedHostConfig(sim) : {}), ...options.config }
             : undefined;
         cockpit = await startCockpit({
             pluginDir: options.pluginDir, config, extraPackages: options.extraPackages,

@@ -168,10 +168,11 @@ describe('undo and restore', () => {
     test('the journal records every original, so "Restore previous settings" brings them back', () => {
         const { plan } = planOf(hostFrom('raid5-recovery'), 'fast-rebuild');
         const journal = recordOriginals(null, plan.steps, '2025-01-01T00:00:00Z');
+        // Newest record first, like an undo: the cache, then the limits in reverse of how they rose.
         expect(describePlan(restorePlan(journal))).toBe([
-            'echo 1000 > /proc/sys/dev/raid/speed_limit_max',
-            'echo 1000 > /proc/sys/dev/raid/speed_limit_min',
             'echo 256 > /sys/block/md0/md/stripe_cache_size',
+            'echo 1000 > /proc/sys/dev/raid/speed_limit_min',
+            'echo 1000 > /proc/sys/dev/raid/speed_limit_max',
         ].join('\n'));
     });
 });

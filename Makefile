@@ -6,6 +6,9 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 SOURCES := $(shell find src sim tools -type f 2>/dev/null) build.mjs package.json $(wildcard po/*.po)
 JEST := node_modules/.bin/jest
 VERSION := $(shell sed -n 's/^  "version": "\(.*\)",$$/\1/p' package.json)
+# The source keeps the project's file name; it installs under its AppStream id (org.cockpit_project:
+# ids avoid hyphens), the name AppStream tools look for.
+METAINFO_SRC := org.cockpit-project.$(PACKAGE_NAME).metainfo.xml
 METAINFO := org.cockpit_project.$(PACKAGE_NAME).metainfo.xml
 SPEC := cockpit-$(PACKAGE_NAME).spec
 TARBALL := $(PACKAGE_NAME)-$(VERSION).tar.xz
@@ -44,9 +47,9 @@ install-files: build/$(METAINFO)
 
 # The AppStream metainfo with every translation merged in (msgfmt --xml, gettext >= 0.19.7, reads
 # po/LINGUAS and po/*.po); what gets installed.
-build/$(METAINFO): $(METAINFO) po/LINGUAS $(wildcard po/*.po)
+build/$(METAINFO): $(METAINFO_SRC) po/LINGUAS $(wildcard po/*.po)
 	mkdir -p build
-	msgfmt --xml -d po --template $(METAINFO) -o $@
+	msgfmt --xml -d po --template $(METAINFO_SRC) -o $@
 
 # The translation template: every user-visible string of src/ (_, N_, ngettext), the manifest's
 # label and keywords, and the metainfo (tools/i18n/pot.ts). Then `make po-update` merges it into

@@ -94,7 +94,8 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('resync_start', array.resyncCheckpoint ?? 'none');
     attr('consistency_policy', consistencyPolicy(array));
     attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
-    attr('bitmap/chunksize', started && array.bitmap ? array.bitmap.chunkBytes : 0);
+    // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
+    attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
     renderMembers(files, dir, array);
     if (!started || !isRedundant(array.level)) return;
 

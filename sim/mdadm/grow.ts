@@ -55,6 +55,7 @@ function removeBitmap(array: MdArray, device: string): MdadmOutcome {
     if (!array.bitmap) return fail(`no bitmap found on ${device}`);
     // SET_ARRAY_INFO: EBUSY while syncing, EROFS on a read-only array (the latter not checked on a real kernel).
     if (isBusy(array) || isReadOnly(array)) return fail('failed to remove internal bitmap.');
+    array.removedBitmapChunkBytes = array.bitmap.chunkBytes;
     array.bitmap = null;
     return OK;
 }

@@ -127,6 +127,8 @@ export interface MdArray {
     /** The state before writes are taken into account ("active" is shown while writes run). */
     baseState: ArrayStateName;
     bitmap: Bitmap | null;
+    /** md keeps bitmap/chunksize after the bitmap is removed (checked on 6.1): the last chunk size. */
+    removedBitmapChunkBytes?: number;
     localSpeedMin: number | null;
     localSpeedMax: number | null;
     stripeCacheSize: number;

@@ -75,7 +75,7 @@ describe('the release tarball', () => {
         expect(listing.every(line => line.split(/\s+/)[1] === '0/0')).toBe(true);
         expect(new Set(listing.map(line => line.split(/\s+/).slice(3, 5).join(' '))).size).toBe(1);
         for (const file of ['dist/index.html', 'dist/index.js', 'dist/po.de.js', 'dist/po.zh_CN.js', 'cockpit-raidtune.spec',
-            'Makefile', 'COPYING', 'po/de.po', 'po/LINGUAS', 'org.cockpit_project.raidtune.metainfo.xml', 'src/manifest.json'])
+            'Makefile', 'COPYING', 'po/de.po', 'po/LINGUAS', 'org.cockpit-project.raidtune.metainfo.xml', 'src/manifest.json'])
             expect(names).toContain(`raidtune-${VERSION}/${file}`);
         expect(names.some(n => n.includes('/node_modules/') || n.endsWith('.map'))).toBe(false);
     });

@@ -19,7 +19,8 @@ const md = (attribute: string) => `/sys/block/md0/md/${attribute}`;
 /** The guest's values of these files, read in one command (a missing file reads "<absent>"). */
 async function guestValues(...paths: string[]): Promise<string[]> {
     const out = await vm.guest.runOk(paths.map(p => `if [ -e ${p} ]; then echo "$(cat ${p})"; else echo '<absent>'; fi`).join('\n'));
-    return out.replace(/\n$/, '').split('\n');
+    // Trailing blanks dropped (queue/scheduler ends with one).
+    return out.replace(/\n$/, '').split('\n').map(v => v.trimEnd());
 }
 
 async function guestValue(path: string): Promise<string> {

@@ -18,7 +18,7 @@ import { dirname, join, relative } from 'node:path';
 import { transformSync } from 'esbuild';
 
 export const PACKAGE = 'raidtune';
-export const METAINFO = 'org.cockpit_project.raidtune.metainfo.xml';
+export const METAINFO = 'org.cockpit-project.raidtune.metainfo.xml';
 /** xgettext keywords: the same names the sources call (src/host/i18n.ts, src/md/message.ts). */
 export const KEYWORDS = ['_', 'N_', 'ngettext:1,2'];
 

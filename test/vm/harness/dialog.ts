@@ -25,11 +25,13 @@ export async function applyAndWait(page: Page, label = 'Apply'): Promise<string[
     return titles.map(t => t.replace(/^(Success|Danger|Warning|Info) alert:\s*/, '').trim());
 }
 
-/** The dialog's state in one DOM pass: error texts, whether Apply is disabled, the commands shown. */
+/** The dialog's state in one DOM pass: error texts, whether its primary button is disabled, the commands shown. */
 export async function formState(page: Page): Promise<{ errors: string[]; applyDisabled: boolean; commands: string | null }> {
     return dialog(page).evaluate((el: HTMLElement) => {
-        const errors = [...el.querySelectorAll('.pf-v6-c-helper-text__item.pf-m-error')].map(e => (e as HTMLElement).innerText.trim());
-        const apply = [...el.querySelectorAll('.pf-v6-c-modal-box__footer button')].find(b => (b as HTMLElement).innerText.trim() === 'Apply') as HTMLButtonElement | undefined;
+        // PatternFly adds ": error status;" for screen readers.
+        const errors = [...el.querySelectorAll('.pf-v6-c-helper-text__item.pf-m-error')]
+            .map(e => (e as HTMLElement).innerText.replace(/\s*: error status;\s*$/, '').trim());
+        const apply = el.querySelector('.pf-v6-c-modal-box__footer button.pf-m-primary') as HTMLButtonElement | null;
         const commands = el.querySelector('.raidtune-commands') as HTMLElement | null;
         return {
             errors,

@@ -32,7 +32,8 @@ export const DEFAULT_SPEED_LIMIT_MAX = 200000;
 
 // Stop all arrays (stacked ones first: md on md is stopped when its parents are gone, so loop),
 // then clear what could make the next --create ask questions or auto-assemble: superblocks on
-// disks and partitions, partition tables (a test may partition the disks), raidtune's journal.
+// disks and partitions, partition tables (a test may partition the disks), raidtune's journal and
+// the files it keeps for reboot (the guest has no /etc/sysctl.d or /etc/udev of its own).
 const RESET_MD = `
 for round in 1 2 3; do
   for d in /sys/block/md*; do
@@ -54,7 +55,7 @@ done
 for p in /sys/block/*/*/partition; do [ -e "$p" ] && { echo "partition left: $p"; exit 1; }; done
 echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
 echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
-rm -rf ${VM_STATE_DIR}
+rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev
 exit 0
 `;
 

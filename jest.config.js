@@ -17,7 +17,6 @@ module.exports = {
             transform: { '^.+\\.tsx?$': tsJest },
             globalSetup: '<rootDir>/test/browser/harness/globalSetup.ts',
             globalTeardown: '<rootDir>/test/browser/harness/globalTeardown.ts',
-            testTimeout: 60000,
         },
     ],
 };

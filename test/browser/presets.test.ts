@@ -98,9 +98,9 @@ test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds 
     await banner.getByText('raidtune changed 3 settings on this host.').waitFor();
     await banner.getByRole('button', { name: 'Restore previous settings' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe([
-        'echo 4000 > /proc/sys/dev/raid/speed_limit_min',
-        'echo 200000 > /proc/sys/dev/raid/speed_limit_max',
         'echo 256 > /sys/block/md0/md/stripe_cache_size',
+        'echo 200000 > /proc/sys/dev/raid/speed_limit_max',
+        'echo 4000 > /proc/sys/dev/raid/speed_limit_min',
         `rm -f ${stateDir}/restore.json`,
     ].join('\n'));
     await footerButton('Restore').click();

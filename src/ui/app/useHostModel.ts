@@ -23,8 +23,12 @@ export interface HostState {
     configProblems: string[];
 }
 
-function nextDelay(model: HostModel | null): number {
-    return model?.arrays.some(a => a.sync !== null) ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
+/** After a change, refresh fast for a while: the kernel starts or restarts a sync a moment later. */
+export const AFTER_CHANGE_MS = 15000;
+
+function nextDelay(model: HostModel | null, busyUntil: number): number {
+    const busy = performance.now() < busyUntil || model?.arrays.some(a => a.sync !== null);
+    return busy ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
 }
 
 type LoopState = Omit<HostState, 'config' | 'refreshNow' | 'configProblems'>;
@@ -34,7 +38,11 @@ export function useHostModel(): HostState {
     const [state, setState] = useState<LoopState>({ model: null, refresh: null, error: null });
     const modelRef = useRef<HostModel | null>(null);
     const refreshRef = useRef<() => void>(() => undefined);
-    const refreshNow = useCallback(() => refreshRef.current(), []);
+    const busyUntilRef = useRef(0);
+    const refreshNow = useCallback(() => {
+        busyUntilRef.current = performance.now() + AFTER_CHANGE_MS;
+        refreshRef.current();
+    }, []);
 
     useEffect(() => {
         let timer: ReturnType<typeof setTimeout> | undefined;
@@ -69,7 +77,7 @@ export function useHostModel(): HostState {
                 if (!stopped) setState(s => ({ ...s, error: (error as Error).message }));
             } finally {
                 inFlight = false;
-                schedule(again ? 0 : nextDelay(modelRef.current));
+                schedule(again ? 0 : nextDelay(modelRef.current, busyUntilRef.current));
             }
         }
 

@@ -13,7 +13,9 @@
 //   control.sock  virtio-serial port "control": run(cmd) (line protocol, see guest-init)
 //   shell.sock    virtio-serial port "shell": an interactive guest shell (tools/vm/guest.sh shell)
 //   console.log   the serial console (kernel + guest-init messages, "RAIDTUNE_VM_READY")
-//   share/        9p "host" -> guest /host (bridge.log lands here); the plugin folder is 9p "plugin"
+//   share/        9p "host" -> guest /host (bridge.log lands here; config/ is the guest bridge's
+//                 XDG_CONFIG_HOME: tools/vm/ws.ts writes the manifest override there); the plugin
+//                 folder is 9p "plugin"
 import { randomBytes } from 'node:crypto';
 import {
     accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync,

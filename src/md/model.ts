@@ -70,6 +70,8 @@ export interface ArrayModel {
     consistencyPolicy: string | null;
     members: MemberModel[];
     sync: SyncModel | null;
+    /** sync_action reads "frozen": no resync or recovery starts until it is resumed. */
+    syncFrozen: boolean;
     speedMin: SpeedLimit | null;
     speedMax: SpeedLimit | null;
     /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
@@ -194,6 +196,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         consistencyPolicy: attr('consistency_policy'),
         members,
         sync,
+        syncFrozen: attr('sync_action') === 'frozen',
         speedMin,
         speedMax,
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
@@ -311,6 +314,9 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
             percent = Math.floor((completed.doneSectors / completed.totalSectors) * 1000) / 10;
         }
     }
+    // Frozen with nothing interrupted (no mdstat line, no saved position) is no sync at all:
+    // the array is merely held from starting one (ArrayModel.syncFrozen says so).
+    if (!md.sync && doneKiB === null) return null;
     const sameSync = previous && previous.action === action;
     let history = sameSync ? previous.history : [];
     if (runState === 'running' && doneKiB !== null) history = addSample(history, { at: takenAt, doneKiB });

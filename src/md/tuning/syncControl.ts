@@ -20,7 +20,7 @@ export function syncControlUnavailable(array: ArrayModel, control: SyncControl):
     case 'pause':
         return sync && sync.runState !== 'frozen' ? null : msg(N_('No sync is running.'));
     case 'resume':
-        return sync?.runState === 'frozen' ? null : msg(N_('The sync is not paused.'));
+        return array.syncFrozen ? null : msg(N_('The sync is not paused.'));
     case 'restart':
         if (sync?.runState !== 'running') return msg(N_('No sync is running.'));
         return sync.action === 'resync' || sync.action === 'recover'

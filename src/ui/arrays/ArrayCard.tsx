@@ -1,4 +1,5 @@
 import {
+    Alert,
     Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
 } from '../pf';
@@ -86,6 +87,12 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                 </DescriptionList>
             </CardBody>
             {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} /></CardBody>}
+            {array.syncFrozen && !array.sync && (
+                <CardBody>
+                    <Alert isInline isPlain variant="info" className="raidtune-frozen"
+                        title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
+                </CardBody>
+            )}
             {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
         </Card>

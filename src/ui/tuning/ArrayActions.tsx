@@ -33,8 +33,8 @@ const CONTROL_LABELS: Record<SyncControl, () => string> = {
 /** The sync controls worth offering in the array's current state (others would only confuse). */
 function offeredControls(array: ArrayModel): SyncControl[] {
     const sync = array.sync;
+    if (array.syncFrozen) return ['resume'];
     if (!sync) return ['check', 'repair'];
-    if (sync.runState === 'frozen') return ['resume'];
     if (sync.action === 'check' || sync.action === 'repair') return ['pause', 'stop'];
     return ['pause', 'restart'];
 }

@@ -91,6 +91,14 @@ describe('model from real-kernel captures', () => {
 });
 
 describe('model edge cases', () => {
+    test('an idle array frozen by hand has no sync, but says it is frozen (checked on a real kernel)', () => {
+        const files = loadCaptureFiles('raid1-with-spare');
+        files.set('/sys/block/md0/md/sync_action', 'frozen\n');
+        const [md0] = buildModel(snapshotOf(files), 0).arrays;
+        expect(md0.sync).toBeNull();
+        expect(md0.syncFrozen).toBe(true);
+    });
+
     test('dates progress samples by the host\'s uptime when it came with the snapshot', () => {
         const files = loadCaptureFiles('raid1-resync');
         files.set('/proc/uptime', '100.00 150.00\n');

@@ -104,10 +104,14 @@ check: deps
 	exit $$status
 
 # The README's run command: raidtune in a real Cockpit, against this machine's arrays or a
-# simulated host when it has none. Options: make demo DEMO_ARGS="--sim --scenario raid5-reshape"
+# simulated host when it has none. Options: make demo DEMO_ARGS="--sim --scenario raid5-reshape",
+# or DEMO_ARGS=--vm for real arrays rebuilding in the real-kernel test guest (tools/vm/demo.sh).
 demo: deps
 	$(MAKE) all
-	node build/demo.mjs $(DEMO_ARGS)
+	@case " $(DEMO_ARGS) " in \
+	  *" --vm "*) tools/vm/demo.sh $(filter-out --vm,$(DEMO_ARGS)) ;; \
+	  *) node build/demo.mjs $(DEMO_ARGS) ;; \
+	esac
 
 bench: deps
 	$(MAKE) all

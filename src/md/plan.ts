@@ -85,3 +85,8 @@ export function invertSteps(title: Message, applied: readonly Step[]): Plan {
 export function withoutNoOps(plan: Plan): Plan {
     return { ...plan, steps: plan.steps.filter(s => s.kind !== 'write-attribute' || s.from !== s.to) };
 }
+
+/** A plan of one kernel attribute write: most single-setting changes. */
+export function attributePlan(title: Message, setting: Message, path: string, to: string | number, from: string | number | null): Plan {
+    return { title, steps: [{ kind: 'write-attribute', setting, path, to: String(to), from: from === null ? null : String(from) }] };
+}

@@ -5,6 +5,7 @@
 
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
+import { attributePlan } from '../plan';
 import type { ArrayModel, HostModel } from '../model';
 import { parseWholeNumber } from '../validate';
 import type { PlanResult } from './result';
@@ -39,14 +40,8 @@ export function groupThreadsPlan(host: HostModel, array: ArrayModel, input: stri
         ? [msg(N_('$0 is on rotating disks only: the disks, not md\'s thread, set its pace; more threads help arrays of fast SSDs.'), array.name)]
         : [];
     return {
-        plan: {
-            title: msg(N_('Change the worker threads of $0'), array.name),
-            steps: [{
-                kind: 'write-attribute', setting: msg(N_('worker threads of $0'), array.name),
-                path: `/sys/block/${array.name}/md/group_thread_cnt`, to: String(threads.value),
-                from: String(array.groupThreadCount),
-            }],
-        },
+        plan: attributePlan(msg(N_('Change the worker threads of $0'), array.name), msg(N_('worker threads of $0'), array.name),
+            `/sys/block/${array.name}/md/group_thread_cnt`, threads.value, array.groupThreadCount),
         warnings,
     };
 }

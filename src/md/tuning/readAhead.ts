@@ -5,6 +5,7 @@
 
 import type { ArrayModel, HostModel } from '../model';
 import { msg, N_, type Message } from '../message';
+import { attributePlan } from '../plan';
 import { fieldError, parseWholeNumber } from '../validate';
 import type { PlanResult } from './result';
 
@@ -44,14 +45,8 @@ export function readAheadPlan(host: HostModel, array: ArrayModel, input: string)
         ? [msg(N_('0 turns read-ahead off: large sequential reads from $0 get slower.'), array.name)]
         : [];
     return {
-        plan: {
-            title: msg(N_('Change the read-ahead of $0'), array.name),
-            steps: [{
-                kind: 'write-attribute', setting: msg(N_('read-ahead of $0'), array.name),
-                path: `/sys/block/${array.name}/queue/read_ahead_kb`, to: String(kib.value),
-                from: String(array.readAheadKiB),
-            }],
-        },
+        plan: attributePlan(msg(N_('Change the read-ahead of $0'), array.name), msg(N_('read-ahead of $0'), array.name),
+            `/sys/block/${array.name}/queue/read_ahead_kb`, kib.value, array.readAheadKiB),
         warnings,
     };
 }

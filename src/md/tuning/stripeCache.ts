@@ -4,6 +4,7 @@
 import type { ArrayModel, HostModel } from '../model';
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
+import { attributePlan } from '../plan';
 import { fieldError, parseWholeNumber, type FieldError } from '../validate';
 import type { PlanResult } from './result';
 
@@ -63,14 +64,8 @@ export function stripeCachePlan(host: HostModel, array: ArrayModel, input: strin
         warnings.push(msg(N_('This takes $0% of the available memory.'), Math.round(cost.ofAvailable * 100)));
     }
     return {
-        plan: {
-            title: msg(N_('Change the stripe cache of $0'), array.name),
-            steps: [{
-                kind: 'write-attribute', setting: msg(N_('stripe cache size of $0'), array.name),
-                path: `/sys/block/${array.name}/md/stripe_cache_size`, to: String(entries.value),
-                from: String(array.stripeCache!.size),
-            }],
-        },
+        plan: attributePlan(msg(N_('Change the stripe cache of $0'), array.name), msg(N_('stripe cache size of $0'), array.name),
+            `/sys/block/${array.name}/md/stripe_cache_size`, entries.value, array.stripeCache!.size),
         warnings,
     };
 }

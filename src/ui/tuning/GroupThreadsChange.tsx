@@ -2,12 +2,12 @@
 // the stripe work besides the array's own mdX_raidN thread.
 
 import { useState } from 'react';
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { Form, HelperTextItem } from '../pf';
+import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
 import { useHost } from '../app/HostContext';
-import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
 /** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
@@ -23,18 +23,12 @@ export function GroupThreadsChange({ array, onClose }: { array: ArrayModel; onCl
     return (
         <ChangeModal title={fmt(_('Worker threads of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <FormGroup label={fmt(_('Worker threads per NUMA node ($0 to $1)'), GROUP_THREADS_MIN, GROUP_THREADS_MAX)} fieldId={id}>
-                    <TextInput id={id} value={threads} onChange={(_e, v) => setThreads(v)} inputMode="numeric"
-                        validated={result.errors?.threads ? 'error' : 'default'} />
-                    <FormHelperText>
-                        <HelperText>
-                            {result.errors?.threads && <HelperTextItem variant="error">{text(result.errors.threads)}</HelperTextItem>}
-                            <HelperTextItem>
-                                {fmt(_('0, the default, leaves the parity work to md\'s own thread. More threads help arrays of fast SSDs whose one thread is busy. The kernel takes up to 8192; raidtune stops at $0, as more threads only compete for the same stripes.'), GROUP_THREADS_MAX)}
-                            </HelperTextItem>
-                        </HelperText>
-                    </FormHelperText>
-                </FormGroup>
+                <NumberField id={id} label={fmt(_('Worker threads per NUMA node ($0 to $1)'), GROUP_THREADS_MIN, GROUP_THREADS_MAX)}
+                    value={threads} onChange={setThreads} error={result.errors?.threads}>
+                    <HelperTextItem>
+                        {fmt(_('0, the default, leaves the parity work to md\'s own thread. More threads help arrays of fast SSDs whose one thread is busy. The kernel takes up to 8192; raidtune stops at $0, as more threads only compete for the same stripes.'), GROUP_THREADS_MAX)}
+                    </HelperTextItem>
+                </NumberField>
             </Form>
         </ChangeModal>
     );

@@ -2,12 +2,12 @@
 // sectors of `blockdev --setra` too, since that is how most how-tos give it.
 
 import { useState } from 'react';
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { Form, HelperTextItem } from '../pf';
+import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import { readAheadPlan, READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB, setraSectors } from '../../md/tuning/readAhead';
 import { useHost } from '../app/HostContext';
-import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
 /** "2048 KiB (4096 sectors for blockdev --setra)": the array card's fact. */
@@ -24,24 +24,18 @@ export function ReadAheadChange({ array, onClose }: { array: ArrayModel; onClose
     return (
         <ChangeModal title={fmt(_('Read-ahead of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <FormGroup label={fmt(_('Read-ahead in KiB ($0 to $1)'), READ_AHEAD_MIN_KIB, READ_AHEAD_MAX_KIB)} fieldId={id}>
-                    <TextInput id={id} value={kib} onChange={(_e, v) => setKib(v)} inputMode="numeric"
-                        validated={result.errors?.kib ? 'error' : 'default'} />
-                    <FormHelperText>
-                        <HelperText>
-                            {result.errors?.kib && <HelperTextItem variant="error">{text(result.errors.kib)}</HelperTextItem>}
-                            {asked !== null && (
-                                <HelperTextItem className="raidtune-setra">
-                                    {fmt(_('$0 KiB is $1 sectors of 512 bytes: the same as blockdev --setra $1 $2.'), asked, setraSectors(asked), array.device)}
-                                </HelperTextItem>
-                            )}
-                            {array.readAheadKiB !== null && <HelperTextItem>{fmt(_('Now: $0.'), readAheadText(array.readAheadKiB))}</HelperTextItem>}
-                            <HelperTextItem>
-                                {_('Read-ahead speeds up large sequential reads from the array. A rebuild reads the disks without it, so it does not get faster.')}
-                            </HelperTextItem>
-                        </HelperText>
-                    </FormHelperText>
-                </FormGroup>
+                <NumberField id={id} label={fmt(_('Read-ahead in KiB ($0 to $1)'), READ_AHEAD_MIN_KIB, READ_AHEAD_MAX_KIB)}
+                    value={kib} onChange={setKib} error={result.errors?.kib}>
+                    {asked !== null && (
+                        <HelperTextItem className="raidtune-setra">
+                            {fmt(_('$0 KiB is $1 sectors of 512 bytes: the same as blockdev --setra $1 $2.'), asked, setraSectors(asked), array.device)}
+                        </HelperTextItem>
+                    )}
+                    {array.readAheadKiB !== null && <HelperTextItem>{fmt(_('Now: $0.'), readAheadText(array.readAheadKiB))}</HelperTextItem>}
+                    <HelperTextItem>
+                        {_('Read-ahead speeds up large sequential reads from the array. A rebuild reads the disks without it, so it does not get faster.')}
+                    </HelperTextItem>
+                </NumberField>
             </Form>
         </ChangeModal>
     );

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { Form, HelperTextItem } from '../pf';
+import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB } from '../../md/format';
 import type { ArrayModel } from '../../md/model';
 import { stripeCacheCost, stripeCachePlan, STRIPE_CACHE_MAX, STRIPE_CACHE_MIN } from '../../md/tuning/stripeCache';
 import { useHost } from '../app/HostContext';
-import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function percent(share: number | null): string {
@@ -22,23 +22,17 @@ export function StripeCacheChange({ array, onClose }: { array: ArrayModel; onClo
     return (
         <ChangeModal title={fmt(_('Stripe cache of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <FormGroup label={fmt(_('Entries ($0 to $1)'), STRIPE_CACHE_MIN, STRIPE_CACHE_MAX)} fieldId={`${array.name}-stripe-cache`}>
-                    <TextInput id={`${array.name}-stripe-cache`} value={entries} onChange={(_e, v) => setEntries(v)}
-                        inputMode="numeric" validated={result.errors?.entries ? 'error' : 'default'} />
-                    <FormHelperText>
-                        <HelperText>
-                            {result.errors?.entries && <HelperTextItem variant="error">{text(result.errors.entries)}</HelperTextItem>}
-                            {cost && (
-                                <HelperTextItem className="raidtune-stripe-cost">
-                                    {fmt(_('Memory: $0 = page size $1 × $2 disks × $3 entries; $4 more than now, $5 of the memory ($6) and $7 of what is available ($8).'),
-                                        formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks ?? '?', parsed ?? '?',
-                                        formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
-                                        percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null))}
-                                </HelperTextItem>
-                            )}
-                        </HelperText>
-                    </FormHelperText>
-                </FormGroup>
+                <NumberField id={`${array.name}-stripe-cache`} label={fmt(_('Entries ($0 to $1)'), STRIPE_CACHE_MIN, STRIPE_CACHE_MAX)}
+                    value={entries} onChange={setEntries} error={result.errors?.entries}>
+                    {cost && (
+                        <HelperTextItem className="raidtune-stripe-cost">
+                            {fmt(_('Memory: $0 = page size $1 × $2 disks × $3 entries; $4 more than now, $5 of the memory ($6) and $7 of what is available ($8).'),
+                                formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks ?? '?', parsed ?? '?',
+                                formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
+                                percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null))}
+                        </HelperTextItem>
+                    )}
+                </NumberField>
             </Form>
         </ChangeModal>
     );

@@ -1,0 +1,29 @@
+// One typed-in number with its error (from the core's validation) and explanations below it:
+// the shape of every single-value tuning form.
+
+import { FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import type { Message } from '../../md/message';
+import { text } from './message';
+
+export function NumberField({ id, label, value, onChange, error, children }: {
+    id: string;
+    label: string;
+    value: string;
+    onChange: (value: string) => void;
+    error?: Message;
+    /** Helper text items shown under the field. */
+    children?: React.ReactNode;
+}) {
+    return (
+        <FormGroup label={label} fieldId={id}>
+            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode="numeric"
+                validated={error ? 'error' : 'default'} />
+            <FormHelperText>
+                <HelperText>
+                    {error && <HelperTextItem variant="error">{text(error)}</HelperTextItem>}
+                    {children}
+                </HelperText>
+            </FormHelperText>
+        </FormGroup>
+    );
+}

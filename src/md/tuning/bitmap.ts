@@ -7,7 +7,7 @@
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, SyncAction, SyncModel } from '../model';
+import type { ArrayModel, SyncAction } from '../model';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from './result';
 
@@ -139,12 +139,16 @@ const SYNC_REFUSALS: Record<SyncAction, string> = {
     reshape: N_('A reshape is in progress. md refuses bitmap changes until it has finished.'),
 };
 
-/** Any sync, even a paused or waiting one, makes md answer EBUSY (checked on Linux 6.1). */
-function syncRefusal(sync: SyncModel | null): Message | null {
-    if (!sync) return null;
-    if (sync.runState === 'frozen') {
+/**
+ * Any sync, even a paused or waiting one, makes md answer EBUSY (checked on Linux 6.1); so does a
+ * frozen array with no sync at all (md checks its recovery flags, and "frozen" is one of them).
+ */
+function syncRefusal(array: ArrayModel): Message | null {
+    const sync = array.sync;
+    if (array.syncFrozen || sync?.runState === 'frozen') {
         return msg(N_('A sync is paused (frozen). md refuses bitmap changes even then: resume it and let it finish first.'));
     }
+    if (!sync) return null;
     return msg(SYNC_REFUSALS[sync.action]);
 }
 
@@ -190,7 +194,7 @@ function presenceRefusal(array: ArrayModel, action: BitmapAction): Message | nul
 
 /** Why the bitmap cannot be added or removed now, or null when mdadm should do it. */
 export function bitmapUnavailable(array: ArrayModel, action: BitmapAction): Message | null {
-    return stateRefusal(array) ?? layoutRefusal(array) ?? presenceRefusal(array, action) ?? syncRefusal(array.sync);
+    return stateRefusal(array) ?? layoutRefusal(array) ?? presenceRefusal(array, action) ?? syncRefusal(array);
 }
 
 // --- Plans ---------------------------------------------------------------------------------

@@ -213,3 +213,11 @@ describe('what to do when mdadm still refuses', () => {
         expect(bitmapFailureHint('Administrative access is required.')).toBeNull();
     });
 });
+
+test('a frozen array with no sync is refused too: "frozen" is one of md\'s recovery flags', () => {
+    const files = loadCaptureFiles('raid1-with-spare');
+    files.set('/sys/block/md0/md/sync_action', 'frozen\n');
+    const [md0] = buildModel({ files, pageSize: 4096, missingRoots: [], complete: true }, 0).arrays;
+    expect(md0.sync).toBeNull();
+    expect(bitmapUnavailable(md0, 'add')?.message).toMatch(/paused \(frozen\)/);
+});

@@ -5,9 +5,8 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { simMdstat, simValue, waitUntil } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
 const stateDir = join(temp, 'state');
@@ -16,18 +15,10 @@ const env = setupRaidtune({
     config: { stateDir, sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
 });
 
-function dialog(): Locator {
-    return env.page.getByRole('dialog');
-}
+const dialog = () => changeDialog(env.page);
+const footerButton = (name: string) => dialogButton(env.page, name);
 
-function footerButton(name: string): Locator {
-    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
-}
-
-beforeEach(async () => {
-    if (await dialog().count()) await env.page.keyboard.press('Escape');
-    await dialog().waitFor({ state: 'detached' });
-});
+beforeEach(() => closeLeftoverDialog(env.page));
 
 /** KiB per disk the simulated recovery moves per second, measured on its /proc/mdstat over `seconds`. */
 async function rebuildKiBs(seconds = 3): Promise<number> {

@@ -4,27 +4,17 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, simValue } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
 
-function dialog(): Locator {
-    return env.page.getByRole('dialog');
-}
+const dialog = () => changeDialog(env.page);
+const footerButton = (name: string) => dialogButton(env.page, name);
 
-function footerButton(name: string): Locator {
-    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
-}
-
-// A test that failed with its dialog open must not take the next one down with it.
-beforeEach(async () => {
-    if (await dialog().count()) await env.page.keyboard.press('Escape');
-    await dialog().waitFor({ state: 'detached' });
-});
+beforeEach(() => closeLeftoverDialog(env.page));
 
 async function openGlobalChange() {
     await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();

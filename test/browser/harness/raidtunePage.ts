@@ -198,3 +198,19 @@ export async function emulateDocumentHidden(surface: Surface, hidden: boolean): 
         document.dispatchEvent(new Event('visibilitychange'));
     }, hidden);
 }
+
+/** The open change dialog. */
+export function changeDialog(page: Page): Locator {
+    return page.getByRole('dialog');
+}
+
+/** A button in the change dialog's footer (Apply, Cancel, Close, Restore...). */
+export function dialogButton(page: Page, name: string): Locator {
+    return changeDialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+/** Before each test: close a dialog a failed test left open, so it does not take the next one down. */
+export async function closeLeftoverDialog(page: Page): Promise<void> {
+    if (await changeDialog(page).count()) await page.keyboard.press('Escape');
+    await changeDialog(page).waitFor({ state: 'detached' });
+}

@@ -1,6 +1,7 @@
 // parseMdstat is total: whatever it is given (cut-off files, corrupted bytes, megabytes of junk) it
 // returns, quickly, a result of the documented shape. Inputs are the corpus samples, cut and mutated
 // with a seeded generator so every run tests the same cases.
+import { createRng } from '../../../sim/random';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseMdstat, type Mdstat, type MemberFlag } from '../../../src/md/mdstat';
@@ -90,17 +91,8 @@ function* mutants(text: string, count: number): Generator<string> {
     for (let i = 0; i < count; i++) yield mutate(text, random);
 }
 
-/** mulberry32: a small seeded generator, so every run mutates the same way. */
-function seeded(seed: number): () => number {
-    let state = seed >>> 0;
-    return () => {
-        state = (state + 0x6d2b79f5) >>> 0;
-        let t = state;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
+// A seeded generator (the simulator's), so every run mutates the same way.
+const seeded = createRng;
 
 // Characters that mean something to the parser, plus a few that mean nothing to anyone.
 const SPICE = [...'[]()/:=%,._-#$>0123456789UFSWRJk \t\n\r\u00a0\u0000\uffff\ud800é'];

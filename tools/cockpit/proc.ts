@@ -8,7 +8,8 @@
 // here gets RAIDTUNE_HARNESS_CHILD=<id> in its environment, so the globalTeardown can find anything a
 // crashed test left behind by that tag (never by process name).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync, realpathSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export interface Exit {
@@ -294,4 +295,47 @@ export function processesTagged(run: string): { pid: number; cmd: string }[] {
         }
     }
     return found;
+}
+
+/** Tags this test run (jest globalSetup) so its teardown can find what a crashed test left behind. */
+export function startHarnessRun(): void {
+    process.env[HARNESS_RUN] = `${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * jest globalTeardown: nothing the harness started may still run. Leftovers of this run (found by
+ * its environment tag, never by name) get a moment to exit, are then killed and fail the run.
+ */
+export async function failOnLeftoverProcesses(tier: string): Promise<void> {
+    const run = process.env[HARNESS_RUN];
+    if (!run)
+        return;
+    let left = processesTagged(run);
+    for (let i = 0; i < 20 && left.length; i++) {
+        await sleep(100);
+        left = processesTagged(run);
+    }
+    if (!left.length)
+        return;
+    for (const { pid } of left) {
+        try {
+            process.kill(pid, 'SIGKILL');
+        } catch {
+            // gone meanwhile
+        }
+    }
+    throw new Error(`${tier} tests left processes running (now killed):\n` + left.map(p => `  ${p.pid} ${p.cmd}`).join('\n'));
+}
+
+/** Newest modification time of any file below `dir` (is the build older than its sources?). */
+export function newestMtime(dir: string): number {
+    let newest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory())
+            newest = Math.max(newest, newestMtime(path));
+        else if (entry.isFile())
+            newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+    return newest;
 }

@@ -1,28 +1,16 @@
 // Runs once before the browser tests. Cheap: checks what the machine and the build must provide and
 // tags this run so globalTeardown can find processes a crashed test left behind.
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { COCKPIT_WS, CHROMIUM, HARNESS_RUN, repoRoot } from '../../../tools/cockpit';
+import { COCKPIT_WS, CHROMIUM, repoRoot } from '../../../tools/cockpit';
+import { newestMtime, startHarnessRun } from '../../../tools/cockpit/proc';
 
 function inPath(program: string): boolean {
     return (process.env.PATH ?? '').split(delimiter).some(dir => dir && existsSync(join(dir, program)));
 }
 
-function newestMtime(dir: string): number {
-    let newest = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory())
-            newest = Math.max(newest, newestMtime(path));
-        else if (entry.isFile())
-            newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-    return newest;
-}
-
 export default async function globalSetup(): Promise<void> {
-    process.env[HARNESS_RUN] = `${process.pid}-${randomBytes(4).toString('hex')}`;
+    startHarnessRun();
 
     const missing: string[] = [];
     for (const file of [COCKPIT_WS, '/usr/share/cockpit/base1/manifest.json', '/usr/share/cockpit/shell/manifest.json',

@@ -3,29 +3,17 @@
 // by the test files; live objects are not), see ./vmEnv.ts:
 //   RAIDTUNE_VM_GUEST   JSON GuestInfo (sockets, run dir, disks)
 //   RAIDTUNE_VM_PAGE    the bare plugin page URL, RAIDTUNE_VM_ORIGIN the ws origin
-import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { CHROMIUM, HARNESS_RUN, repoRoot } from '../../../tools/cockpit';
+import { CHROMIUM, repoRoot } from '../../../tools/cockpit';
+import { newestMtime, startHarnessRun } from '../../../tools/cockpit/proc';
 import { guestBuild, startGuest, type GuestInfo } from '../../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../../tools/vm/ws';
 import './globals';
 import { VM_PLUGIN_CONFIG } from './vmConfig';
 
-function newestMtime(dir: string): number {
-    let newest = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-        const path = join(dir, entry.name);
-        if (entry.isDirectory())
-            newest = Math.max(newest, newestMtime(path));
-        else if (entry.isFile())
-            newest = Math.max(newest, statSync(path).mtimeMs);
-    }
-    return newest;
-}
-
 export default async function globalSetup(): Promise<void> {
-    process.env[HARNESS_RUN] = `${process.pid}-${randomBytes(4).toString('hex')}`;
+    startHarnessRun();
     const root = repoRoot();
 
     const problems: string[] = [];

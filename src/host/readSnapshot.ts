@@ -8,7 +8,7 @@ import { parseGatherOutput, type Snapshot } from '../md/snapshot';
 
 export async function readSnapshot(config: HostConfig, withPageSize: boolean): Promise<Snapshot> {
     const argv = ['sh', '-c', GATHER_SCRIPT, 'raidtune-gather', config.procRoot, config.sysRoot,
-        withPageSize ? 'pagesize' : '', config.stateDir, config.sysctlDir, config.udevRulesDir];
+        withPageSize ? 'pagesize' : '', config.stateDir, config.sysctlDir, config.udevRulesDir, config.modulesLoadDir];
     try {
         const output = await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C'] });
         return parseGatherOutput(output);

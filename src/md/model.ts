@@ -6,7 +6,9 @@ import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from '.
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
 import { readValue, type Snapshot } from './snapshot';
-import { parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings } from './tuning/persist';
+import {
+    MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
+} from './tuning/persist';
 import {
     parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState,
     parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
@@ -90,6 +92,8 @@ export interface DiskModel {
     nrRequests: number | null;
     queueDepth: number | null;
     readAheadKiB: number | null;
+    /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
+    wwid: string | null;
     stats: DiskStats | null;
 }
 
@@ -150,7 +154,8 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks: buildDisks(snapshot, index),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
-        persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH)),
+        persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
+            snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
         problems,
     };
 }
@@ -429,6 +434,7 @@ function buildDisks(snapshot: Snapshot, index: SysfsIndex): Map<string, DiskMode
             nrRequests: num('queue/nr_requests'),
             queueDepth: num('device/queue_depth'),
             readAheadKiB: num('queue/read_ahead_kb'),
+            wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
             stats: stats.get(name) ?? null,
         });
     }

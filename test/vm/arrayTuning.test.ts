@@ -220,7 +220,7 @@ echo 4096 > /sys/block/md0/md/stripe_cache_size`);
         .concat(vm.guest.runOk('mdadm --detail --export /dev/md0')));
     // The module the guest's md driver really is (systemd-modules-load loads it before systemd-sysctl runs).
     expect(modules.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['md_mod']);
-    expect(await vm.guest.runOk('grep -c "^md_mod " /proc/modules')).toBe('1');
+    expect((await vm.guest.runOk('grep -c "^md_mod " /proc/modules')).trim()).toBe('1');
     expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['dev.raid.speed_limit_min = 1', 'dev.raid.speed_limit_max = 200']);
     // udev knows the array by the MD_UUID mdadm exports; raidtune derived it from sysfs md/uuid.
     const uuid = exported.match(/^MD_UUID=(\S+)$/m)![1];

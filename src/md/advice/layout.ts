@@ -53,8 +53,10 @@ export interface LayoutAdvice {
     /** Caveats about the geometry (a reshape under way). */
     notes: Message[];
     members: MemberAlignment[];
-    /** Members whose data start is off a boundary that costs speed (4 KiB, or the chunk). */
+    /** Members whose data starts off a 4 KiB boundary: every disk write pays for it. */
     misaligned: string[];
+    /** Members whose data starts off a chunk boundary: costly when the device below stripes too. */
+    offChunk: string[];
 }
 
 type DataDisks = { count: number } | { reason: Message };
@@ -126,8 +128,8 @@ export function layoutAdvice(array: ArrayModel): LayoutAdvice {
             reshape.fromDisks, reshape.toDisks));
     }
     const members = array.members.map(m => memberAlignment(m, stripe ? chunkKiB : null));
-    const misaligned = members.filter(m => m.verdict === 'not-4kib' || m.verdict === 'not-chunk').map(m => m.name);
-    return { stripe, noStripe, notes, members, misaligned };
+    const named = (verdict: AlignmentVerdict) => members.filter(m => m.verdict === verdict).map(m => m.name);
+    return { stripe, noStripe, notes, members, misaligned: named('not-4kib'), offChunk: named('not-chunk') };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { _, fmt } from '../../host/i18n';
 import type { AlignmentVerdict, MemberAlignment } from '../../md/advice/layout';
 import type { ArrayModel } from '../../md/model';
+import { CompactTable, type Column } from '../common/CompactTable';
 import { text } from '../common/message';
 
 const SECTORS_PER_MIB = 2048;
@@ -26,34 +27,24 @@ function verdictText(alignment: MemberAlignment, chunked: boolean): string {
 
 /** Where each member's data begins on its disk (sectors of 512 bytes) and which boundaries that meets. */
 export function LayoutMembers({ array, members, chunked }: { array: ArrayModel; members: MemberAlignment[]; chunked: boolean }) {
-    // Numbers stay on one line; the verdict column takes the wrapping.
-    const cell = 'pf-v6-c-table__td pf-m-nowrap';
+    const columns: Column<MemberAlignment>[] = [
+        { title: _('Device'), cell: m => `/dev/${m.name}`, nowrap: true },
+        { title: _('Starts at sector'), cell: m => sectorsText(m.startSectors), nowrap: true },
+        { title: _('md data offset'), cell: m => sectorsText(m.dataOffsetSectors), nowrap: true },
+        { title: _('Data starts at sector'), cell: m => sectorsText(m.dataStartSectors), nowrap: true },
+        {
+            title: _('Alignment'),
+            cell: m => (
+                <>
+                    <div>{verdictText(m, chunked)}</div>
+                    {m.problem && <div className="pf-v6-u-font-size-sm">{text(m.problem)}</div>}
+                </>
+            ),
+        },
+    ];
     return (
-        <table className="pf-v6-c-table pf-m-compact pf-m-grid-md raidtune-layout-members"
-            aria-label={fmt(_('Alignment of the members of $0'), array.name)}>
-            <thead className="pf-v6-c-table__thead">
-                <tr className="pf-v6-c-table__tr">
-                    <th className="pf-v6-c-table__th pf-m-nowrap" scope="col">{_('Device')}</th>
-                    <th className="pf-v6-c-table__th pf-m-nowrap" scope="col">{_('Starts at sector')}</th>
-                    <th className="pf-v6-c-table__th pf-m-nowrap" scope="col">{_('md data offset')}</th>
-                    <th className="pf-v6-c-table__th pf-m-nowrap" scope="col">{_('Data starts at sector')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Alignment')}</th>
-                </tr>
-            </thead>
-            <tbody className="pf-v6-c-table__tbody">
-                {members.map(m => (
-                    <tr className="pf-v6-c-table__tr" key={m.name} data-layout-member={m.name} data-verdict={m.verdict}>
-                        <td className={cell} data-label={_('Device')}>/dev/{m.name}</td>
-                        <td className={cell} data-label={_('Starts at sector')}>{sectorsText(m.startSectors)}</td>
-                        <td className={cell} data-label={_('md data offset')}>{sectorsText(m.dataOffsetSectors)}</td>
-                        <td className={cell} data-label={_('Data starts at sector')}>{sectorsText(m.dataStartSectors)}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Alignment')}>
-                            <div>{verdictText(m, chunked)}</div>
-                            {m.problem && <div className="pf-v6-u-font-size-sm">{text(m.problem)}</div>}
-                        </td>
-                    </tr>
-                ))}
-            </tbody>
-        </table>
+        <CompactTable className="raidtune-layout-members" label={fmt(_('Alignment of the members of $0'), array.name)}
+            columns={columns} rows={members} rowKey={m => m.name}
+            rowAttributes={m => ({ 'data-layout-member': m.name, 'data-verdict': m.verdict })} />
     );
 }

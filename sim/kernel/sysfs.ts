@@ -66,6 +66,7 @@ function renderMembers(files: FileSet, dir: string, array: MdArray): void {
         files.attribute(`${memberDir}/state`, memberState(member));
         files.attribute(`${memberDir}/slot`, member.slot ?? 'none');
         files.attribute(`${memberDir}/errors`, member.errors);
+        files.attribute(`${memberDir}/offset`, member.dataOffset);
         files.attribute(`${memberDir}/recovery_start`, member.inSync || member.recoveryOffset === null ? 'none' : member.recoveryOffset);
     }
 }

@@ -94,7 +94,8 @@ function deviceSectors(device: MemberDevice): number {
     return device.kind === 'disk' ? device.disk.sizeSectors : device.partition.sizeSectors;
 }
 
-function buildMember(spec: MemberSpec, index: number, slot: number | null, devices: Map<string, MemberDevice>): Member {
+function buildMember(spec: MemberSpec, index: number, slot: number | null, devices: Map<string, MemberDevice>,
+    dataOffset: number): Member {
     const device = devices.get(spec.device)!;
     const role = spec.role ?? 'in_sync';
     return {
@@ -108,16 +109,20 @@ function buildMember(spec: MemberSpec, index: number, slot: number | null, devic
         flags: new Set(spec.flags ?? []),
         recoveryOffset: role === 'in_sync' ? null : 0,
         errors: spec.errors ?? 0,
+        dataOffset,
     };
 }
 
 function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, MemberDevice>): MdArray {
     const { slots, slotCount } = memberSlots(spec.members);
-    const members = spec.members.map((m, i) => buildMember(m, i, slots[i], devices));
     const nearCopies = spec.nearCopies ?? 2;
     const chunkKiB = spec.chunkKiB ?? defaultChunkKiB(spec.level);
     const raidDisks = spec.raidDisks ?? slotCount;
-    const smallest = Math.min(...members.map(m => deviceSectors(m.device)));
+    const smallest = Math.min(...spec.members.map(m => deviceSectors(devices.get(m.device)!)));
+    // 1.0 and 0.90 superblocks sit at the end of the device: the data starts at its sector 0.
+    const superblockAtEnd = spec.metadata === '1.0' || spec.metadata === '0.90';
+    const dataOffset = superblockAtEnd ? 0 : dataOffsetSectors(smallest, chunkKiB);
+    const members = spec.members.map((m, i) => buildMember(m, i, slots[i], devices, dataOffset));
     const componentSectors = spec.componentSizeKiB !== undefined ? spec.componentSizeKiB * 2
         : roundDown(smallest - dataOffsetSectors(smallest, chunkKiB), Math.max(chunkKiB, 64) * 2);
     const baseState = spec.state ?? 'clean';

@@ -101,6 +101,8 @@ export interface Member {
     /** rdev->recovery_offset in sectors; null is MaxSector ("none"). */
     recoveryOffset: number | null;
     errors: number;
+    /** rdev->data_offset in sectors (sysfs dev-X/offset): where the array's data begins on the device. */
+    dataOffset: number;
 }
 
 export interface Bitmap {

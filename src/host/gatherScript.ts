@@ -20,7 +20,7 @@ export const ARRAY_ATTRIBUTES = [
 ] as const;
 
 /** Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/). */
-export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start'] as const;
+export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
 
 /** Attributes read for every block device (relative to /sys/block/NAME/). */
 export const DISK_ATTRIBUTES = [

@@ -33,6 +33,10 @@ export interface MemberModel {
     errors: number | null;
     /** Per-member rebuild position in 512-byte sectors, while it is being rebuilt. */
     recoveryStartSectors: number | null;
+    /** Where the member starts on its disk (512-byte sectors): the partition's start, 0 for a whole device. */
+    startSectors: number | null;
+    /** md's data offset on the member (dev-X/offset, 512-byte sectors): where the array's data begins. */
+    dataOffsetSectors: number | null;
 }
 
 export interface SyncModel {
@@ -64,6 +68,8 @@ export interface ArrayModel {
     sizeKiB: number | null;
     metadata: string | null;
     chunkKiB: number | null;
+    /** md's layout number (raid10: near and far copies). */
+    layout: number | null;
     raidDisks: number | null;
     degradedDevices: number | null;
     missingSlots: number[];
@@ -193,6 +199,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         sizeKiB: md.blocks ?? (sectors === null ? null : sectors / 2),
         metadata: md.super ?? attr('metadata_version'),
         chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
+        layout: num('layout'),
         raidDisks: raidDiskCount,
         degradedDevices: num('degraded') ?? (md.disks ? md.disks.total - md.disks.active : null),
         missingSlots,
@@ -238,9 +245,10 @@ function buildMember(snapshot: Snapshot, dir: string, name: string, listed: Mdst
     else if (slot !== null) role = 'rebuilding';
     else if (has('spare', 'spare')) role = 'spare';
     else role = states.length === 0 && !flags.includes('spare') ? 'active' : 'spare';
+    const disk = partitionsOf.get(name);
     return {
         name,
-        disk: partitionsOf.get(name) ?? name,
+        disk: disk ?? name,
         descriptor: listed?.role ?? null,
         slot,
         role,
@@ -248,6 +256,8 @@ function buildMember(snapshot: Snapshot, dir: string, name: string, listed: Mdst
         states,
         errors: parseIntValue(readValue(snapshot, `${dir}/errors`)),
         recoveryStartSectors: recoveryStart,
+        startSectors: disk ? parseIntValue(readValue(snapshot, `${SYS_BLOCK}${disk}/${name}/start`)) : 0,
+        dataOffsetSectors: parseIntValue(readValue(snapshot, `${dir}/offset`)),
     };
 }
 

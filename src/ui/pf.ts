@@ -21,3 +21,6 @@ export * from '@patternfly/react-core/dist/esm/components/HelperText/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Modal/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Radio/index.js';
 export * from '@patternfly/react-core/dist/esm/components/TextInput/index.js';
+export * from '@patternfly/react-core/dist/esm/components/ExpandableSection/index.js';
+// The copy button alone: the ClipboardCopy field would bring its own CSS for nothing.
+export * from '@patternfly/react-core/dist/esm/components/ClipboardCopy/ClipboardCopyButton.js';

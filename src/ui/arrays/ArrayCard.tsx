@@ -10,6 +10,7 @@ import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
+import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { workerThreadsText } from '../tuning/GroupThreadsChange';
 import { readAheadText } from '../tuning/ReadAheadChange';
@@ -95,6 +96,7 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
             )}
             {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
+            <CardBody><LayoutSection array={array} /></CardBody>
         </Card>
     );
 }

@@ -1,0 +1,93 @@
+// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default, and the advice is
+// only worked out and rendered once opened, so a page of 128 arrays pays for a toggle each.
+
+import { useState } from 'react';
+import {
+    Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
+    ExpandableSection, Stack, StackItem,
+} from '../pf';
+import { _, fmt, ngettext } from '../../host/i18n';
+import { layoutAdvice, FS_BLOCK_KIB, type StripeGeometry } from '../../md/advice/layout';
+import { hasStripeCache } from '../../md/levels';
+import type { ArrayModel } from '../../md/model';
+import { formatChunk } from '../arrays/labels';
+import { CopyableCommands } from '../common/CopyableCommands';
+import { text } from '../common/message';
+import { LayoutMembers } from './LayoutMembers';
+
+export function LayoutSection({ array }: { array: ArrayModel }) {
+    const [expanded, setExpanded] = useState(false);
+    return (
+        <ExpandableSection className="raidtune-layout" toggleText={_('Layout and alignment')}
+            isExpanded={expanded} onToggle={(_event, open) => setExpanded(open)}>
+            {expanded && <LayoutDetails array={array} />}
+        </ExpandableSection>
+    );
+}
+
+function LayoutDetails({ array }: { array: ArrayModel }) {
+    const advice = layoutAdvice(array);
+    return (
+        <Stack hasGutter>
+            {advice.stripe
+                ? <StripeAdvice array={array} stripe={advice.stripe} />
+                : <StackItem><Content component="p" className="raidtune-layout-nostripe">{advice.noStripe && text(advice.noStripe)}</Content></StackItem>}
+            {advice.notes.map(note => (
+                <StackItem key={note.message}><Alert isInline isPlain variant="info" title={text(note)} /></StackItem>
+            ))}
+            {advice.misaligned.length > 0 && (
+                <StackItem>
+                    <Alert isInline variant="warning" className="raidtune-layout-misaligned"
+                        title={fmt(ngettext('Misaligned member: $0', 'Misaligned members: $0', advice.misaligned.length),
+                            advice.misaligned.join(', '))}>
+                        {_('Their data does not start on a 4 KiB boundary, so the disks turn writes into read-modify-write cycles. Partitions made by current tools start at 1 MiB (sector 2048). To move one, replace the member: remove it from the array, partition the disk again, add it back and let md rebuild it, one member at a time.')}
+                    </Alert>
+                </StackItem>
+            )}
+            {advice.offChunk.length > 0 && (
+                <StackItem>
+                    <Alert isInline isPlain variant="info" className="raidtune-layout-offchunk"
+                        title={fmt(_('Not on a chunk boundary: $0'),
+                            advice.offChunk.join(', '))} />
+                </StackItem>
+            )}
+            <StackItem><LayoutMembers array={array} members={advice.members} chunked={advice.stripe !== null} /></StackItem>
+        </Stack>
+    );
+}
+
+function StripeAdvice({ array, stripe }: { array: ArrayModel; stripe: StripeGeometry }) {
+    const fact = (term: string, value: string) => (
+        <DescriptionListGroup>
+            <DescriptionListTerm>{term}</DescriptionListTerm>
+            <DescriptionListDescription>{value}</DescriptionListDescription>
+        </DescriptionListGroup>
+    );
+    // Parity levels pay a read-modify-write for partial stripes; striped mirrors and raid0 only
+    // spread the file system's allocation across all disks.
+    const why = hasStripeCache(array.level)
+        ? _('A file system that knows the chunk and the stripe width lays out its data in whole stripes where it can: md then computes parity from the new data alone instead of first reading old data and parity back (read-modify-write).')
+        : _('A file system that knows the chunk and the stripe width spreads its data and metadata over all disks evenly instead of piling them on one.');
+    return (
+        <>
+            <StackItem>
+                <DescriptionList isCompact isHorizontal className="raidtune-layout-geometry" columnModifier={{ default: '1Col', lg: '2Col' }}>
+                    {fact(_('Chunk size'), formatChunk(stripe.chunkKiB))}
+                    {fact(_('Data disks'), String(stripe.dataDisks))}
+                    {fact(_('Stripe width'), fmt(_('$0 ($1 × $2)'), formatChunk(stripe.stripeWidthKiB), formatChunk(stripe.chunkKiB), stripe.dataDisks))}
+                    {fact(_('ext4'), fmt(_('stride=$0, stripe_width=$1 ($2 KiB blocks)'), stripe.ext4Stride, stripe.ext4StripeWidth, FS_BLOCK_KIB))}
+                    {fact(_('XFS'), `su=${stripe.chunkKiB}k, sw=${stripe.dataDisks}`)}
+                </DescriptionList>
+            </StackItem>
+            <StackItem><Content component="p">{why}</Content></StackItem>
+            <StackItem>
+                <CopyableCommands id={`layout-${array.name}`} className="raidtune-layout-commands" commands={stripe.commands} />
+            </StackItem>
+            <StackItem>
+                <Content component="small">
+                    {fmt(_('These commands create a new, empty file system on $0 and erase what it holds; raidtune never runs them. Recent mkfs.ext4 and mkfs.xfs read this geometry from md themselves: the options make it explicit, or supply it where a layer in between hides it. For a partition or logical volume on the array, use its device instead.'), array.device)}
+                </Content>
+            </StackItem>
+        </>
+    );
+}

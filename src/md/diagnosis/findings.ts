@@ -7,7 +7,7 @@ import { PRESETS } from '../tuning/presets';
 import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
 import { RATE_MAX_KIBS } from '../validate';
 import { measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
-import { whatIfEtas, type WhatIfRow } from './whatIf';
+import { heldAtMinimum, whatIfEtas, type WhatIfRow } from './whatIf';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
 export type FixIntent =
@@ -32,12 +32,6 @@ export interface Diagnosis {
     whatIf: WhatIfRow[];
 }
 
-/**
- * "Near the minimum": md lets a throttled sync run until its speed exceeds the minimum, then
- * sleeps, so it hovers at the minimum plus what one burst adds; the kernel's own figure wobbles by
- * 10-20% (seed 000's "speed=4000K" at min 4000). 25% above still reads as held there.
- */
-export const NEAR_MIN_FACTOR = 1.25;
 /**
  * Other I/O counts as competing when it is at least 10% of what the member disks move and at least
  * 64 KiB/s: below that it is md's own bookkeeping (superblock and bitmap updates) and the error of
@@ -82,7 +76,7 @@ function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: num
     const other = facts.otherKiBs;
     if (minKiBs === null || other === null || facts.totalKiBs <= 0) return null;
     const otherShare = other / facts.totalKiBs;
-    if (facts.rateKiBs > minKiBs * NEAR_MIN_FACTOR || other < OTHER_IO_MIN_KIBS || otherShare < OTHER_IO_MIN_SHARE) return null;
+    if (!heldAtMinimum(facts.rateKiBs, minKiBs) || other < OTHER_IO_MIN_KIBS || otherShare < OTHER_IO_MIN_SHARE) return null;
     return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, fix: raisedMinimum(minKiBs, maxKiBs, facts.bound) };
 }
 

@@ -23,6 +23,9 @@ export interface IoSample {
     doneKiB: number;
     stripeCacheActive: number | null;
     stripeCacheSize: number | null;
+    /** The array's effective sync_speed_min/max, KiB/s. */
+    minKiBs: number | null;
+    maxKiBs: number | null;
     members: MemberCounters[];
 }
 
@@ -53,14 +56,24 @@ export function takeIoSample(array: ArrayModel, disks: ReadonlyMap<string, DiskM
         doneKiB,
         stripeCacheActive: array.stripeCache?.active ?? null,
         stripeCacheSize: array.stripeCache?.size ?? null,
+        minKiBs: array.speedMin?.kiBs ?? null,
+        maxKiBs: array.speedMax?.kiBs ?? null,
         members,
     };
 }
 
-/** Appends a sample; progress going backwards means a new sync, so the history starts over. */
+/** Samples taken under other limits or another stripe cache size describe another situation. */
+function sameSettings(a: IoSample, b: IoSample): boolean {
+    return a.minKiBs === b.minKiBs && a.maxKiBs === b.maxKiBs && a.stripeCacheSize === b.stripeCacheSize;
+}
+
+/**
+ * Appends a sample. The history starts over when progress goes backwards (a new sync) or a setting
+ * changed: a verdict about the old limits would be wrong about the new ones for a whole minute.
+ */
 export function addIoSample(history: readonly IoSample[], sample: IoSample): IoSample[] {
     const last = history[history.length - 1];
-    if (last && sample.doneKiB < last.doneKiB) return [sample];
+    if (last && (sample.doneKiB < last.doneKiB || !sameSettings(last, sample))) return [sample];
     if (last && sample.at <= last.at) return [...history];
     const kept = history.filter(s => sample.at - s.at <= DIAGNOSIS_WINDOW_MS);
     kept.push(sample);

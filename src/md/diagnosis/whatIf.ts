@@ -13,8 +13,6 @@ import type { WindowFacts } from './window';
  * limit, holds the sync back. Only an estimate: the table says so.
  */
 export const STRIPE_CACHE_GAIN = 1.35;
-/** Same as findings' NEAR_MIN_FACTOR: a sync within 25% of its minimum is held there. */
-const HELD_AT_MIN_FACTOR = 1.25;
 
 export type WhatIfChange =
     | { kind: 'now' }
@@ -34,12 +32,28 @@ export interface WhatIfRow {
     outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members';
 }
 
+/**
+ * "Held at the minimum": md throttles a sync only while it runs above the minimum, so a throttled
+ * sync hovers at the minimum plus what one burst adds; the kernel's own figure wobbles by 10-20%
+ * (seed 000's "speed=4000K" at min 4000). Up to 25% above reads as held there; more than 20% below,
+ * md is not throttling at all and something else (the disks) holds it.
+ */
+export const NEAR_MIN_ABOVE = 1.25;
+export const NEAR_MIN_BELOW = 0.8;
+
+export function heldAtMinimum(rateKiBs: number, minKiBs: number | null): boolean {
+    return minKiBs !== null && rateKiBs >= minKiBs * NEAR_MIN_BELOW && rateKiBs <= minKiBs * NEAR_MIN_ABOVE;
+}
+
+/** A predicted gain under 5% is within what the measurement wobbles by: reported as no change. */
+export const MIN_GAIN = 1.05;
+
 type Regime = 'min' | 'max' | 'free';
 
 /** Which limit sets the pace now: the minimum (throttled by other I/O), the maximum, or neither. */
 function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null): Regime {
     if (maxKiBs !== null && rateKiBs >= maxKiBs * CAPPED_SHARE) return 'max';
-    if (minKiBs !== null && rateKiBs <= minKiBs * HELD_AT_MIN_FACTOR) return 'min';
+    if (heldAtMinimum(rateKiBs, minKiBs)) return 'min';
     return 'free';
 }
 
@@ -51,9 +65,10 @@ export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
     // Never below today's speed: the capacity is an estimate and the sync already does `now`.
     const ceiling = facts.bound ? Math.max(facts.bound.kiBs, now) : Infinity;
     const row = (change: WhatIfChange, wanted: number): WhatIfRow => {
-        const rateKiBs = Math.min(wanted, ceiling);
-        const outcome = rateKiBs <= now ? 'same' : rateKiBs < wanted ? 'members' : facts.bound ? 'faster' : 'unchecked';
-        return { change, rateKiBs: Math.max(rateKiBs, now), etaSeconds: eta(Math.max(rateKiBs, now)), outcome };
+        const possible = Math.min(wanted, ceiling);
+        const rateKiBs = possible < now * MIN_GAIN ? now : possible;
+        const outcome = rateKiBs === now ? 'same' : rateKiBs < wanted ? 'members' : facts.bound ? 'faster' : 'unchecked';
+        return { change, rateKiBs, etaSeconds: eta(rateKiBs), outcome };
     };
     const rows: WhatIfRow[] = [{ change: { kind: 'now' }, rateKiBs: now, etaSeconds: eta(now), outcome: 'now' }];
     for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {

@@ -38,6 +38,8 @@ function samplesOf({ rate, members, count = 11, stepS = 2, active }: Run): IoSam
             doneKiB: DONE_START + rate * t,
             stripeCacheActive: active ? active(i) : 0,
             stripeCacheSize: 256,
+            minKiBs: null,
+            maxKiBs: null,
             members: members.map(m => ({
                 member: m.disk, disk: m.disk, role: m.role ?? (m.disk === 'vdd' ? 'rebuilding' : 'active'),
                 sectors: m.kiBs * 2 * t, ioMs: m.busy * 1000 * t,
@@ -108,6 +110,12 @@ describe('starved by competing I/O', () => {
         expect(findingsOf({ rate: 4000, members: even(4000, 0.2) }, { min: 4000, max: 200000 })).toEqual([]);
         // 4000 KiB/s against a minimum of 1000: 4x the minimum, not held there.
         expect(kinds(findingsOf(starved, { min: 1000, max: 200000 }))).not.toContain('starved');
+    });
+
+    test('far below the minimum md is not throttling: the disks hold it, not other I/O', () => {
+        // 3000 KiB/s is 75% of the 4000 minimum; md throttles only above the minimum.
+        const below = { rate: 3000, members: even(5000, 0.2) };
+        expect(kinds(findingsOf(below, { min: 4000, max: 200000 }))).not.toContain('starved');
     });
 
     test('other I/O below 10% of the traffic is md\'s own bookkeeping, not competition', () => {
@@ -274,5 +282,9 @@ describe('the window', () => {
         // At 61 s the first sample is out of the one-minute window, the second (59 s old) is not.
         const third = modelOf(files, 61000, second);
         expect(third.arrays[0].sync!.ioSamples.map(s => s.at)).toEqual([2000, 61000]);
+        // A new limit starts the history over: the old samples describe the old limit.
+        files.set('/sys/block/md0/md/sync_speed_max', '50000 (local)\n');
+        const fourth = modelOf(files, 63000, third);
+        expect(fourth.arrays[0].sync!.ioSamples.map(s => [s.at, s.maxKiBs])).toEqual([[63000, 50000]]);
     });
 });

@@ -17,7 +17,9 @@ export type FixIntent =
 
 export type Finding =
     | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent }
-    | { kind: 'starved'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null }
+    | { kind: 'starved'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
+        /** Why no higher minimum is offered: the members are the limit, or it is at Fast rebuild's already. */
+        noFix: 'members' | 'fast-already' | null }
     | { kind: 'stripe-cache-full'; size: number; fullSamples: number; samples: number; fix: FixIntent | null }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
@@ -64,12 +66,17 @@ function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | nu
     return { kind: 'capped-by-max', rateKiBs: facts.rateKiBs, maxKiBs, fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: target } };
 }
 
-/** A minimum worth suggesting: Fast rebuild's, or less when the members cannot take it. */
-function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): FixIntent | null {
+/**
+ * A minimum worth suggesting: Fast rebuild's, or less when the members cannot take it. Not more:
+ * above it the rebuild takes most of a SATA disk from the other I/O (presets.ts says why), a
+ * trade the admin makes in the limits dialog, not raidtune by default.
+ */
+function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
     const wanted = PRESETS['fast-rebuild'].speedMinKiBs;
+    if (minKiBs >= wanted) return { fix: null, noFix: 'fast-already' };
     const target = bound ? Math.min(wanted, Math.floor(bound.kiBs / 1000) * 1000) : wanted;
-    if (target <= minKiBs) return null;
-    return { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null };
+    if (target <= minKiBs) return { fix: null, noFix: 'members' };
+    return { fix: { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null }, noFix: null };
 }
 
 function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Finding | null {
@@ -77,7 +84,7 @@ function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: num
     if (minKiBs === null || other === null || facts.totalKiBs <= 0) return null;
     const otherShare = other / facts.totalKiBs;
     if (!heldAtMinimum(facts.rateKiBs, minKiBs) || other < OTHER_IO_MIN_KIBS || otherShare < OTHER_IO_MIN_SHARE) return null;
-    return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, fix: raisedMinimum(minKiBs, maxKiBs, facts.bound) };
+    return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, ...raisedMinimum(minKiBs, maxKiBs, facts.bound) };
 }
 
 function cacheFinding(facts: WindowFacts): Finding | null {

@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import './diagnosis.css';
 import { Content, Title } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { diagnose, type Diagnosis, type Finding } from '../../md/diagnosis/findings';
+import { diagnose, type Diagnosis, type Finding, type FixIntent } from '../../md/diagnosis/findings';
 import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
 import type { ArrayModel, HostModel } from '../../md/model';
 import { durationText } from '../sync/syncTexts';
@@ -13,18 +13,18 @@ import { FixButton } from './FixButton';
 import { boundText, findingText, findingTitle, windowText } from './findingTexts';
 import { WhatIfTable } from './WhatIfTable';
 
-function FindingItem({ array, finding }: { array: ArrayModel; finding: Finding }) {
+function FindingItem({ finding, onFix }: { finding: Finding; onFix: (fix: FixIntent) => void }) {
     const fix = 'fix' in finding ? finding.fix : null;
     return (
         <li className="raidtune-finding" data-finding={finding.kind}>
             <strong>{findingTitle(finding)}:</strong> {findingText(finding)}
             {finding.kind === 'slow-member' && <> <code>{finding.smartArgv.join(' ')}</code></>}
-            {fix && <> <FixButton array={array} fix={fix} /></>}
+            {fix && <> <FixButton fix={fix} onOpen={onFix} /></>}
         </li>
     );
 }
 
-function Verdict({ array, diagnosis }: { array: ArrayModel; diagnosis: Diagnosis }) {
+function Verdict({ diagnosis, onFix }: { diagnosis: Diagnosis; onFix: (fix: FixIntent) => void }) {
     if (diagnosis.gathering) {
         const { samples, seconds } = diagnosis.gathering;
         return (
@@ -44,12 +44,13 @@ function Verdict({ array, diagnosis }: { array: ArrayModel; diagnosis: Diagnosis
     }
     return (
         <ul className="raidtune-findings">
-            {diagnosis.findings.map(f => <FindingItem key={`${f.kind}-${'member' in f ? f.member : ''}`} array={array} finding={f} />)}
+            {diagnosis.findings.map(f => <FindingItem key={`${f.kind}-${'member' in f ? f.member : ''}`} finding={f} onFix={onFix} />)}
         </ul>
     );
 }
 
-export function DiagnosisSection({ array, host }: { array: ArrayModel; host: HostModel }) {
+/** `onFix` opens a fix's dialog, kept by the array's card (useFixDialog). */
+export function DiagnosisSection({ array, host, onFix }: { array: ArrayModel; host: HostModel; onFix: (fix: FixIntent) => void }) {
     const diagnosis = useMemo(() => diagnose(array, host), [array, host]);
     if (!diagnosis.gathering && !diagnosis.findings.length && !diagnosis.window) return null;
     const titleId = `diagnosis-${array.name}-title`;
@@ -57,7 +58,7 @@ export function DiagnosisSection({ array, host }: { array: ArrayModel; host: Hos
     return (
         <section className="raidtune-diagnosis" aria-labelledby={titleId}>
             <Title headingLevel="h3" size="md" id={titleId}>{_('Why is it slow?')}</Title>
-            <Verdict array={array} diagnosis={diagnosis} />
+            <Verdict diagnosis={diagnosis} onFix={onFix} />
             {facts && (
                 <Content component="p" className="raidtune-diagnosis-evidence">
                     <small>{windowText(facts)} {boundText(facts.bound)}</small>

@@ -1,5 +1,7 @@
 // A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
-// and undo (nothing here writes anything itself).
+// and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
+// the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
+// leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
 
 import { useState } from 'react';
 import { _ } from '../../host/i18n';
@@ -31,14 +33,16 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
     }
 }
 
-export function FixButton({ array, fix }: { array: ArrayModel; fix: FixIntent }) {
-    const [open, setOpen] = useState(false);
+export function FixButton({ fix, onOpen }: { fix: FixIntent; onOpen: (fix: FixIntent) => void }) {
     return (
-        <>
-            <GuardedButton variant="secondary" size="sm" className="raidtune-diagnosis-fix" onClick={() => setOpen(true)}>
-                {fixLabel(fix)}
-            </GuardedButton>
-            {open && <FixDialog array={array} fix={fix} onClose={() => setOpen(false)} />}
-        </>
+        <GuardedButton variant="secondary" size="sm" className="raidtune-diagnosis-fix" onClick={() => onOpen(fix)}>
+            {fixLabel(fix)}
+        </GuardedButton>
     );
+}
+
+/** For the array's card: the open fix's dialog (or null) and the function a fix button calls. */
+export function useFixDialog(array: ArrayModel): [React.ReactNode, (fix: FixIntent) => void] {
+    const [open, setOpen] = useState<FixIntent | null>(null);
+    return [open && <FixDialog array={array} fix={open} onClose={() => setOpen(null)} />, setOpen];
 }

@@ -16,7 +16,7 @@ export function findingTitle(finding: Finding): string {
     case 'capped-by-max': return _('Capped by the maximum');
     case 'starved': return _('Starved by other I/O');
     case 'stripe-cache-full': return _('Stripe cache full');
-    case 'slow-member': return fmt(_('One slow member: $0'), finding.member);
+    case 'slow-member': return _('One slow member');
     case 'frozen': return _('Paused');
     case 'delayed': return _('Waiting for another array');
     }
@@ -30,7 +30,8 @@ export function findingText(finding: Finding): string {
     case 'starved':
         return fmt(_('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.'),
             formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs), percent(finding.otherShare))
-            + (finding.fix ? '' : ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.'));
+            + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
+                : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
     case 'stripe-cache-full':
         return fmt(_('All or nearly all of its $0 entries were in use in $1 of $2 samples: the sync waits for free stripes.'),
             finding.size, finding.fullSamples, finding.samples)

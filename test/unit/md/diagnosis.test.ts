@@ -101,8 +101,18 @@ describe('starved by competing I/O', () => {
             kind: 'starved', rateKiBs: 4000, minKiBs: 4000, otherKiBs: 6000, otherShare: 1 / 3,
             // Each disk moves 6000 KiB/s at 20% busy: about 30000 KiB/s at 100%, so the suggested
             // minimum is 30000 rather than Fast rebuild's 50000.
-            fix: { kind: 'speed-limits', minKiBs: 30000, maxKiBs: null },
+            fix: { kind: 'speed-limits', minKiBs: 30000, maxKiBs: null }, noFix: null,
         });
+    });
+
+    test('no higher minimum offered when the members cannot take it, or at Fast rebuild\'s already', () => {
+        // Each member moves 4500 KiB/s (500 of it other I/O: 11%) at 100% busy: 4500 at most,
+        // 4000 once rounded down to whole MB/s-ish steps, no more than the minimum already is.
+        expect(findingsOf({ rate: 4000, members: even(4500, 1) }, { min: 4000, max: 200000 })[0])
+            .toMatchObject({ kind: 'starved', fix: null, noFix: 'members' });
+        // Held at a minimum of 50000 by 30000 of other I/O per member.
+        expect(findingsOf({ rate: 50000, members: even(80000, 0.5) }, { min: 50000, max: 200000 })[0])
+            .toMatchObject({ kind: 'starved', fix: null, noFix: 'fast-already' });
     });
 
     test('no finding without other I/O, or well above the minimum', () => {

@@ -128,7 +128,8 @@ test('paused: "Resume" lets the resync run again', async () => {
     await applyFix('md4', /^Resume…$/, 'echo idle > /sys/block/md4/md/sync_action');
     await waitUntil('md4 resyncing in the simulated kernel', async () =>
         await simValue(env, '/sys/block/md4/md/sync_action') === 'resync', 10000);
-    await section('md4').locator('.raidtune-diagnosis-gathering, .raidtune-findings, .raidtune-diagnosis-clear').first().waitFor();
+    // Running again: the diagnosis starts gathering data, the "Paused" finding is gone.
+    await section('md4').locator('.raidtune-diagnosis-gathering').waitFor({ timeout: 10000 });
     expect(await finding('md4', 'frozen').count()).toBe(0);
 });
 

@@ -3,6 +3,7 @@
 
 import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
+import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
 import { readValue, type Snapshot } from './snapshot';
@@ -53,6 +54,8 @@ export interface SyncModel {
     kernelFinishMinutes: number | null;
     eta: SmoothedEta | null;
     history: ProgressSample[];
+    /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
+    ioSamples: IoSample[];
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
@@ -123,7 +126,7 @@ export interface HostModel {
 
 export const KERNEL_DEFAULT_SPEED_MIN = 1000;
 export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-const CAPPED_SHARE = 0.95;
+export const CAPPED_SHARE = 0.95;
 
 /**
  * `takenAt` (ms, monotonic) dates the samples behind the ETA unless the host's /proc/uptime came with
@@ -149,6 +152,8 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
     const arrays = mdstat.arrays.map(a =>
         buildArray(snapshot, a, index, takenAt, previousArrays.get(a.name) ?? null, problems));
     explainDelays(arrays);
+    const disks = buildDisks(snapshot, index);
+    recordIoSamples(arrays, disks, previousArrays, takenAt);
 
     return {
         takenAt,
@@ -158,7 +163,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         global,
         memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
-        disks: buildDisks(snapshot, index),
+        disks,
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
@@ -349,6 +354,7 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
         kernelFinishMinutes: md.sync?.finishMinutes ?? null,
         eta,
         history,
+        ioSamples: [],
         reshape: action === 'reshape' && raidDisks?.previous != null
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],

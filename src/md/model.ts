@@ -2,6 +2,8 @@
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
 import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
+import { parseAutoRestore, type ArmedRestore } from './autoRestore';
+import { addTrendSample, type TrendSample } from './trend';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
@@ -47,6 +49,8 @@ export interface SyncModel {
     kernelFinishMinutes: number | null;
     eta: SmoothedEta | null;
     history: ProgressSample[];
+    /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */
+    trend: TrendSample[];
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
@@ -108,6 +112,10 @@ export interface HostModel {
     journal: Journal | null;
     /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
     persisted: PersistedSettings;
+    /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
+    autoRestore: Map<string, ArmedRestore>;
+    /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
+    systemd: boolean;
     problems: string[];
 }
 
@@ -151,6 +159,8 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         disks: buildDisks(snapshot, index),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH)),
+        autoRestore: parseAutoRestore(snapshot.files),
+        systemd: snapshot.systemd === true,
         problems,
     };
 }
@@ -175,6 +185,12 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
+    if (sync?.runState === 'running') {
+        sync.trend = addTrendSample(sync.trend, {
+            at: takenAt, doneKiB: sync.doneKiB, totalKiB: sync.totalKiB, speedKiBs: sync.speedKiBs,
+            minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null,
+        });
+    }
     const chunkBytes = num('chunk_size');
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
 
@@ -334,6 +350,7 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
         kernelFinishMinutes: md.sync?.finishMinutes ?? null,
         eta,
         history,
+        trend: sameSync ? previous.trend : [],
         reshape: action === 'reshape' && raidDisks?.previous != null
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],

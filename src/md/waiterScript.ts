@@ -19,7 +19,8 @@
 //   `idle` to restart a sync makes it read idle for a moment before the kernel restarts the
 //   recovery, which must not fire the restore. A frozen sync is paused, not finished.
 // - Progress comes from /proc/mdstat's "(done/total)", which moves smoothly; sysfs sync_completed
-//   moves in 1/16 steps. It is read with the shell's own `read` loop: no fork per poll.
+//   moves in 1/16 steps. It is read with the shell's own `read` loop: no fork per poll. An array's
+//   lines end at the next unindented line (the separator may be blanks only, as the kernel prints).
 // - The history is trimmed to its last $7 lines once it reaches twice that: one `tail` per $7 polls.
 // - A value is only written where the attribute still exists (an array that vanished has nothing
 //   to restore); a write the kernel refuses keeps the journal, so the banner stays.
@@ -39,7 +40,7 @@ progress() {
   while IFS= read -r line; do
     case $line in
       "$md : "*) inside=1 ;;
-      "") inside= ;;
+      [![:blank:]]*|"") inside= ;;
       *"% ("*/*")"*)
         if [ -n "$inside" ]; then
           p=\${line#*"% ("}; p=\${p%%")"*}; done_=\${p%/*}; total_=\${p#*/}

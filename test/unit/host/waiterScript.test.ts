@@ -14,16 +14,17 @@ import { WAITER_SCRIPT } from '../../../src/md/waiterScript';
 const POLL_S = 0.2;
 const IDLE_POLLS = 6;
 
+// md0 first and a separator of blanks (as the kernel prints it): md1's numbers must not leak in.
 const MDSTAT = `Personalities : [raid6] [raid5] [raid4]
-md1 : active raid1 sdg1[1] sdh1[0]
-      1000 blocks super 1.2 [2/2] [UU]
-      [=>...................]  resync = 9.9% (99/1000) finish=1.0min speed=1K/sec
-
 md0 : active raid6 sde1[5] sdd1[3] sdc1[2] sdb1[1] sda1[0]
       5860147200 blocks super 1.2 level 6, 64k chunk, algorithm 2 [5/4] [UUUU_]
       [================>....]  recovery = 83.8% (1637513216/1953382400) finish=1318.0min speed=3994K/sec
       bitmap: 0/15 pages [0KB], 65536KB chunk
-
+      
+md1 : active raid1 sdg1[1] sdh1[0]
+      1000 blocks super 1.2 [2/2] [UU]
+      [=>...................]  resync = 9.9% (99/1000) finish=1.0min speed=1K/sec
+      
 unused devices: <none>
 `;
 

@@ -15,6 +15,8 @@ export const CHART_HEIGHT = 180;
 /** Room for the speed labels (left), the percent labels (right), the time labels (bottom). */
 export const PLOT = { left: 64, right: 44, top: 10, bottom: 22 };
 const MAX_LIMIT_REACH = 4;
+/** 1 MB/s (decimal, as the page shows speeds) in KiB/s. */
+const KIBS_PER_MBS = 1e6 / 1024;
 const HEADROOM = 1.15;
 
 export interface ChartTick {
@@ -108,8 +110,9 @@ export function chartGeometry(samples: readonly TrendSample[]): ChartGeometry {
         return v === null ? null : [x(s), y(v, top)] as [number, number];
     });
 
-    const step = niceStep(speedTop, 4);
-    const speedTicks = Array.from({ length: Math.floor(speedTop / step) + 1 }, (_v, i) => ({ value: i * step, y: round(y(i * step, speedTop)) }));
+    // Round numbers in the unit shown (decimal MB/s), converted back to the kernel's KiB/s.
+    const step = niceStep(speedTop / KIBS_PER_MBS, 4) * KIBS_PER_MBS;
+    const speedTicks = Array.from({ length: Math.floor(speedTop / step + 1e-9) + 1 }, (_v, i) => ({ value: i * step, y: round(y(i * step, speedTop)) }));
     const percentTicks = [0, 50, 100].map(value => ({ value, y: round(y(value, 100)) }));
     const percents = values(samples, percentOf);
     const last = samples[samples.length - 1];

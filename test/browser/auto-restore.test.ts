@@ -5,6 +5,7 @@
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { chooseStyle, luminance } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
 
@@ -56,6 +57,9 @@ async function arm(array: string) {
 
 const armedLabel = (array: string) => banner().getByText(`Armed: restores the previous settings when the sync of ${array} finishes`);
 const chartSummary = (array: string) => arrayCard(env.page, array).locator('.raidtune-chart figcaption');
+/** The chart's summary once the chart is there. */
+const shownSummary = (array: string) => waitUntil(`the chart of ${array}`, async () =>
+    (await chartSummary(array).count()) > 0 && chartSummary(array).innerText());
 
 /** Seconds of "over the last 1 min 5 s" in the chart's summary. */
 function summarySpanSeconds(summary: string): number {
@@ -68,7 +72,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await raiseSystemLimits('5', '10');
     await arm('md1');
 
-    const summary = await waitUntil('the chart', async () => (await chartSummary('md1').count()) && chartSummary('md1').innerText());
+    const summary = await shownSummary('md1');
     expect(summary).toMatch(/^Speed between [\d.]+ MB\/s and [\d.]+ MB\/s over the last .+; progress from [\d.]+% to [\d.]+%\. /);
     expect(summary).toContain('Limits now: minimum 5.00 MB/s, maximum 10.0 MB/s per disk.');
     await expect(arrayCard(env.page, 'md1').locator('.raidtune-chart svg[role="img"] path.raidtune-chart-speed').getAttribute('d'))
@@ -77,9 +81,26 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     // The waiter keeps its samples on the host (every 5 s): after a reload the chart starts with them.
     await waitUntil('three host samples', async () => historyLines('md1') >= 3, 30000);
     await env.page.reload();
-    const reloaded = await waitUntil('the chart after the reload', async () => (await chartSummary('md1').count()) && chartSummary('md1').innerText());
+    const reloaded = await shownSummary('md1');
     expect(summarySpanSeconds(reloaded)).toBeGreaterThanOrEqual(10);
     await armedLabel('md1').waitFor();
+    await arrayCard(env.page, 'md1').locator('.raidtune-sync').screenshot({ path: 'test-results/screenshots/sync-chart-light.png' });
+
+    // Readable in the dark style: the chart's lines and labels come from PatternFly's tokens.
+    await chooseStyle(env.page, 'dark');
+    await env.page.reload();
+    await chartSummary('md1').waitFor();
+    const dark = await arrayCard(env.page, 'md1').evaluate(card => ({
+        card: getComputedStyle(card).backgroundColor,
+        label: getComputedStyle(card.querySelector('.raidtune-chart text')!).fill,
+        speed: getComputedStyle(card.querySelector('.raidtune-chart-speed')!).stroke,
+        caption: getComputedStyle(card.querySelector('.raidtune-chart figcaption')!).color,
+    }));
+    expect(luminance(dark.card)).toBeLessThan(0.1);
+    for (const color of [dark.label, dark.speed, dark.caption]) expect(luminance(color)).toBeGreaterThan(0.2);
+    await arrayCard(env.page, 'md1').locator('.raidtune-sync').screenshot({ path: 'test-results/screenshots/sync-chart-dark.png' });
+    await chooseStyle(env.page, 'light');
+    await env.page.reload();
 
     await banner().getByRole('button', { name: 'Cancel the automatic restore of md1' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${stateDir()}/auto-restore/md1.armed`);

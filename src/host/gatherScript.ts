@@ -36,8 +36,11 @@ export const PROC_FILES = [
     'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
 ] as const;
 
-/** Files read from raidtune's own state folder (canonical path /raidtune-state/NAME). */
-export const STATE_FILES = ['restore.json'] as const;
+/**
+ * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
+ * journal, and the armed automatic restores with their waiters' history (src/md/waiterScript.ts).
+ */
+export const STATE_FILES = ['restore.json', 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
 
 /** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME, /raidtune-modules/NAME). */
 export const SYSCTL_FILES = [SYSCTL_FILE] as const;
@@ -55,6 +58,8 @@ const sysGlobs = [
 // "No such file" noise of unmatched globs (attributes that a level or kernel lacks).
 export const GATHER_SCRIPT = `
 if [ "$3" = pagesize ]; then echo "@@pagesize $(getconf PAGESIZE 2>/dev/null)"; fi
+# sd_booted()'s test: the waiter of an automatic restore then runs as a transient systemd unit.
+if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1; then echo "@@systemd"; fi
 if cd "$1" 2>/dev/null; then
   echo "@@root proc"
   grep -H -s '' /dev/null ${PROC_FILES.join(' ')}

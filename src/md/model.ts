@@ -2,6 +2,8 @@
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
 import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
+import { parseAutoRestore, type ArmedRestore } from './autoRestore';
+import { addTrendSample, type TrendSample } from './trend';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
 import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
@@ -56,6 +58,8 @@ export interface SyncModel {
     history: ProgressSample[];
     /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
     ioSamples: IoSample[];
+    /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */
+    trend: TrendSample[];
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
@@ -121,6 +125,10 @@ export interface HostModel {
     journal: Journal | null;
     /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
     persisted: PersistedSettings;
+    /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
+    autoRestore: Map<string, ArmedRestore>;
+    /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
+    systemd: boolean;
     problems: string[];
 }
 
@@ -167,6 +175,8 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
+        autoRestore: parseAutoRestore(snapshot.files),
+        systemd: snapshot.systemd === true,
         problems,
     };
 }
@@ -191,6 +201,12 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
+    if (sync?.runState === 'running') {
+        sync.trend = addTrendSample(sync.trend, {
+            at: takenAt, doneKiB: sync.doneKiB, totalKiB: sync.totalKiB, speedKiBs: sync.speedKiBs,
+            minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null,
+        });
+    }
     const chunkBytes = num('chunk_size');
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
 
@@ -355,6 +371,7 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
         eta,
         history,
         ioSamples: [],
+        trend: sameSync ? previous.trend : [],
         reshape: action === 'reshape' && raidDisks?.previous != null
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],

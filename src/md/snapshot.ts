@@ -10,6 +10,8 @@ export interface Snapshot {
     missingRoots: string[];
     /** True when the output ended with the end marker: a cut-off transfer is not trusted. */
     complete: boolean;
+    /** systemd runs the host (PID 1) and has systemd-run: the gather script's `@@systemd` marker. */
+    systemd?: boolean;
 }
 
 const MARKER = '@@';
@@ -26,6 +28,7 @@ export function parseGatherOutput(output: string): Snapshot {
             else if (word === 'missing') snapshot.missingRoots.push(arg);
             else if (word === 'pagesize') snapshot.pageSize = positiveIntOrNull(arg);
             else if (word === 'end') snapshot.complete = true;
+            else if (word === 'systemd') snapshot.systemd = true;
             continue;
         }
         const colon = line.indexOf(':');

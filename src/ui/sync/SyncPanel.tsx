@@ -2,9 +2,11 @@ import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
 import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../arrays/labels';
 import { DiagnosisSection } from '../diagnosis/DiagnosisSection';
 import type { FixIntent } from '../../md/diagnosis/findings';
+import { SyncChart } from './SyncChart';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from './syncTexts';
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
@@ -55,6 +57,11 @@ export function SyncPanel({ array, sync, host, onFix }: {
                     {array.cappedByMax && <Label color="orange">{_('Capped by the maximum speed')}</Label>}
                 </Content>
             </StackItem>
+            {sync.runState === 'running' && (
+                <StackItem>
+                    <SyncChart id={`sync-chart-${array.name}`} samples={mergeTrend(host.autoRestore.get(array.name)?.history ?? [], sync.trend)} />
+                </StackItem>
+            )}
             <StackItem><DiagnosisSection array={array} host={host} onFix={onFix} /></StackItem>
         </Stack>
     );

@@ -93,7 +93,7 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                         title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
                 </CardBody>
             )}
-            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
+            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
         </Card>
     );

@@ -8,6 +8,7 @@ import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from '.
 import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
+import { shareUnchanged } from './share';
 import { readValue, type Snapshot } from './snapshot';
 import {
     MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
@@ -163,7 +164,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
     const disks = buildDisks(snapshot, index);
     recordIoSamples(arrays, disks, previousArrays, takenAt);
 
-    return {
+    const model: HostModel = {
         takenAt,
         mdAvailable: mdstatText !== undefined,
         personalities: mdstat.personalities,
@@ -179,6 +180,22 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         systemd: snapshot.systemd === true,
         problems,
     };
+    return previous ? shareWithPrevious(previous, model, previousArrays) : model;
+}
+
+/**
+ * Keep the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
+ * ArrayModel, its members and its disks stay the same objects and memoised cards skip them. Arrays
+ * are matched by name (one stopped or created does not shift the others), the rest field by field.
+ */
+function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays: Map<string, ArrayModel>): HostModel {
+    const arrays = model.arrays.map(a => {
+        const before = previousArrays.get(a.name);
+        return before ? shareUnchanged(before, a) : a;
+    });
+    const sameList = arrays.length === previous.arrays.length && arrays.every((a, i) => a === previous.arrays[i]);
+    const rest = shareUnchanged({ ...previous, arrays: [] }, { ...model, arrays: [] });
+    return { ...rest, arrays: sameList ? previous.arrays : arrays };
 }
 
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
@@ -437,20 +454,34 @@ const SYS_BLOCK = '/sys/block/';
 
 function indexSysfs(snapshot: Snapshot): SysfsIndex {
     const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), disks: [] };
+    const from = SYS_BLOCK.length;
+    // /sys/block/DEVICE/SECOND/THIRD[/...], cut by index, not split('/'): 26k paths per refresh.
     for (const path of snapshot.files.keys()) {
         if (!path.startsWith(SYS_BLOCK)) continue;
-        const [device, second, third] = path.slice(SYS_BLOCK.length).split('/');
-        if (second === 'md' && third?.startsWith('dev-')) {
+        const deviceEnd = path.indexOf('/', from);
+        const secondEnd = deviceEnd < 0 ? -1 : path.indexOf('/', deviceEnd + 1);
+        if (secondEnd < 0) continue;
+        const next = path.indexOf('/', secondEnd + 1);
+        const thirdEnd = next < 0 ? path.length : next;
+        const second = (word: string) => isSegment(path, deviceEnd + 1, secondEnd, word);
+        const third = (word: string) => isSegment(path, secondEnd + 1, thirdEnd, word);
+        if (second('md') && path.startsWith('dev-', secondEnd + 1)) {
+            const device = path.slice(from, deviceEnd);
             let members = index.membersOf.get(device);
             if (!members) index.membersOf.set(device, members = new Set());
-            members.add(third.slice('dev-'.length));
-        } else if (third === 'partition') {
-            index.partitionsOf.set(second, device);
-        } else if (second === 'queue' && third === 'scheduler' && !device.startsWith('md')) {
-            index.disks.push(device);
+            members.add(path.slice(secondEnd + 1 + 'dev-'.length, thirdEnd));
+        } else if (third('partition')) {
+            index.partitionsOf.set(path.slice(deviceEnd + 1, secondEnd), path.slice(from, deviceEnd));
+        } else if (second('queue') && third('scheduler') && !path.startsWith('md', from)) {
+            index.disks.push(path.slice(from, deviceEnd));
         }
     }
     return index;
+}
+
+/** path[start, end) is exactly `word`. */
+function isSegment(path: string, start: number, end: number, word: string): boolean {
+    return end - start === word.length && path.startsWith(word, start);
 }
 
 function buildDisks(snapshot: Snapshot, index: SysfsIndex): Map<string, DiskModel> {

@@ -97,7 +97,7 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                         title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
                 </CardBody>
             )}
-            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
+            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
             <CardBody><LayoutSection array={array} /></CardBody>
         </Card>

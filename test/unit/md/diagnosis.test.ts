@@ -213,6 +213,33 @@ describe('stripe cache full', () => {
     });
 });
 
+describe('what-if without a known capacity, and a cache behind a limit', () => {
+    test('members under 5% busy: the gain is shown as unchecked', () => {
+        // 4000 KiB/s held at the minimum with 2000 of other I/O per member, 4% busy: 6000 / 0.04
+        // would be a x25 extrapolation, so no bound: 10000 gives 10000, "if the disks keep up".
+        const { array, host } = setup({ rate: 4000, members: even(6000, 0.04) }, { min: 4000, max: 200000 });
+        const { whatIf, window } = diagnose(array, host);
+        expect(window?.bound).toBeNull();
+        expect(whatIf.find(r => r.change.kind === 'min')).toEqual(
+            { change: { kind: 'min', kiBs: 10000 }, rateKiBs: 10000, etaSeconds: 82, outcome: 'unchecked' });
+    });
+
+    test('a full cache on a sync capped by its maximum: a bigger cache would not make it faster', () => {
+        const { array, host } = setup({ rate: 30000, members: even(30000, 0.25), active: () => 256 }, { min: 1000, max: 30000 });
+        const { findings, whatIf } = diagnose(array, host);
+        expect(kinds(findings)).toEqual(['capped-by-max', 'stripe-cache-full']);
+        expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 30000, outcome: 'same' });
+    });
+
+    test('a gain under 5% is no change', () => {
+        // Held at 4000 with members 100% busy moving 4150 (150 of other I/O, 3.6%: not starved):
+        // the members allow 4150, 3.75% more, within the measurement's wobble.
+        const { array, host } = setup({ rate: 4000, members: even(4150, 1) }, { min: 4000, max: 200000 });
+        expect(diagnose(array, host).whatIf.filter(r => r.change.kind === 'min').map(r => [r.rateKiBs, r.outcome]))
+            .toEqual([[4000, 'same'], [4000, 'same']]);
+    });
+});
+
 describe('one slow member', () => {
     test('named when it needs 10x its peers\' I/O time per MiB and is always busy', () => {
         // All three move 900 KiB/s; vdd is busy 100% (1000 ms/s / 0.879 MiB/s = 1137.8 ms per

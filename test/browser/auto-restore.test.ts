@@ -5,7 +5,7 @@
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseStyle, luminance } from './harness/cockpitSettings';
+import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
 
@@ -101,6 +101,15 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await arrayCard(env.page, 'md1').locator('.raidtune-sync').screenshot({ path: 'test-results/screenshots/sync-chart-dark.png' });
     await chooseStyle(env.page, 'light');
     await env.page.reload();
+    await chartSummary('md1').waitFor();
+    // The chart, the armed label and its Cancel pass axe.
+    expect(severe(await runAxe(env.page))).toEqual([]);
+
+    // Restoring by hand would cancel the armed waiter with it.
+    await banner().getByRole('button', { name: 'Restore previous settings' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toMatch(
+        new RegExp(`rm -f ${stateDir()}/restore.json\nrm -f ${stateDir()}/auto-restore/md1.armed$`));
+    await footerButton('Cancel').click();
 
     await banner().getByRole('button', { name: 'Cancel the automatic restore of md1' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${stateDir()}/auto-restore/md1.armed`);

@@ -5,7 +5,7 @@
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseStyle, luminance } from './harness/cockpitSettings';
+import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
 
@@ -101,6 +101,16 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await arrayCard(env.page, 'md1').locator('.raidtune-sync').screenshot({ path: 'test-results/screenshots/sync-chart-dark.png' });
     await chooseStyle(env.page, 'light');
     await env.page.reload();
+    await chartSummary('md1').waitFor();
+    await banner().screenshot({ path: 'test-results/screenshots/auto-restore-armed.png' });
+    // The chart, the armed label and its Cancel pass axe.
+    expect(severe(await runAxe(env.page))).toEqual([]);
+
+    // Restoring by hand would cancel the armed waiter with it.
+    await banner().getByRole('button', { name: 'Restore previous settings' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toMatch(
+        new RegExp(`rm -f ${stateDir()}/restore.json\nrm -f ${stateDir()}/auto-restore/md1.armed$`));
+    await footerButton('Cancel').click();
 
     await banner().getByRole('button', { name: 'Cancel the automatic restore of md1' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${stateDir()}/auto-restore/md1.armed`);
@@ -118,11 +128,11 @@ test('when the rebuild finishes the waiter restores the originals, with the page
     // Let the simulated rebuilds run at the disks' speed: done within seconds.
     await env.writeSim('/proc/sys/dev/raid/speed_limit_max', '500000');
     await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '400000');
-    await waitUntil('the originals restored', async () =>
-        await simValue(env, '/proc/sys/dev/raid/speed_limit_min') === '1000' &&
-        await simValue(env, '/proc/sys/dev/raid/speed_limit_max') === '2000', 60000, 500);
+    // The waiter's last act is removing its files (after the writes and the journal).
+    await waitUntil('the waiter done', async () => !existsSync(stateFile('auto-restore/md0.armed')), 60000, 500);
+    await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_min')).resolves.toBe('1000');
+    await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_max')).resolves.toBe('2000');
     expect(existsSync(stateFile('restore.json'))).toBe(false);
-    expect(existsSync(stateFile('auto-restore/md0.armed'))).toBe(false);
 
     await env.page.goto(env.cockpit.barePageUrl);
     await arrayCard(env.page, 'md0').waitFor();

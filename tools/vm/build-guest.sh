@@ -99,8 +99,10 @@ fi
 # every failed write as "I/O error" and hides the kernel's errno (EBUSY, EINVAL...) from the page.
 # They go to /usr/bin, ahead of busybox's /bin in PATH; /usr/bin/sh is dash (the guest's /init
 # stays busybox sh).
+# util-linux setsid: the auto-restore waiter starts with `setsid -f` where systemd is not PID 1
+# (busybox's setsid has no -f).
 GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
-           /usr/bin/grep /usr/bin/dash)
+           /usr/bin/grep /usr/bin/dash /usr/bin/setsid)
 BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}")
 [ -x /bin/busybox ] && /bin/busybox --list | grep -qx modprobe || die "/bin/busybox is not busybox-static"
 libs_of() { ldd "$1" 2>/dev/null | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'; }

@@ -43,7 +43,7 @@ function parseSettings(argv: string[]): Settings {
         if (!(n > 0)) throw new Error(`${name}: a positive number, not ${argv[i + 1]}`);
         return n;
     };
-    return { short, diskMiB: value('--disk-mib', short ? 64 : 256), diskMBs: value('--disk-mbs', 8), loadMBs: value('--load-mbs', 2) };
+    return { short, diskMiB: value('--disk-mib', short ? 64 : 256), diskMBs: value('--disk-mbs', 8), loadMBs: value('--load-mbs', 4) };
 }
 
 const settings = parseSettings(process.argv.slice(2));
@@ -51,6 +51,8 @@ const settings = parseSettings(process.argv.slice(2));
 const LOAD_BLOCK_KIB = 64;
 /** The load runs alone this long before the rebuild starts (its window starts with the rebuild). */
 const LOAD_WARMUP_S = 2;
+/** The CPU's rate should be this many times the disks' (a busy host slows the emulated CPU). */
+const CPU_MARGIN = 2;
 /** Recoveries sampled over a shorter time (unthrottled ones) are rated over their whole time. */
 const MIN_SAMPLED_S = 2;
 /** Load alone on the degraded array, to compare each member's share with the derivation. */
@@ -306,6 +308,10 @@ async function main() {
     if (!short) {
         const cpu = await calibrate(helper);
         console.log(`CPU rate (MB/s per member): ${JSON.stringify(cpu)}; throttle ${diskMBs}`);
+        for (const [level, mbs] of Object.entries(cpu)) {
+            if (mbs < CPU_MARGIN * diskMBs)
+                console.log(`WARNING: ${level} rebuilds at only ${mbs} MB/s on this CPU now (under ${CPU_MARGIN} x the throttle): the CPU may limit its cases`);
+        }
     }
     const rows = await measureLevels(helper);
     console.log(`\n${diskMiB} MiB members, ${diskMBs} MB/s per member, load ${loadMBs} MB/s\n${table(rows)}`);

@@ -100,6 +100,7 @@ check: deps
 	$(MAKE) check-unit || status=1; \
 	$(MAKE) check-browser || status=1; \
 	$(MAKE) check-vm || status=1; \
+	$(MAKE) bench-rebuild BENCH_ARGS=--short || status=1; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	exit $$status
 
@@ -119,7 +120,8 @@ bench: deps
 
 # Rebuild speed of a RAID5 and a RAID6 on the real kernel (QEMU guest, throttled disks, competing
 # reads), kernel defaults vs each preset: bench/rebuild.json. BENCH_ARGS=--short: small members,
-# figures in test-results/ (fails only when the benchmark breaks, never on a figure).
+# figures in test-results/bench/ (fails only when the benchmark breaks, never on a figure); `make
+# check` runs the short form after the test tiers.
 bench-rebuild: all
 	tools/vm/build-guest.sh
 	node build/bench-rebuild.mjs $(BENCH_ARGS)

@@ -4,7 +4,7 @@
 // fails only when the benchmark itself breaks. See "Rebuild benchmark" in the README.
 //
 //   node build/bench-rebuild.mjs            full run: bench/rebuild.json
-//   node build/bench-rebuild.mjs --short    small members, no CPU calibration: test-results/
+//   node build/bench-rebuild.mjs --short    small members, no CPU calibration: test-results/bench/
 //
 // The presets are applied with raidtune's own code: the gather script runs in the guest, its
 // output becomes a HostModel (parseGatherOutput + buildModel), presetPlan() makes the Plan, and
@@ -315,7 +315,7 @@ async function main() {
     }
     const rows = await measureLevels(helper);
     console.log(`\n${diskMiB} MiB members, ${diskMBs} MB/s per member, load ${loadMBs} MB/s\n${table(rows)}`);
-    const file = short ? join(repoRoot(), 'test-results', 'bench-rebuild.json') : join(repoRoot(), 'bench', 'rebuild.json');
+    const file = short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify(rows, null, 2) + '\n');
     console.log(`written: ${file} (${round((performance.now() - t0) / 1000, 0)} s)`);

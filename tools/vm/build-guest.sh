@@ -26,8 +26,9 @@ elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 # Host packages. Guest contents are copied from the host's installed files (busybox-static, mdadm,
 # cockpit-bridge, libc-bin's getconf, coreutils/grep/dash), so the guest's user space matches
 # what ldd resolves here.
+# gcc and libc6-dev: the rebuild benchmark's load generator (tools/vm/ratedread.c) is built static.
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
-          xz-utils zstd gzip)
+          xz-utils zstd gzip gcc libc6-dev)
 # Kernel modules for the guest, in load order (raid456 needs crc32c_generic loaded first).
 MODULES=(crc32c_generic virtio_pci virtio_blk virtio_scsi sd_mod virtio_console 9pnet_virtio 9p
          md_mod linear raid0 raid1 raid10 raid456)

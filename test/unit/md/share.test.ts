@@ -23,16 +23,14 @@ describe('buildModel shares what did not change', () => {
         changed.set('/sys/block/md0/md/dev-vdb/errors', '7\n');
         const second = modelOf(changed, first);
 
-        const named = (model: HostModel, name: string) => model.arrays.find(a => a.name === name)!;
-        const [md0Before, md1Before] = [named(first, 'md0'), named(first, 'md1')];
-        const [md0, md1] = [named(second, 'md0'), named(second, 'md1')];
-        expect(md1).toBe(md1Before);
-        expect(md0).not.toBe(md0Before);
-        expect(md0.members.find(m => m.name === 'vdb')!.errors).toBe(7);
-        expect(md0.members.find(m => m.name === 'vdb')).not.toBe(md0Before.members.find(m => m.name === 'vdb'));
-        expect(md0.members.find(m => m.name === 'vda')).toBe(md0Before.members.find(m => m.name === 'vda'));
-        expect(md0.bitmap).toBe(md0Before.bitmap);
-        expect(md0.speedMax).toBe(md0Before.speedMax);
+        const array = (model: HostModel, name: string) => model.arrays.find(a => a.name === name)!;
+        const member = (model: HostModel, name: string) => array(model, 'md0').members.find(m => m.name === name)!;
+        expect(array(second, 'md1')).toBe(array(first, 'md1'));
+        expect(array(second, 'md0')).not.toBe(array(first, 'md0'));
+        expect(member(second, 'vdb').errors).toBe(7);
+        expect(member(second, 'vdb')).not.toBe(member(first, 'vdb'));
+        expect(member(second, 'vda')).toBe(member(first, 'vda'));
+        expect(array(second, 'md0').bitmap).toBe(array(first, 'md0').bitmap);
         expect(second.disks).toBe(first.disks);
     });
 

@@ -22,7 +22,7 @@ function shareArray(previous: unknown[], next: unknown[]): unknown[] {
     let same = previous.length === next.length;
     const result = next.map((value, i) => {
         const shared = share(previous[i], value);
-        if (shared !== previous[i]) same = false;
+        if (!Object.is(shared, previous[i])) same = false;
         return shared;
     });
     return same ? previous : result;
@@ -34,7 +34,7 @@ function shareMap(previous: Map<unknown, unknown>, next: Map<unknown, unknown>):
     for (const [key, value] of next) {
         const has = previous.has(key);
         const shared = has ? share(previous.get(key), value) : value;
-        if (!has || shared !== previous.get(key)) same = false;
+        if (!has || !Object.is(shared, previous.get(key))) same = false;
         result.set(key, shared);
     }
     return same ? previous : result;
@@ -47,7 +47,7 @@ function shareObject(previous: Record<string, unknown>, next: Record<string, unk
     for (const key of keys) {
         const has = Object.hasOwn(previous, key);
         const shared = has ? share(previous[key], next[key]) : next[key];
-        if (!has || shared !== previous[key]) same = false;
+        if (!has || !Object.is(shared, previous[key])) same = false;
         result[key] = shared;
     }
     return same ? previous : result;

@@ -1,9 +1,10 @@
+import { memo } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import { memberRoleText } from './labels';
 
-export function MembersTable({ array }: { array: ArrayModel }) {
+function MembersTableRows({ array }: { array: ArrayModel }) {
     const rebuiltPercent = (sectors: number | null) => {
         const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
@@ -46,3 +47,13 @@ export function MembersTable({ array }: { array: ArrayModel }) {
         </table>
     );
 }
+
+/**
+ * A syncing array changes at every refresh, its members seldom (buildModel keeps unchanged ones the
+ * same objects): the table renders again only when what it shows changed. It shows the array's
+ * name, members and missing slots, and a rebuilding member's share of the sync's total.
+ */
+export const MembersTable = memo(MembersTableRows, ({ array: before }, { array: after }) =>
+    before === after || (before.name === after.name && before.members === after.members &&
+        before.missingSlots === after.missingSlots && before.sync?.perDevice === after.sync?.perDevice &&
+        before.sync?.totalKiB === after.sync?.totalKiB));

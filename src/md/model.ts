@@ -68,6 +68,8 @@ export interface ArrayModel {
     chunkKiB: number | null;
     /** md's layout number (raid10: near and far copies). */
     layout: number | null;
+    /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
+    partitions: { name: string; startSectors: number | null }[];
     raidDisks: number | null;
     degradedDevices: number | null;
     missingSlots: number[];
@@ -195,6 +197,9 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         metadata: md.super ?? attr('metadata_version'),
         chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
         layout: num('layout'),
+        partitions: (index.partitionsByDisk.get(md.name) ?? []).map(name => ({
+            name, startSectors: parseIntValue(readValue(snapshot, `${base}/${name}/start`)),
+        })),
         raidDisks: raidDiskCount,
         degradedDevices: num('degraded') ?? (md.disks ? md.disks.total - md.disks.active : null),
         missingSlots,
@@ -401,6 +406,8 @@ interface SysfsIndex {
     membersOf: Map<string, Set<string>>;
     /** Partition -> its disk, from /sys/block/DISK/PART/partition. */
     partitionsOf: Map<string, string>;
+    /** Disk -> its partitions (the inverse of partitionsOf). */
+    partitionsByDisk: Map<string, string[]>;
     /** Block devices other than md with a queue. */
     disks: string[];
 }
@@ -408,7 +415,7 @@ interface SysfsIndex {
 const SYS_BLOCK = '/sys/block/';
 
 function indexSysfs(snapshot: Snapshot): SysfsIndex {
-    const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), disks: [] };
+    const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), partitionsByDisk: new Map(), disks: [] };
     for (const path of snapshot.files.keys()) {
         if (!path.startsWith(SYS_BLOCK)) continue;
         const [device, second, third] = path.slice(SYS_BLOCK.length).split('/');
@@ -418,6 +425,7 @@ function indexSysfs(snapshot: Snapshot): SysfsIndex {
             members.add(third.slice('dev-'.length));
         } else if (third === 'partition') {
             index.partitionsOf.set(second, device);
+            index.partitionsByDisk.set(device, [...index.partitionsByDisk.get(device) ?? [], second]);
         } else if (second === 'queue' && third === 'scheduler' && !device.startsWith('md')) {
             index.disks.push(device);
         }

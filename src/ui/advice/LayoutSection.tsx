@@ -13,7 +13,7 @@ import type { ArrayModel } from '../../md/model';
 import { formatChunk } from '../arrays/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
-import { LayoutMembers } from './LayoutMembers';
+import { LayoutMembers, LayoutPartitions } from './LayoutTables';
 
 export function LayoutSection({ array }: { array: ArrayModel }) {
     const [expanded, setExpanded] = useState(false);
@@ -52,6 +52,18 @@ function LayoutDetails({ array }: { array: ArrayModel }) {
                 </StackItem>
             )}
             <StackItem><LayoutMembers array={array} members={advice.members} chunked={advice.stripe !== null} /></StackItem>
+            {advice.offStripe.length > 0 && (
+                <StackItem>
+                    <Alert isInline variant="warning" className="raidtune-layout-offstripe"
+                        title={fmt(ngettext('Misaligned partition on the array: $0', 'Misaligned partitions on the array: $0',
+                            advice.offStripe.length), advice.offStripe.join(', '))}>
+                        {advice.stripe && _('A file system counts its stride and stripe width from its partition\'s start, so writes it lines up with stripes land across two of them. A partition that starts on a multiple of the stripe width avoids this; so does a file system on the whole array, or LVM, which by default aligns its data to the stripe md reports.')}
+                    </Alert>
+                </StackItem>
+            )}
+            {advice.partitions.length > 0 && (
+                <StackItem><LayoutPartitions array={array} partitions={advice.partitions} /></StackItem>
+            )}
         </Stack>
     );
 }

@@ -164,13 +164,16 @@ describe('read from a real kernel and from the simulator', () => {
         expect(advice.misaligned).toEqual([]);
     });
 
-    test('simulated partitions through the real gather script: sector 63 is named, 2048 is not', () => {
+    test('simulated partitions through the real gather script: sector 63 is named, 2048 is not, on disks and on the array', () => {
         const host = startHost({
             name: 'layout',
             disks: ['sda', 'sdb', 'sdc'].map((name, i) => ({
                 name, kind: 'sata', sizeBytes: 2000398934016, partitions: [{ number: 1, startSector: i === 0 ? 63 : 2048 }],
             })),
-            arrays: [{ name: 'md0', level: 'raid5', chunkKiB: 64, members: [{ device: 'sda1' }, { device: 'sdb1' }, { device: 'sdc1' }] }],
+            arrays: [{
+                name: 'md0', level: 'raid5', chunkKiB: 64, members: [{ device: 'sda1' }, { device: 'sdb1' }, { device: 'sdc1' }],
+                partitions: [{ number: 1, startSector: 63, sizeBytes: 2 ** 30 }, { number: 2, startSector: 2 ** 22 }],
+            }],
         });
         const output = execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
             { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } });
@@ -182,6 +185,13 @@ describe('read from a real kernel and from the simulator', () => {
         const advice = layoutAdvice(md0);
         expect(advice).toMatchObject({ misaligned: ['sda1'], offChunk: [] });
         expect(advice.members[0]).toMatchObject({ dataStartSectors: 264255, verdict: 'not-4kib' });
-        expect(advice.stripe?.commands).toEqual(['mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0', 'mkfs.xfs -d su=64k,sw=2 /dev/md0']);
+        // On the array: sector 63 is off 4 KiB; 2 GiB is a whole number of 128 KiB stripes.
+        expect(advice.partitions.map(p => [p.name, p.startSectors, p.verdict])).toEqual([
+            ['md0p1', 63, 'not-4kib'], ['md0p2', 4194304, 'aligned'],
+        ]);
+        expect(advice.stripe?.commands).toEqual([
+            'mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0p1', 'mkfs.xfs -d su=64k,sw=2 /dev/md0p1',
+            'mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0p2', 'mkfs.xfs -d su=64k,sw=2 /dev/md0p2',
+        ]);
     });
 });

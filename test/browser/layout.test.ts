@@ -112,6 +112,8 @@ test('RAID5: the partitions made on the array, checked against its chunk and ful
         'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p1', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p1',
         'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p2', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p2',
     ].join('\n'));
+    expect(await layout.locator('.raidtune-layout-note').innerText())
+        .toMatch(/^These commands create new, empty file systems on \/dev\/md0p1, \/dev\/md0p2 and erase what is there/);
 });
 
 test('RAID5: the copy button puts the mkfs lines on the clipboard', async () => {

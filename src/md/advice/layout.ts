@@ -29,7 +29,9 @@ export interface StripeGeometry {
     /** ext4: chunk in file system blocks, and a full stripe's data in blocks. */
     ext4Stride: number;
     ext4StripeWidth: number;
-    /** mkfs command lines for the array, or for each partition on it (they create new, empty file systems). */
+    /** Where file systems go: the array, or each partition made on it. */
+    devices: string[];
+    /** mkfs command lines for those devices (they create new, empty file systems). */
     commands: string[];
 }
 
@@ -118,6 +120,7 @@ export function stripeGeometry(devices: string[], chunkKiB: number, count: numbe
         stripeWidthKiB: chunkKiB * count,
         ext4Stride: stride,
         ext4StripeWidth: stripeWidth,
+        devices,
         commands: devices.flatMap(device => [
             `mkfs.ext4 -E stride=${stride},stripe_width=${stripeWidth} ${device}`,
             `mkfs.xfs -d su=${chunkKiB}k,sw=${count} ${device}`,

@@ -96,8 +96,8 @@ function StripeAdvice({ array, stripe }: { array: ArrayModel; stripe: StripeGeom
                 <CopyableCommands id={`layout-${array.name}`} className="raidtune-layout-commands" commands={stripe.commands} />
             </StackItem>
             <StackItem>
-                <Content component="small">
-                    {fmt(_('These commands create a new, empty file system on $0 and erase what it holds; raidtune never runs them. Recent mkfs.ext4 and mkfs.xfs read this geometry from md themselves: the options make it explicit, or supply it where a layer in between hides it. For a partition or logical volume on the array, use its device instead.'), array.device)}
+                <Content component="small" className="raidtune-layout-note">
+                    {fmt(_('These commands create new, empty file systems on $0 and erase what is there; raidtune never runs them. Recent mkfs.ext4 and mkfs.xfs read this geometry from md themselves: the options make it explicit, or supply it where a layer in between hides it. For a logical volume on the array, use its device instead.'), stripe.devices.join(', '))}
                 </Content>
             </StackItem>
         </>

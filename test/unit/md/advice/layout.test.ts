@@ -29,7 +29,7 @@ describe('stripe geometry', () => {
         const { stripe, noStripe } = layoutAdvice(array('raid5', 4, 512));
         expect(noStripe).toBeNull();
         expect(stripe).toEqual({
-            chunkKiB: 512, dataDisks: 3, stripeWidthKiB: 1536, ext4Stride: 128, ext4StripeWidth: 384,
+            chunkKiB: 512, dataDisks: 3, stripeWidthKiB: 1536, ext4Stride: 128, ext4StripeWidth: 384, devices: ['/dev/md0'],
             commands: ['mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0', 'mkfs.xfs -d su=512k,sw=3 /dev/md0'],
         });
     });

@@ -59,12 +59,15 @@ async function alignmentRows(array: string): Promise<Record<string, string[]>> {
     return result;
 }
 
-test('collapsed by default: a toggle per array and nothing else rendered', async () => {
+test('collapsed by default: a toggle per array, saying when devices are misaligned, and nothing else rendered', async () => {
     for (const array of ['md0', 'md1']) {
         const toggle = section(array).getByRole('button', { name: 'Layout and alignment' });
         expect(await toggle.getAttribute('aria-expanded')).toBe('false');
         expect(await section(array).locator('table, pre').count()).toBe(0);
     }
+    // md0: the member sda1 at sector 63 and the partition md0p1 off the stripe; md1: nothing.
+    expect(await section('md0').getByRole('button').innerText()).toBe('Layout and alignment: 2 devices misaligned');
+    expect(await section('md1').getByRole('button').innerText()).toBe('Layout and alignment');
 });
 
 test('RAID5: the stripe geometry follows from the kernel\'s chunk size and disk count', async () => {

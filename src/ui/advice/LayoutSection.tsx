@@ -1,5 +1,6 @@
-// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default, and the advice is
-// only worked out and rendered once opened, so a page of 128 arrays pays for a toggle each.
+// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default and rendered only
+// once opened, so a page of 128 arrays pays for a toggle each. The toggle itself says when something
+// is misaligned: that must not hide behind a closed section.
 
 import { useState } from 'react';
 import {
@@ -7,7 +8,7 @@ import {
     ExpandableSection, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { layoutAdvice, FS_BLOCK_KIB, type StripeGeometry } from '../../md/advice/layout';
+import { layoutAdvice, FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
 import type { ArrayModel } from '../../md/model';
 import { formatChunk } from '../arrays/labels';
@@ -17,16 +18,20 @@ import { LayoutMembers, LayoutPartitions } from './LayoutTables';
 
 export function LayoutSection({ array }: { array: ArrayModel }) {
     const [expanded, setExpanded] = useState(false);
+    const advice = layoutAdvice(array);
+    const misaligned = advice.misaligned.length + advice.offStripe.length;
+    const toggle = misaligned
+        ? fmt(ngettext('Layout and alignment: $0 device misaligned', 'Layout and alignment: $0 devices misaligned', misaligned), misaligned)
+        : _('Layout and alignment');
     return (
-        <ExpandableSection className="raidtune-layout" toggleText={_('Layout and alignment')}
+        <ExpandableSection className="raidtune-layout" toggleText={toggle}
             isExpanded={expanded} onToggle={(_event, open) => setExpanded(open)}>
-            {expanded && <LayoutDetails array={array} />}
+            {expanded && <LayoutDetails array={array} advice={advice} />}
         </ExpandableSection>
     );
 }
 
-function LayoutDetails({ array }: { array: ArrayModel }) {
-    const advice = layoutAdvice(array);
+function LayoutDetails({ array, advice }: { array: ArrayModel; advice: LayoutAdvice }) {
     return (
         <Stack hasGutter>
             {advice.stripe

@@ -19,7 +19,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench clean install-files po-update dist srpm rpm screenshots
+        demo bench bench-rebuild clean install-files po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -100,6 +100,7 @@ check: deps
 	$(MAKE) check-unit || status=1; \
 	$(MAKE) check-browser || status=1; \
 	$(MAKE) check-vm || status=1; \
+	$(MAKE) bench-rebuild BENCH_ARGS=--short || status=1; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	exit $$status
 
@@ -116,6 +117,14 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	node build/bench.mjs
+
+# Rebuild speed of a RAID5 and a RAID6 on the real kernel (QEMU guest, throttled disks, competing
+# reads), kernel defaults vs each preset: bench/rebuild.json. BENCH_ARGS=--short: small members,
+# figures in test-results/bench/ (fails only when the benchmark breaks, never on a figure); `make
+# check` runs the short form after the test tiers.
+bench-rebuild: all
+	tools/vm/build-guest.sh
+	node build/bench-rebuild.mjs $(BENCH_ARGS)
 
 # Release tarball: the files git tracks or would track (not ignored), the built dist/ and the
 # spec; reproducible (tools/dist-tarball.sh): two runs give the same bytes.

@@ -1,11 +1,19 @@
 // `make bench`: measures (never asserts) what a refresh and a page load cost, in the same real
 // cockpit-ws + cockpit-bridge + Chromium the browser tests use, on the simulated md host.
-// Prints a table and writes bench/results.json.
+// Prints the figures next to the previous run's (the committed bench/results.json), then writes
+// bench/results.json anew. `node build/bench.mjs 128` measures only the refresh of those cases,
+// prints, and writes nothing (for quick comparisons while working).
 //
 //   refresh.<n>.roundTrips   channels the page opened to the bridge per refresh (websocket frames)
 //   refresh.<n>.bridgeCpuMs  CPU time of cockpit-bridge and what it spawned, per refresh
 //   refresh.<n>.wallMs       refresh start to rendered, median (read round trip + model + React)
-//   refresh.<n>.mainThreadMs model build + React render in the page, median
+//   refresh.<n>.mainThreadMs read + parse + render in the page: parseGatherOutput + buildModel +
+//                            React render, median (before 2026-11-23 the parse was left out)
+//   refresh.<n>.mainThreadRangeMs  its lowest and highest sample (the spread: 2 shared cores)
+//   refresh.<n>.parseMs / buildMs / renderMs  the medians of its three parts
+//   refresh.<n>.mainThreadCpuMs  CPU time of the page's main thread per refresh, all work included
+//                            (websocket, cockpit.js, layout, GC), from Chromium's ThreadTime metric:
+//                            unlike the timings above, not inflated when other processes take the CPU
 //   pageLoad.raidtuneMs / blankMs  navigation to content, median of several loads, raidtune vs a
 //                            blank page served by the same Cockpit from the same package
 //   bundle.*                 dist/ sizes, raw and gzipped
@@ -21,6 +29,8 @@ import { HARNESS_RUN, processesTagged, repoRoot } from './cockpit/proc';
 const REFRESHES_MEASURED = 8;
 const PAGE_LOADS = 7;
 const CLOCK_TICKS_PER_S = 100;
+// 128 arrays x 16 disks take a while to create when the 2 cores are busy.
+const SIM_READY_MS = 60000;
 
 const CASES = [
     { arrays: 1, scenario: 'raid6-recovery' },
@@ -28,7 +38,10 @@ const CASES = [
     { arrays: 128, scenario: 'many-arrays' },
 ];
 
-interface RefreshFigures { roundTrips: number; bridgeCpuMs: number; wallMs: number; mainThreadMs: number }
+interface RefreshFigures {
+    roundTrips: number; bridgeCpuMs: number; wallMs: number; mainThreadMs: number;
+    mainThreadRangeMs?: [number, number]; parseMs?: number; buildMs?: number; renderMs?: number; mainThreadCpuMs?: number;
+}
 
 const median = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -67,23 +80,39 @@ async function lastRefreshSeq(page: Page): Promise<number> {
     });
 }
 
-async function waitForSeq(page: Page, seq: number): Promise<void> {
-    while (await lastRefreshSeq(page) < seq) await new Promise(r => setTimeout(r, 50));
+/** Polls the page: seldom while its main-thread CPU time is measured, as each poll adds to it. */
+async function waitForSeq(page: Page, seq: number, pollMs = 50): Promise<void> {
+    while (await lastRefreshSeq(page) < seq) await new Promise(r => setTimeout(r, pollMs));
+}
+
+const QUIET_POLL_MS = 1000;
+
+/** The page's main-thread CPU time so far, in ms (Chromium's Performance domain). */
+async function mainThreadCpu(page: Page): Promise<() => Promise<number>> {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Performance.enable');
+    return async () => {
+        const { metrics } = await cdp.send('Performance.getMetrics');
+        return (metrics.find(m => m.name === 'ThreadTime')?.value ?? NaN) * 1000;
+    };
 }
 
 async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: string): Promise<RefreshFigures> {
-    const sim = await startSimulatedHost({ scenario });
+    const sim = await startSimulatedHost({ scenario, timeoutMs: SIM_READY_MS });
     const cockpit = await startCockpit({ config: simulatedHostConfig(sim) });
     try {
         const context = await browser.newContext();
         const page = await context.newPage();
         const opens = countChannelOpens(page);
+        const threadTime = await mainThreadCpu(page);
         await page.goto(cockpit.barePageUrl);
         await waitForSeq(page, 2); // past the first load
         const startSeq = await lastRefreshSeq(page);
         const opensBefore = opens();
         const cpuBefore = bridgeCpuMs(run);
-        await waitForSeq(page, startSeq + REFRESHES_MEASURED);
+        const threadBefore = await threadTime();
+        await waitForSeq(page, startSeq + REFRESHES_MEASURED, QUIET_POLL_MS);
+        const threadAfter = await threadTime();
         const cpuAfter = bridgeCpuMs(run);
         const opensAfter = opens();
         const timings = await page.evaluate(({ from, to }) => {
@@ -91,17 +120,23 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
                 .filter(e => (e.detail as { seq: number }).seq > from && (e.detail as { seq: number }).seq <= to);
             const renders = new Map(byName('raidtune:render').map(e => [(e.detail as { seq: number }).seq, e.duration]));
             return byName('raidtune:refresh').map(e => {
-                const d = e.detail as { seq: number; buildMs: number };
+                const d = e.detail as { seq: number; parseMs: number; buildMs: number };
                 const render = renders.get(d.seq) ?? 0;
-                return { wall: e.duration + render, main: d.buildMs + render };
+                return { wall: e.duration + render, main: d.parseMs + d.buildMs + render, parse: d.parseMs, build: d.buildMs, render };
             });
         }, { from: startSeq, to: startSeq + REFRESHES_MEASURED });
         await context.close();
+        const mains = timings.map(t => t.main);
         return {
             roundTrips: round((opensAfter - opensBefore) / REFRESHES_MEASURED, 2),
             bridgeCpuMs: round((cpuAfter - cpuBefore) / REFRESHES_MEASURED),
             wallMs: round(median(timings.map(t => t.wall))),
-            mainThreadMs: round(median(timings.map(t => t.main))),
+            mainThreadMs: round(median(mains)),
+            mainThreadRangeMs: [round(Math.min(...mains)), round(Math.max(...mains))],
+            parseMs: round(median(timings.map(t => t.parse))),
+            buildMs: round(median(timings.map(t => t.build))),
+            renderMs: round(median(timings.map(t => t.render))),
+            mainThreadCpuMs: round((threadAfter - threadBefore) / REFRESHES_MEASURED),
         };
     } finally {
         await cockpit.stop();
@@ -166,17 +201,41 @@ function bundleSizes() {
     return { jsBytes: js.raw, jsGzipBytes: js.gzip, cssBytes: css.raw, cssGzipBytes: css.gzip };
 }
 
+const RESULTS = () => join(repoRoot(), 'bench/results.json');
+
+function previousRefresh(): Record<string, RefreshFigures> {
+    try {
+        return (JSON.parse(readFileSync(RESULTS(), 'utf8')) as { refresh?: Record<string, RefreshFigures> }).refresh ?? {};
+    } catch {
+        return {};
+    }
+}
+
+/** One line per figure: previous run, this run. */
+function printComparison(arrays: number, figures: RefreshFigures, previous: RefreshFigures | undefined) {
+    console.log(`refresh, ${arrays} arrays${previous ? ' (previous -> now)' : ''}:`);
+    for (const [key, value] of Object.entries(figures)) {
+        const before = previous?.[key as keyof RefreshFigures];
+        const shown = (v: unknown) => (Array.isArray(v) ? v.join('..') : String(v));
+        console.log(`  ${key.padEnd(18)} ${before === undefined ? '' : `${shown(before).padStart(12)} -> `}${shown(value)}`);
+    }
+}
+
 async function main() {
+    const only = process.argv.slice(2).map(Number);
     const run = `bench-${process.pid}`;
     process.env[HARNESS_RUN] = run;
+    const previous = previousRefresh();
     const browser = await launchBrowser();
     const results: Record<string, unknown> = { date: new Date().toISOString(), refresh: {} };
     try {
         for (const { arrays, scenario } of CASES) {
+            if (only.length && !only.includes(arrays)) continue;
             const figures = await measureRefresh(browser, run, scenario);
             (results.refresh as Record<string, RefreshFigures>)[arrays] = figures;
-            console.log(`refresh, ${arrays} arrays: ${JSON.stringify(figures)}`);
+            printComparison(arrays, figures, previous[arrays]);
         }
+        if (only.length) return;
         results.pageLoad = await measurePageLoad(browser);
         console.log(`page load: ${JSON.stringify(results.pageLoad)}`);
     } finally {
@@ -185,7 +244,7 @@ async function main() {
     results.bundle = bundleSizes();
     console.log(`bundle: ${JSON.stringify(results.bundle)}`);
     mkdirSync(join(repoRoot(), 'bench'), { recursive: true });
-    writeFileSync(join(repoRoot(), 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(RESULTS(), JSON.stringify(results, null, 2) + '\n');
     console.log('written: bench/results.json');
 }
 

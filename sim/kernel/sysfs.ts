@@ -132,12 +132,29 @@ function stripeCacheActive(state: HostState, array: MdArray): number {
     return writing ? Math.min(array.stripeCacheSize, 64) : 0;
 }
 
+/**
+ * The World Wide ID each kind reports, in the kernel's formats: SCSI disks a NAA id and SATA disks
+ * behind libata the padded "t10.ATA <model> <serial>" (both in device/wwid), NVMe namespaces an
+ * EUI-64 in their own wwid; virtio-blk none. Derived from the device number, so stable per scenario.
+ */
+function diskWwid(disk: Disk): { file: string; value: string } | null {
+    const id = (0x5000c50000000000n + BigInt(disk.major * 256 + disk.minor)).toString(16);
+    switch (disk.kind) {
+    case 'sata': return { file: 'device/wwid', value: `t10.ATA     SIMDISK ST2000DM008-2FR102              ZFL${id.slice(-5).toUpperCase()}` };
+    case 'sas': return { file: 'device/wwid', value: `naa.${id}` };
+    case 'nvme': return { file: 'wwid', value: `eui.${id}` };
+    case 'virtio': return null;
+    }
+}
+
 function renderDisk(files: FileSet, disk: Disk): void {
     const dir = `sys/block/${disk.name}`;
     files.attribute(`${dir}/size`, disk.sizeSectors);
     files.attribute(`${dir}/ro`, 0);
     renderQueue(files, dir, disk.queue, false);
     if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);
+    const wwid = diskWwid(disk);
+    if (wwid) files.attribute(`${dir}/${wwid.file}`, wwid.value);
     renderPartitions(files, dir, disk.partitions);
 }
 

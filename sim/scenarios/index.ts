@@ -10,6 +10,7 @@ import raid1Healthy from './raid1-healthy.json';
 import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
 import sharedDisks from './shared-disks.json';
+import slowRebuilds from './slow-rebuilds.json';
 
 /** Raw JSON: validated when loaded, like a scenario file. */
 export const BUILTIN_SCENARIOS: Record<string, unknown> = {
@@ -22,4 +23,5 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     frozen,
     empty,
     'many-arrays': manyArrays,
+    'slow-rebuilds': slowRebuilds,
 };

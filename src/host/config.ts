@@ -10,14 +10,16 @@ export interface HostConfig {
     mdadm: string;
     /** Root-owned folder for the restore journal. */
     stateDir: string;
-    /** Where "Keep after reboot" writes the global limits (sysctl.d) and the per-array udev rule. */
+    /** Where "Keep after reboot" writes the global limits (sysctl.d), the md driver's early load
+     * (modules-load.d) and the array and disk udev rule. */
     sysctlDir: string;
     udevRulesDir: string;
+    modulesLoadDir: string;
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', stateDir: '/var/lib/raidtune',
-    sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d',
+    sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
 };
 
 function isAbsolutePath(value: unknown): value is string {
@@ -28,7 +30,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));

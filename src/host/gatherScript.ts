@@ -5,10 +5,10 @@
 // `relative/path:line` records; see parseGatherOutput() in src/md/snapshot.ts.
 //
 // Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
-// $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d and $6 the udev
-// rules folder (the settings kept after a reboot).
+// $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d, $6 the udev
+// rules and $7 the modules-load.d folder (the settings kept after a reboot).
 
-import { SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
+import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
 
 /** md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones are skipped. */
 export const ARRAY_ATTRIBUTES = [
@@ -25,7 +25,7 @@ export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', '
 /** Attributes read for every block device (relative to /sys/block/NAME/). */
 export const DISK_ATTRIBUTES = [
     'size', 'ro', 'queue/read_ahead_kb', 'queue/scheduler', 'queue/nr_requests', 'queue/rotational',
-    'device/queue_depth',
+    'device/queue_depth', 'device/wwid', 'wwid',
 ] as const;
 
 /** Read per partition (relative to /sys/block/DISK/PART/): marks it a partition, and where it starts. */
@@ -36,12 +36,16 @@ export const PROC_FILES = [
     'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
 ] as const;
 
-/** Files read from raidtune's own state folder (canonical path /raidtune-state/NAME). */
-export const STATE_FILES = ['restore.json'] as const;
+/**
+ * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
+ * journal, and the armed automatic restores with their waiters' history (src/md/waiterScript.ts).
+ */
+export const STATE_FILES = ['restore.json', 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
 
-/** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME). */
+/** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME, /raidtune-modules/NAME). */
 export const SYSCTL_FILES = [SYSCTL_FILE] as const;
 export const UDEV_FILES = [UDEV_RULES_FILE] as const;
+export const MODULES_LOAD_FILES = [MODULES_LOAD_FILE] as const;
 
 const sysGlobs = [
     ...ARRAY_ATTRIBUTES.map(a => `block/md*/md/${a}`),
@@ -54,6 +58,8 @@ const sysGlobs = [
 // "No such file" noise of unmatched globs (attributes that a level or kernel lacks).
 export const GATHER_SCRIPT = `
 if [ "$3" = pagesize ]; then echo "@@pagesize $(getconf PAGESIZE 2>/dev/null)"; fi
+# sd_booted()'s test: the waiter of an automatic restore then runs as a transient systemd unit.
+if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1; then echo "@@systemd"; fi
 if cd "$1" 2>/dev/null; then
   echo "@@root proc"
   grep -H -s '' /dev/null ${PROC_FILES.join(' ')}
@@ -77,6 +83,10 @@ fi
 if cd "$6" 2>/dev/null; then
   echo "@@root raidtune-udev"
   grep -H -s '' /dev/null ${UDEV_FILES.join(' ')}
+fi
+if cd "$7" 2>/dev/null; then
+  echo "@@root raidtune-modules"
+  grep -H -s '' /dev/null ${MODULES_LOAD_FILES.join(' ')}
 fi
 echo "@@end"
 exit 0

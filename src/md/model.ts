@@ -2,11 +2,17 @@
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
 import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
+import { parseAutoRestore, type ArmedRestore } from './autoRestore';
+import { addTrendSample, type TrendSample } from './trend';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
+import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
+import { shareUnchanged } from './share';
 import { readValue, type Snapshot } from './snapshot';
-import { parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings } from './tuning/persist';
+import {
+    MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
+} from './tuning/persist';
 import {
     parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState,
     parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
@@ -51,6 +57,10 @@ export interface SyncModel {
     kernelFinishMinutes: number | null;
     eta: SmoothedEta | null;
     history: ProgressSample[];
+    /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
+    ioSamples: IoSample[];
+    /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */
+    trend: TrendSample[];
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
@@ -98,6 +108,8 @@ export interface DiskModel {
     nrRequests: number | null;
     queueDepth: number | null;
     readAheadKiB: number | null;
+    /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
+    wwid: string | null;
     stats: DiskStats | null;
 }
 
@@ -116,12 +128,16 @@ export interface HostModel {
     journal: Journal | null;
     /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
     persisted: PersistedSettings;
+    /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
+    autoRestore: Map<string, ArmedRestore>;
+    /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
+    systemd: boolean;
     problems: string[];
 }
 
 export const KERNEL_DEFAULT_SPEED_MIN = 1000;
 export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-const CAPPED_SHARE = 0.95;
+export const CAPPED_SHARE = 0.95;
 
 /**
  * `takenAt` (ms, monotonic) dates the samples behind the ETA unless the host's /proc/uptime came with
@@ -147,8 +163,10 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
     const arrays = mdstat.arrays.map(a =>
         buildArray(snapshot, a, index, takenAt, previousArrays.get(a.name) ?? null, problems));
     explainDelays(arrays);
+    const disks = buildDisks(snapshot, index);
+    recordIoSamples(arrays, disks, previousArrays, takenAt);
 
-    return {
+    const model: HostModel = {
         takenAt,
         mdAvailable: mdstatText !== undefined,
         personalities: mdstat.personalities,
@@ -156,11 +174,30 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         global,
         memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
-        disks: buildDisks(snapshot, index),
+        disks,
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
-        persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH)),
+        persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
+            snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
+        autoRestore: parseAutoRestore(snapshot.files),
+        systemd: snapshot.systemd === true,
         problems,
     };
+    return previous ? shareWithPrevious(previous, model, previousArrays) : model;
+}
+
+/**
+ * Keep the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
+ * ArrayModel, its members and its disks stay the same objects and memoised cards skip them. Arrays
+ * are matched by name (one stopped or created does not shift the others), the rest field by field.
+ */
+function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays: Map<string, ArrayModel>): HostModel {
+    const arrays = model.arrays.map(a => {
+        const before = previousArrays.get(a.name);
+        return before ? shareUnchanged(before, a) : a;
+    });
+    const sameList = arrays.length === previous.arrays.length && arrays.every((a, i) => a === previous.arrays[i]);
+    const rest = shareUnchanged({ ...previous, arrays: [] }, { ...model, arrays: [] });
+    return { ...rest, arrays: sameList ? previous.arrays : arrays };
 }
 
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
@@ -183,6 +220,12 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
+    if (sync?.runState === 'running') {
+        sync.trend = addTrendSample(sync.trend, {
+            at: takenAt, doneKiB: sync.doneKiB, totalKiB: sync.totalKiB, speedKiBs: sync.speedKiBs,
+            minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null,
+        });
+    }
     const chunkBytes = num('chunk_size');
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
 
@@ -349,6 +392,8 @@ function buildSync(md: MdstatArray, attr: (name: string) => string | null,
         kernelFinishMinutes: md.sync?.finishMinutes ?? null,
         eta,
         history,
+        ioSamples: [],
+        trend: sameSync ? previous.trend : [],
         reshape: action === 'reshape' && raidDisks?.previous != null
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],
@@ -416,21 +461,37 @@ const SYS_BLOCK = '/sys/block/';
 
 function indexSysfs(snapshot: Snapshot): SysfsIndex {
     const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), partitionsByDisk: new Map(), disks: [] };
+    const from = SYS_BLOCK.length;
+    // /sys/block/DEVICE/SECOND/THIRD[/...], cut by index, not split('/'): 26k paths per refresh.
     for (const path of snapshot.files.keys()) {
         if (!path.startsWith(SYS_BLOCK)) continue;
-        const [device, second, third] = path.slice(SYS_BLOCK.length).split('/');
-        if (second === 'md' && third?.startsWith('dev-')) {
+        const deviceEnd = path.indexOf('/', from);
+        const secondEnd = deviceEnd < 0 ? -1 : path.indexOf('/', deviceEnd + 1);
+        if (secondEnd < 0) continue;
+        const next = path.indexOf('/', secondEnd + 1);
+        const thirdEnd = next < 0 ? path.length : next;
+        const second = (word: string) => isSegment(path, deviceEnd + 1, secondEnd, word);
+        const third = (word: string) => isSegment(path, secondEnd + 1, thirdEnd, word);
+        if (second('md') && path.startsWith('dev-', secondEnd + 1)) {
+            const device = path.slice(from, deviceEnd);
             let members = index.membersOf.get(device);
             if (!members) index.membersOf.set(device, members = new Set());
-            members.add(third.slice('dev-'.length));
-        } else if (third === 'partition') {
-            index.partitionsOf.set(second, device);
-            index.partitionsByDisk.set(device, [...index.partitionsByDisk.get(device) ?? [], second]);
-        } else if (second === 'queue' && third === 'scheduler' && !device.startsWith('md')) {
-            index.disks.push(device);
+            members.add(path.slice(secondEnd + 1 + 'dev-'.length, thirdEnd));
+        } else if (third('partition')) {
+            const partition = path.slice(deviceEnd + 1, secondEnd);
+            const disk = path.slice(from, deviceEnd);
+            index.partitionsOf.set(partition, disk);
+            index.partitionsByDisk.set(disk, [...index.partitionsByDisk.get(disk) ?? [], partition]);
+        } else if (second('queue') && third('scheduler') && !path.startsWith('md', from)) {
+            index.disks.push(path.slice(from, deviceEnd));
         }
     }
     return index;
+}
+
+/** path[start, end) is exactly `word`. */
+function isSegment(path: string, start: number, end: number, word: string): boolean {
+    return end - start === word.length && path.startsWith(word, start);
 }
 
 function buildDisks(snapshot: Snapshot, index: SysfsIndex): Map<string, DiskModel> {
@@ -447,6 +508,7 @@ function buildDisks(snapshot: Snapshot, index: SysfsIndex): Map<string, DiskMode
             nrRequests: num('queue/nr_requests'),
             queueDepth: num('device/queue_depth'),
             readAheadKiB: num('queue/read_ahead_kb'),
+            wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
             stats: stats.get(name) ?? null,
         });
     }

@@ -10,6 +10,8 @@ export interface Snapshot {
     missingRoots: string[];
     /** True when the output ended with the end marker: a cut-off transfer is not trusted. */
     complete: boolean;
+    /** systemd runs the host (PID 1) and has systemd-run: the gather script's `@@systemd` marker. */
+    systemd?: boolean;
 }
 
 const MARKER = '@@';
@@ -19,22 +21,29 @@ export function parseGatherOutput(output: string): Snapshot {
     const snapshot: Snapshot = { files: new Map(), pageSize: null, missingRoots: [], complete: false };
     let prefix: string | null = null;
 
-    for (const line of output.split('\n')) {
-        if (line.startsWith(MARKER)) {
-            const [word, arg] = line.slice(MARKER.length).split(' ');
+    // Walks the text by index rather than split('\n'): at 128 arrays that is 29k lines, and a
+    // record's value is then one slice of the output, its newline included, with no concatenation.
+    for (let start = 0; start < output.length;) {
+        const newline = output.indexOf('\n', start);
+        const end = newline < 0 ? output.length : newline;
+        if (output.startsWith(MARKER, start)) {
+            const [word, arg] = output.slice(start + MARKER.length, end).split(' ');
             if (word === 'root') prefix = `/${arg}/`;
             else if (word === 'missing') snapshot.missingRoots.push(arg);
             else if (word === 'pagesize') snapshot.pageSize = positiveIntOrNull(arg);
             else if (word === 'end') snapshot.complete = true;
-            continue;
+            else if (word === 'systemd') snapshot.systemd = true;
+        } else {
+            const colon = output.indexOf(':', start);
+            if (prefix !== null && colon > start && colon < end) {
+                // Most files are one line: append instead of collecting arrays (26k files at 128 arrays).
+                const path = prefix + output.slice(start, colon);
+                const value = newline < 0 ? `${output.slice(colon + 1)}\n` : output.slice(colon + 1, newline + 1);
+                const sofar = snapshot.files.get(path);
+                snapshot.files.set(path, sofar === undefined ? value : sofar + value);
+            }
         }
-        const colon = line.indexOf(':');
-        if (prefix === null || colon <= 0) continue;
-        // Most files are one line: append instead of collecting arrays (26k files at 128 arrays).
-        const path = prefix + line.slice(0, colon);
-        const sofar = snapshot.files.get(path);
-        const value = line.slice(colon + 1) + '\n';
-        snapshot.files.set(path, sofar === undefined ? value : sofar + value);
+        start = end + 1;
     }
     return snapshot;
 }

@@ -56,10 +56,12 @@ export function parseScheduler(text: string | null): { current: string | null; a
     if (!text) return null;
     const available: string[] = [];
     let current: string | null = null;
+    // No regular expression per word: 2048 disks are parsed at every refresh.
     for (const word of text.split(/\s+/)) {
-        const m = word.match(/^\[(.+)\]$/);
-        if (m) current = m[1];
-        available.push(m ? m[1] : word);
+        const bracketed = word.length > 2 && word.startsWith('[') && word.endsWith(']');
+        const name = bracketed ? word.slice(1, -1) : word;
+        if (bracketed) current = name;
+        available.push(name);
     }
     // Devices without a scheduler list print just "none".
     if (current === null && available.length === 1) current = available[0];
@@ -96,10 +98,10 @@ export function parseDiskstats(text: string | null): Map<string, DiskStats> {
     for (const line of text?.split('\n') ?? []) {
         const f = line.trim().split(/\s+/);
         if (f.length < 14) continue;
-        const n = f.map(Number);
+        // Only the fields kept are converted (2048 disks at every refresh).
         stats.set(f[2], {
-            readsCompleted: n[3], readSectors: n[5], writesCompleted: n[7], writeSectors: n[9],
-            inFlight: n[11], ioMs: n[12],
+            readsCompleted: Number(f[3]), readSectors: Number(f[5]), writesCompleted: Number(f[7]),
+            writeSectors: Number(f[9]), inFlight: Number(f[11]), ioMs: Number(f[12]),
         });
     }
     return stats;

@@ -127,6 +127,36 @@ test('NCQ off on every member disk at once, one command per disk, with the SSD c
     await simSettlesAt(queueDepth, DISKS.map(() => '1'));
 });
 
+test('keep after reboot: read-ahead and threads with the array, the queue depth per disk by its WWID', async () => {
+    const udevFile = join(env.sim.root, 'etc/udev/rules.d/64-raidtune.rules');
+    const keepCard = env.page.locator('#keep-after-reboot');
+    await keepCard.getByRole('button', { name: 'Keep after reboot…' }).click();
+    await dialog().waitFor();
+    await footerButton('Apply').click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+
+    const uuid = (await simValue(env, '/sys/block/md0/md/uuid')).replace(/-/g, '').match(/.{8}/g)!.join(':');
+    const md0 = (attribute: string, value: string) =>
+        `SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md*", ENV{MD_UUID}=="${uuid}", TEST=="${attribute}", ATTR{${attribute}}="${value}"`;
+    // udev compares ATTRS{wwid} with the file's content, trailing blanks ignored: what the disk reports.
+    const wwids = await Promise.all(DISKS.map(d => simValue(env, `/sys/block/${d}/device/wwid`)));
+    expect(new Set(wwids).size).toBe(DISKS.length);
+    const disk = (wwid: string) =>
+        `SUBSYSTEM=="block", ACTION=="add|change", ENV{DEVTYPE}=="disk", ATTRS{wwid}=="${wwid}", TEST=="device/queue_depth", ATTR{device/queue_depth}="1"`;
+    expect(readFileSync(udevFile, 'utf8').split('\n').filter(l => l && !l.startsWith('#'))).toEqual([
+        md0('md/group_thread_cnt', '4'), md0('queue/read_ahead_kb', '32768'), ...wwids.map(disk),
+    ]);
+    await waitUntil('the page reads the rule back', async () => (await keepCard.locator('tbody tr[data-state="kept"]').count()) === 2 + DISKS.length);
+    expect(await keepCard.locator('tbody tr[data-state="kept"] td:first-child').allInnerTexts()).toEqual([
+        'Worker threads of md0', 'Read-ahead of md0', ...DISKS.map(d => `Queue depth of ${d}`)]);
+
+    await keepCard.getByRole('button', { name: 'Stop keeping…' }).click();
+    await dialog().waitFor();
+    await applyAndClose();
+    await waitUntil('the rule is gone', async () => (await keepCard.locator('tbody tr[data-state="kept"]').count()) === 0);
+});
+
 test('nr_requests on every member disk', async () => {
     await open('Disk queues…');
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();

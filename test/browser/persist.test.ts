@@ -14,9 +14,11 @@ const sysctlDir = join(temp, 'sysctl.d');
 const udevRulesDir = join(temp, 'rules.d');
 const SYSCTL_FILE = join(sysctlDir, '90-raidtune.conf');
 const UDEV_FILE = join(udevRulesDir, '64-raidtune.rules');
+const modulesLoadDir = join(temp, 'modules-load.d');
+const MODULES_FILE = join(modulesLoadDir, 'raidtune.conf');
 const env = setupRaidtune({
     scenario: 'raid6-recovery', readySelector: '#keep-after-reboot',
-    config: { stateDir: join(temp, 'state'), sysctlDir, udevRulesDir },
+    config: { stateDir: join(temp, 'state'), sysctlDir, udevRulesDir, modulesLoadDir },
 });
 
 function dialog(): Locator {
@@ -59,20 +61,24 @@ test('says which live settings a reboot would lose', async () => {
     });
 });
 
-test('keeps the live values in a sysctl.d file and a udev rule matching the array by MD_UUID', async () => {
+test('keeps the live values in a sysctl.d file (md loaded before it applies) and a udev rule matching the array by MD_UUID', async () => {
     // A per-array setting, so the udev rule has something to keep.
     await env.writeSim('/sys/block/md0/md/stripe_cache_size', '4096\n');
     await waitForRow('Stripe cache size of md0', ['4096', 'Not kept: 256 after a reboot']);
 
     await card().getByRole('button', { name: 'Keep after reboot…' }).click();
     const commands = await dialog().locator('.raidtune-commands').innerText();
+    expect(commands).toContain(`cat > ${MODULES_FILE} <<'EOF'\n# Written by raidtune`);
     expect(commands).toContain(`cat > ${SYSCTL_FILE} <<'EOF'\n# Written by raidtune`);
     expect(commands).toContain(`cat > ${UDEV_FILE} <<'EOF'\n# Written by raidtune`);
-    expect(existsSync(SYSCTL_FILE) || existsSync(UDEV_FILE)).toBe(false);
+    expect(existsSync(SYSCTL_FILE) || existsSync(UDEV_FILE) || existsSync(MODULES_FILE)).toBe(false);
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
 
+    const modules = readFileSync(MODULES_FILE, 'utf8');
+    expect(commands).toContain(modules.trimEnd());
+    expect(modules.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['md_mod']);
     const sysctl = readFileSync(SYSCTL_FILE, 'utf8');
     expect(commands).toContain(sysctl.trimEnd()); // written as previewed
     expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toEqual([
@@ -86,7 +92,7 @@ test('keeps the live values in a sysctl.d file and a udev rule matching the arra
         `SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md*", ENV{MD_UUID}=="${uuid}", TEST=="md/stripe_cache_size", ATTR{md/stripe_cache_size}="4096"`,
     ]);
 
-    await card().getByText(`Kept in ${SYSCTL_FILE}, ${UDEV_FILE}.`).waitFor({ timeout: 15000 });
+    await card().getByText(`Kept in ${SYSCTL_FILE}, ${UDEV_FILE}, ${MODULES_FILE}.`).waitFor({ timeout: 15000 });
     expect(await shownRows()).toEqual({
         'System minimum rebuild speed': ['4.10 MB/s per disk', 'Kept for reboot'],
         'System maximum rebuild speed': ['205 MB/s per disk', 'Kept for reboot'],
@@ -101,13 +107,13 @@ test('a live change shows as differing from the value kept for reboot', async ()
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Kept for reboot']);
 });
 
-test('"Stop keeping" removes both files', async () => {
+test('"Stop keeping" removes the files', async () => {
     await card().getByRole('button', { name: 'Stop keeping…' }).click();
-    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${SYSCTL_FILE}\nrm -f ${UDEV_FILE}`);
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${MODULES_FILE}\nrm -f ${SYSCTL_FILE}\nrm -f ${UDEV_FILE}`);
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
-    expect(existsSync(SYSCTL_FILE) || existsSync(UDEV_FILE)).toBe(false);
+    expect(existsSync(SYSCTL_FILE) || existsSync(UDEV_FILE) || existsSync(MODULES_FILE)).toBe(false);
     await card().getByText('Nothing is kept: md settings are lost at reboot').waitFor({ timeout: 15000 });
     await card().getByRole('button', { name: 'Stop keeping…' }).waitFor({ state: 'detached' });
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Not kept: 256 after a reboot']);

@@ -101,7 +101,7 @@ test('pause and resume the recovery', async () => {
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('frozen');
     await card.getByText('Paused (frozen)', { exact: false }).waitFor({ timeout: 10000 });
 
-    await card.getByRole('button', { name: 'Resume' }).click();
+    await card.getByRole('button', { name: 'Resume', exact: true }).click();
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();

@@ -207,15 +207,20 @@ test('keep after reboot: a sysctl.d file sysctl -p applies, a udev rule that nam
 echo 4096 > /sys/block/md0/md/stripe_cache_size`);
     const sysctlFile = '/etc/sysctl.d/90-raidtune.conf';
     const rulesFile = '/etc/udev/rules.d/64-raidtune.rules';
+    const modulesFile = '/etc/modules-load.d/raidtune.conf';
     const page = await openWithCard('md0');
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Keep after reboot…' }).click();
     await dialog(page).waitFor();
-    expect(await previewedCommands(page)).toMatch(new RegExp(`^cat > ${sysctlFile} <<'EOF'\n[^]*\nEOF\ncat > ${rulesFile} <<'EOF'\n[^]*\nEOF$`));
+    expect(await previewedCommands(page)).toMatch(
+        new RegExp(`^cat > ${modulesFile} <<'EOF'\n[^]*\nEOF\ncat > ${sysctlFile} <<'EOF'\n[^]*\nEOF\ncat > ${rulesFile} <<'EOF'\n[^]*\nEOF$`));
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
 
-    const [sysctl, rules, exported] = await Promise.all([sysctlFile, rulesFile].map(f => vm.guest.runOk(`cat ${f}`))
+    const [sysctl, rules, modules, exported] = await Promise.all([sysctlFile, rulesFile, modulesFile].map(f => vm.guest.runOk(`cat ${f}`))
         .concat(vm.guest.runOk('mdadm --detail --export /dev/md0')));
+    // The module the guest's md driver really is (systemd-modules-load loads it before systemd-sysctl runs).
+    expect(modules.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['md_mod']);
+    expect((await vm.guest.runOk('grep -c "^md_mod " /proc/modules')).trim()).toBe('1');
     expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['dev.raid.speed_limit_min = 1', 'dev.raid.speed_limit_max = 200']);
     // udev knows the array by the MD_UUID mdadm exports; raidtune derived it from sysfs md/uuid.
     const uuid = exported.match(/^MD_UUID=(\S+)$/m)![1];
@@ -230,8 +235,8 @@ sysctl -p ${sysctlFile} >/dev/null`);
 
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Stop keeping…' }).click();
     await dialog(page).waitFor();
-    expect(await previewedCommands(page)).toBe(`rm -f ${sysctlFile}\nrm -f ${rulesFile}`);
+    expect(await previewedCommands(page)).toBe(`rm -f ${modulesFile}\nrm -f ${sysctlFile}\nrm -f ${rulesFile}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
-    expect(await guestValues(sysctlFile, rulesFile)).toEqual(['<absent>', '<absent>']);
+    expect(await guestValues(sysctlFile, rulesFile, modulesFile)).toEqual(['<absent>', '<absent>', '<absent>']);
 });

@@ -36,6 +36,8 @@ export interface StartChildOptions {
     cwd?: string;
     /** Called with every chunk of stdout (as text), e.g. to look for a readiness line. */
     onStdout?: (text: string) => void;
+    /** Run as this user and group (ids) instead of ours; supplementary groups are dropped. */
+    user?: { uid: number; gid: number };
 }
 
 const OUTPUT_LIMIT = 64 * 1024;
@@ -61,6 +63,8 @@ export function startChild(command: string, args: string[], options: StartChildO
     const proc = spawn(command, args, {
         env: tagEnv(options.env ?? process.env),
         cwd: options.cwd,
+        uid: options.user?.uid,
+        gid: options.user?.gid,
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true, // own process group: stop() reaches grandchildren too
     });

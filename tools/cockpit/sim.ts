@@ -109,7 +109,7 @@ function isFile(path: string): boolean {
 
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
- * would write outside them (its state, sysctl.d, udev rules, mdadm) inside the simulated root too,
+ * would write outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm) inside the simulated root too,
  * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm wrapper.
  */
 export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
@@ -122,6 +122,7 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         stateDir: join(sim.root, 'var/lib/raidtune'),
         sysctlDir: join(sim.root, 'etc/sysctl.d'),
         udevRulesDir: join(sim.root, 'etc/udev/rules.d'),
+        modulesLoadDir: join(sim.root, 'etc/modules-load.d'),
         mdadm,
     };
 }

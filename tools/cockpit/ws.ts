@@ -13,7 +13,10 @@
 // With `localSession` the session is some other program (e.g. a pipe to a cockpit-bridge inside a
 // VM, tools/vm/ws.ts): no bridge, D-Bus daemon, plugin folder or override here; only ws itself
 // (XDG_CONFIG_DIRS still hides the host's /etc/cockpit/cockpit.conf).
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+    existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -69,6 +72,11 @@ export interface CockpitOptions {
     localSession?: string;
     /** Called with cockpit-ws's pid as soon as it is spawned (e.g. to record it for a clean-up). */
     onSpawn?: (pid: number) => void;
+    /**
+     * Run ws, the bridge and the session bus as this (unprivileged) user, so the page sees what a
+     * user without administrative access sees. The plugin folder must be readable by that user.
+     */
+    runAs?: string;
 }
 
 export interface Cockpit {
@@ -119,6 +127,7 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
         throw new Error(`${pluginDir}/manifest.json is missing: run make first`);
     }
 
+    const user = options.runAs === undefined ? undefined : lookUpUser(options.runAs);
     const tmpDir = mkdtempSync(join(tmpdir(), 'raidtune-ws-'));
     const cleanups: (() => Promise<unknown> | void)[] = [() => rmSync(tmpDir, { recursive: true, force: true })];
     const cleanup = async () => {
@@ -140,7 +149,8 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
                 writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
                     JSON.stringify({ ...options.manifest, ...(options.config ? { config: options.config } : {}) }, null, 2) + '\n');
             }
-            const bus = await startSessionBus(join(tmpDir, 'bus'));
+            if (user) handOver(tmpDir, user);
+            const bus = await startSessionBus(join(tmpDir, 'bus'), user);
             cleanups.push(() => bus.stop());
             env = {
                 ...process.env,
@@ -148,6 +158,7 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
                 XDG_CONFIG_DIRS: join(tmpDir, 'etc'),
                 XDG_CONFIG_HOME: join(tmpDir, 'config'),
                 DBUS_SESSION_BUS_ADDRESS: bus.address,
+                ...(user ? { HOME: join(tmpDir, 'home'), USER: options.runAs, LOGNAME: options.runAs } : {}),
             };
         } else {
             env = { ...process.env, XDG_CONFIG_DIRS: join(tmpDir, 'etc') };
@@ -164,7 +175,7 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
                 throw new Error(`${address}:${port} is already in use`);
             ws = startChild(COCKPIT_WS, ['--no-tls', '--address', address, '--port', String(port),
                 `--local-session=${localSession ?? 'cockpit-bridge'}`],
-            { name: localSession === undefined ? 'cockpit-ws' : `cockpit-ws (session ${localSession})`, env });
+            { name: localSession === undefined ? 'cockpit-ws' : `cockpit-ws (session ${localSession})`, env, user });
             const started = ws;
             cleanups.push(() => started.stop());
             options.onSpawn?.(ws.pid);
@@ -234,13 +245,30 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
 }
 
 /** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
-async function startSessionBus(socketPath: string): Promise<{ address: string; stop(): Promise<unknown> }> {
+/** uid and gid of a local user (`id`: Node has no getpwnam). */
+function lookUpUser(name: string): { uid: number; gid: number } {
+    const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());
+    return { uid: id('-u'), gid: id('-g') };
+}
+
+/** The session's folders (and a HOME) belong to the user it runs as. */
+function handOver(dir: string, user: { uid: number; gid: number }): void {
+    mkdirSync(join(dir, 'home'), { recursive: true });
+    const walk = (path: string) => {
+        lchownSync(path, user.uid, user.gid);
+        if (lstatSync(path).isDirectory()) for (const entry of readdirSync(path)) walk(join(path, entry));
+    };
+    walk(dir);
+}
+
+async function startSessionBus(socketPath: string, user?: { uid: number; gid: number }): Promise<{ address: string; stop(): Promise<unknown> }> {
     let address = '';
     let gotAddress!: () => void;
     const ready = new Promise<void>(r => { gotAddress = r; });
     const bus = startChild('dbus-daemon', ['--session', '--nofork', '--nopidfile', `--address=unix:path=${socketPath}`,
         '--print-address=1'], {
         name: 'dbus-daemon',
+        user,
         onStdout: () => {
             const line = bus.output().split('\n').find(l => l.startsWith('unix:'));
             if (line && !address) {

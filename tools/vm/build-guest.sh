@@ -26,8 +26,9 @@ elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 # Host packages. Guest contents are copied from the host's installed files (busybox-static, mdadm,
 # cockpit-bridge, libc-bin's getconf, coreutils/grep/dash), so the guest's user space matches
 # what ldd resolves here.
+# gcc and libc6-dev: the rebuild benchmark's load generator (tools/vm/ratedread.c) is built static.
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
-          xz-utils zstd gzip)
+          xz-utils zstd gzip gcc libc6-dev)
 # Kernel modules for the guest, in load order (raid456 needs crc32c_generic loaded first).
 MODULES=(crc32c_generic virtio_pci virtio_blk virtio_scsi sd_mod virtio_console 9pnet_virtio 9p
          md_mod linear raid0 raid1 raid10 raid456)
@@ -99,8 +100,10 @@ fi
 # every failed write as "I/O error" and hides the kernel's errno (EBUSY, EINVAL...) from the page.
 # They go to /usr/bin, ahead of busybox's /bin in PATH; /usr/bin/sh is dash (the guest's /init
 # stays busybox sh).
+# util-linux setsid: the auto-restore waiter starts with `setsid -f` where systemd is not PID 1
+# (busybox's setsid has no -f).
 GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
-           /usr/bin/grep /usr/bin/dash)
+           /usr/bin/grep /usr/bin/dash /usr/bin/setsid)
 BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}")
 [ -x /bin/busybox ] && /bin/busybox --list | grep -qx modprobe || die "/bin/busybox is not busybox-static"
 libs_of() { ldd "$1" 2>/dev/null | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'; }

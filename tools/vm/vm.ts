@@ -35,6 +35,11 @@ export interface GuestOptions {
     diskMiB?: number;
     /** 'virtio' (default, /dev/vdX) or 'scsi' (virtio-scsi, /dev/sdX, has device/queue_depth). */
     diskInterface?: 'virtio' | 'scsi';
+    /**
+     * QEMU I/O throttling of every disk, bytes per second for reads and for writes (separate
+     * buckets), as a disk's sustained bandwidth (make bench-rebuild). Default: none.
+     */
+    diskThrottle?: { readBytesPerS: number; writeBytesPerS: number };
     /** Guest RAM in MiB (default 1024) and vCPUs (default 2; 1 also boots with acpi=off: ~1.3 s faster). */
     memMiB?: number;
     cpus?: number;
@@ -302,17 +307,16 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
     closeSync(openSync(info.consoleLog, 'w'));
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
+    const { diskThrottle } = options;
+    const throttle = diskThrottle
+        ? `,throttling.bps-read=${Math.round(diskThrottle.readBytesPerS)},throttling.bps-write=${Math.round(diskThrottle.writeBytesPerS)}`
+        : '';
     for (let i = 0; i < nDisks; i++) {
         const file = join(diskDir, `d${i}.img`);
         closeSync(openSync(file, 'w'));
         truncateSync(file, diskMiB * 1024 * 1024);
-        if (scsi) {
-            drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads`,
-                '-device', `scsi-hd,drive=d${i},bus=scsi0.0,serial=raidtune${i}`);
-        } else {
-            drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads`,
-                '-device', `virtio-blk-pci,drive=d${i},serial=raidtune${i}`);
-        }
+        drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads${throttle}`,
+            '-device', `${scsi ? 'scsi-hd' : 'virtio-blk-pci'},drive=d${i},${scsi ? 'bus=scsi0.0,' : ''}serial=raidtune${i}`);
     }
     const port = (name: string, socket: string) => [
         '-chardev', `socket,id=${name},path=${socket},server=on,wait=off`,

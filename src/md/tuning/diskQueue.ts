@@ -27,7 +27,7 @@ export const QUEUE_DEPTH_MAX = 128;
 export const NR_REQUESTS_MIN = 4;
 export const NR_REQUESTS_MAX = 2048;
 
-interface Attribute {
+export interface Attribute {
     /** Relative to /sys/block/DISK/. */
     file: string;
     /** What the step is called, "queue depth of sda". */
@@ -61,6 +61,11 @@ export function memberDisks(host: HostModel, array: ArrayModel): DiskModel[] {
     const names = new Set(array.members.filter(m => m.role !== 'faulty').map(m => m.disk));
     const disks = [...names].flatMap(name => host.disks.get(name) ?? []);
     return disks.sort((a, b) => NAME_ORDER.compare(a.name, b.name));
+}
+
+/** Where a setting lives and what it is called (for the rule that keeps it after a reboot). */
+export function diskQueueAttribute(setting: DiskQueueSetting): Readonly<Attribute> {
+    return ATTRIBUTES[setting];
 }
 
 /** The current value of a setting on one disk, as written to it; null when the disk lacks it. */

@@ -1,12 +1,14 @@
 // "Keep after reboot": md settings live in the kernel and are gone at the next boot. raidtune keeps
 // them the way admins do by hand: the global limits in a sysctl.d file (systemd-sysctl applies it
-// at boot), the per-array attributes in a udev rule that writes them when the array starts. Both
-// files are rendered here from the live model and parsed back (render -> parse round-trips), so the
-// page can say whether the live value is the one kept for reboot.
+// at boot; a modules-load.d entry loads md first, so dev.raid.* exists by then), the per-array and
+// member-disk attributes in a udev rule that writes them when the device appears. The files are
+// rendered here from the live model and parsed back (render -> parse round-trips), so the page can
+// say whether the live value is the one kept for reboot.
 
 import { msg, N_, type Message } from '../message';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type HostModel } from '../model';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type DiskModel, type HostModel } from '../model';
 import type { Plan, WriteFileStep } from '../plan';
+import { DISK_QUEUE_SETTINGS, diskQueueAttribute, memberDisks } from './diskQueue';
 import type { PlanResult } from './result';
 import { STRIPE_CACHE_DEFAULT } from './stripeCache';
 
@@ -17,32 +19,49 @@ export const SYSCTL_FILE = '90-raidtune.conf';
  * --export`. A name sorting after it (64-) is what makes the ENV{MD_UUID} match work.
  */
 export const UDEV_RULES_FILE = '64-raidtune.rules';
+/**
+ * systemd-sysctl runs after systemd-modules-load, but md_mod is often loaded only later, when udev
+ * or mdadm assemble the first array: /proc/sys/dev/raid does not exist yet and the kept limits are
+ * silently skipped. Loading md_mod from modules-load.d makes them apply (a built-in md is fine too).
+ */
+export const MODULES_LOAD_FILE = 'raidtune.conf';
 
-/** Where the gather script puts the two files in a snapshot (its `raidtune-sysctl` and `raidtune-udev` roots). */
+/** Where the gather script puts the files in a snapshot (its `raidtune-sysctl`, `-udev`, `-modules` roots). */
 export const SYSCTL_SNAPSHOT_PATH = `/raidtune-sysctl/${SYSCTL_FILE}`;
 export const UDEV_SNAPSHOT_PATH = `/raidtune-udev/${UDEV_RULES_FILE}`;
+export const MODULES_LOAD_SNAPSHOT_PATH = `/raidtune-modules/${MODULES_LOAD_FILE}`;
 
 export interface PersistDirs {
     sysctlDir: string;
     udevRulesDir: string;
+    modulesLoadDir: string;
 }
 
 export const SYSCTL_MIN = 'dev.raid.speed_limit_min';
 export const SYSCTL_MAX = 'dev.raid.speed_limit_max';
 
-/** How a rule finds its array at boot: by UUID (stable), or by kernel name where the UUID is unusable. */
-export type ArrayMatch = { by: 'uuid'; uuid: string } | { by: 'name'; name: string };
+/**
+ * How a rule finds its device at boot. Arrays by UUID (stable), or by kernel name where the UUID is
+ * unusable; disks by the WWID they report (stable), or by kernel name (which can change when
+ * disks are added or moved: the rule says so).
+ */
+export type RuleMatch =
+    | { by: 'uuid'; uuid: string }
+    | { by: 'name'; name: string }
+    | { by: 'wwid'; wwid: string }
+    | { by: 'disk-name'; name: string };
 
-export interface ArrayRule {
-    match: ArrayMatch;
-    /** Attribute (relative to /sys/block/mdX/) and value, in file order: ["md/stripe_cache_size", "8192"]. */
+export interface UdevRule {
+    match: RuleMatch;
+    /** Attribute (relative to /sys/block/NAME/) and value, in file order: ["md/stripe_cache_size", "8192"]. */
     attributes: [string, string][];
 }
 
 /** What the files kept for reboot say; null when a file does not exist. */
 export interface PersistedSettings {
     sysctl: { text: string; values: Map<string, string> } | null;
-    udev: { text: string; rules: ArrayRule[] } | null;
+    udev: { text: string; rules: UdevRule[] } | null;
+    modulesLoad: { text: string } | null;
 }
 
 // ---- UUIDs ----
@@ -63,29 +82,77 @@ export function mdadmUuid(sysfsUuid: string | null, metadata: string | null): st
 }
 
 /** How the rule for this array matches it; by name only when the UUID cannot be used. */
-export function arrayMatch(array: ArrayModel): ArrayMatch {
+export function arrayMatch(array: ArrayModel): RuleMatch {
     const uuid = mdadmUuid(array.uuid, array.metadata);
     return uuid ? { by: 'uuid', uuid } : { by: 'name', name: array.name };
 }
 
-function sameMatch(a: ArrayMatch, b: ArrayMatch): boolean {
-    return a.by === 'uuid' ? b.by === 'uuid' && a.uuid === b.uuid : b.by === 'name' && a.name === b.name;
+/**
+ * A WWID udev can match exactly: printable, and none of the characters a udev match value treats
+ * as a pattern (* ? [ ] |) or cannot hold (" and backslash). ATA disks report "t10.ATA  <model>  <serial>".
+ */
+const MATCHABLE_WWID = /^[\x20-\x7e]+$/;
+const UDEV_PATTERN_CHARS = /["\\*?[\]|]/;
+
+/** How the rule for this disk matches it; by kernel name only when it reports no usable WWID. */
+export function diskMatch(disk: DiskModel): RuleMatch {
+    const wwid = disk.wwid?.trim();
+    return wwid && MATCHABLE_WWID.test(wwid) && !UDEV_PATTERN_CHARS.test(wwid) ? { by: 'wwid', wwid } : { by: 'disk-name', name: disk.name };
 }
 
-/** The live array a rule is for, or null when it is not assembled now. */
-export function arrayForRule(host: HostModel, rule: ArrayRule): ArrayModel | null {
-    return host.arrays.find(a => sameMatch(arrayMatch(a), rule.match)) ?? null;
+function sameMatch(a: RuleMatch, b: RuleMatch): boolean {
+    switch (a.by) {
+    case 'uuid': return b.by === 'uuid' && a.uuid === b.uuid;
+    case 'wwid': return b.by === 'wwid' && a.wwid === b.wwid;
+    default: return b.by === a.by && a.name === b.name;
+    }
+}
+
+/** Whether the device a rule is for is present now (a stopped array or a pulled disk has not lost its settings). */
+function rulePresent(host: HostModel, rule: UdevRule): boolean {
+    if (rule.match.by === 'uuid' || rule.match.by === 'name') return host.arrays.some(a => sameMatch(arrayMatch(a), rule.match));
+    return [...host.disks.values()].some(d => sameMatch(diskMatch(d), rule.match));
 }
 
 // ---- what the kernel starts with, and what is live ----
 
-/** Per-array attributes raidtune keeps, with the value the kernel gives them at boot. */
-const ARRAY_SETTINGS: { attribute: string; bootValue: string; live: (a: ArrayModel) => string | null; setting: string }[] = [
-    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => limitValue(a.speedMin), setting: N_('minimum sync speed of $0') },
-    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => limitValue(a.speedMax), setting: N_('maximum sync speed of $0') },
-    { attribute: 'md/stripe_cache_size', bootValue: String(STRIPE_CACHE_DEFAULT), live: a => numberValue(a.stripeCache?.size), setting: N_('stripe cache size of $0') },
-    { attribute: 'md/group_thread_cnt', bootValue: '0', live: a => numberValue(a.groupThreadCount), setting: N_('worker threads of $0') },
+export type KeptUnit = 'kibs' | 'kib' | 'plain';
+
+/** A setting of one device kept in the udev rule. */
+interface DeviceSetting<D> {
+    /** Relative to /sys/block/NAME/. */
+    attribute: string;
+    /** What a person calls it, with $0 for the device: "stripe cache size of $0". */
+    setting: string;
+    unit: KeptUnit;
+    live(device: D): string | null;
+    /**
+     * What the kernel gives it at boot. null where the kernel computes it per device (read-ahead
+     * from the stripe width, queue settings from the driver and scheduler): then the value it had
+     * before raidtune changed it, from the restore journal, stands for it.
+     */
+    bootValue: string | null;
+}
+
+const ARRAY_SETTINGS: DeviceSetting<ArrayModel>[] = [
+    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => limitValue(a.speedMin), setting: N_('minimum sync speed of $0'), unit: 'kibs' },
+    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => limitValue(a.speedMax), setting: N_('maximum sync speed of $0'), unit: 'kibs' },
+    { attribute: 'md/stripe_cache_size', bootValue: String(STRIPE_CACHE_DEFAULT), live: a => numberValue(a.stripeCache?.size), setting: N_('stripe cache size of $0'), unit: 'plain' },
+    { attribute: 'md/group_thread_cnt', bootValue: '0', live: a => numberValue(a.groupThreadCount), setting: N_('worker threads of $0'), unit: 'plain' },
+    { attribute: 'queue/read_ahead_kb', bootValue: null, live: a => numberValue(a.readAheadKiB), setting: N_('read-ahead of $0'), unit: 'kib' },
 ];
+
+/**
+ * In the order a rule must write them: a new scheduler resets nr_requests to its own default, so
+ * nr_requests comes after it.
+ */
+function diskSettings(): DeviceSetting<DiskModel>[] {
+    const order = ['scheduler', 'nrRequests', 'queueDepth'] as const;
+    return order.filter(s => DISK_QUEUE_SETTINGS.includes(s)).map(s => {
+        const attribute = diskQueueAttribute(s);
+        return { attribute: attribute.file, setting: attribute.setting, unit: 'plain', live: attribute.current, bootValue: null };
+    });
+}
 
 /** The sysctls raidtune keeps. A function: model.ts imports this module, so its constants are not there yet at load time. */
 function globalSettings(): { key: string; bootValue: string; live: (h: HostModel) => string | null; setting: string }[] {
@@ -103,13 +170,33 @@ function numberValue(n: number | null | undefined): string | null {
     return n === null || n === undefined ? null : String(n);
 }
 
-/** The rule that would give this array its live settings after a reboot; null when it needs none. */
-export function liveArrayRule(array: ArrayModel): ArrayRule | null {
-    const attributes = ARRAY_SETTINGS.flatMap(({ attribute, bootValue, live }): [string, string][] => {
-        const value = live(array);
-        return value === null || value === bootValue ? [] : [[attribute, value]];
+function bootValueOf<D>(host: HostModel, deviceName: string, s: DeviceSetting<D>, live: string | null): string | null {
+    if (s.bootValue !== null) return s.bootValue;
+    const path = `/sys/block/${deviceName}/${s.attribute}`;
+    return host.journal?.entries.find(e => e.path === path)?.original ?? live;
+}
+
+/** The rule that would give a device its live settings after a reboot; null when it needs none. */
+function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): UdevRule | null {
+    const attributes = settings.flatMap((s): [string, string][] => {
+        const value = s.live(device);
+        return value === null || value === bootValueOf(host, name, s, value) ? [] : [[s.attribute, value]];
     });
-    return attributes.length ? { match: arrayMatch(array), attributes } : null;
+    return attributes.length ? { match, attributes } : null;
+}
+
+export function liveArrayRule(host: HostModel, array: ArrayModel): UdevRule | null {
+    return liveRule(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS);
+}
+
+/** The disks under any array, once each (a disk's queue is shared by every array on it). */
+function tunedDisks(host: HostModel): DiskModel[] {
+    const disks = new Map(host.arrays.flatMap(a => memberDisks(host, a)).map(d => [d.name, d]));
+    return [...disks.values()];
+}
+
+export function liveDiskRule(host: HostModel, disk: DiskModel): UdevRule | null {
+    return liveRule(host, disk.name, disk, diskMatch(disk), diskSettings());
 }
 
 /**
@@ -132,10 +219,16 @@ const SYSCTL_HEADER = [
 ];
 
 const UDEV_HEADER = [
-    '# Written by raidtune (Cockpit, RAID tuning): md array settings, written when an array starts',
-    '# ("change" event). MD_UUID comes from mdadm\'s 63-md-raid-arrays.rules, hence the 64- name.',
-    '# Remove it in raidtune ("Stop keeping") or delete it.',
+    '# Written by raidtune (Cockpit, RAID tuning): md array and member disk settings, written when an',
+    '# array starts ("change" event) or a disk appears. MD_UUID comes from mdadm\'s',
+    '# 63-md-raid-arrays.rules, hence the 64- name. Remove it in raidtune ("Stop keeping") or delete it.',
 ];
+
+const MODULES_LOAD_TEXT = [
+    '# Written by raidtune (Cockpit, RAID tuning): load the md driver at boot, before systemd-sysctl',
+    `# applies ${SYSCTL_FILE} (dev.raid.* exists only once md is loaded). Removed with that file.`,
+    'md_mod',
+].join('\n') + '\n';
 
 export function renderSysctl(values: Map<string, string>): string {
     return [...SYSCTL_HEADER, ...[...values].map(([key, value]) => `${key} = ${value}`)].join('\n') + '\n';
@@ -153,37 +246,53 @@ export function parseSysctl(text: string): Map<string, string> {
     return values;
 }
 
-function matchKeys(match: ArrayMatch): string {
-    return match.by === 'uuid'
-        ? `KERNEL=="md*", ENV{MD_UUID}=="${match.uuid}"`
-        : `KERNEL=="${match.name}"`;
+function matchKeys(match: RuleMatch): string {
+    switch (match.by) {
+    case 'uuid': return `KERNEL=="md*", ENV{MD_UUID}=="${match.uuid}"`;
+    case 'name': return `KERNEL=="${match.name}"`;
+    // ATTRS: the WWID is an attribute of the disk's SCSI device (its parent) or of an NVMe namespace
+    // itself; DEVTYPE keeps the disk's partitions, which see the same parent, out.
+    case 'wwid': return `ENV{DEVTYPE}=="disk", ATTRS{wwid}=="${match.wwid}"`;
+    case 'disk-name': return `ENV{DEVTYPE}=="disk", KERNEL=="${match.name}"`;
+    }
 }
 
-/** One line per attribute, each with its own TEST guard: an attribute the level lacks skips only its line. */
-function renderRule(rule: ArrayRule): string[] {
-    const comment = rule.match.by === 'uuid' ? `# md array ${rule.match.uuid}` : `# ${rule.match.name} (matched by name: its UUID is not usable by udev)`;
-    return [comment, ...rule.attributes.map(([attribute, value]) =>
+function ruleComment(match: RuleMatch): string {
+    switch (match.by) {
+    case 'uuid': return `# md array ${match.uuid}`;
+    case 'name': return `# ${match.name} (matched by name: its UUID is not usable by udev)`;
+    case 'wwid': return `# disk ${match.wwid}`;
+    case 'disk-name': return `# disk ${match.name} (matched by name: it reports no WWID; the name can change when disks are added or moved)`;
+    }
+}
+
+/** One line per attribute, each with its own TEST guard: an attribute the device lacks skips only its line. */
+function renderRule(rule: UdevRule): string[] {
+    return [ruleComment(rule.match), ...rule.attributes.map(([attribute, value]) =>
         `SUBSYSTEM=="block", ACTION=="add|change", ${matchKeys(rule.match)}, TEST=="${attribute}", ATTR{${attribute}}="${value}"`)];
 }
 
-export function renderUdevRules(rules: readonly ArrayRule[]): string {
+export function renderUdevRules(rules: readonly UdevRule[]): string {
     return [...UDEV_HEADER, ...rules.flatMap(rule => ['', ...renderRule(rule)])].join('\n') + '\n';
 }
 
 const RULE_KEY = /([A-Z]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|:=|=)\s*"([^"]*)"/g;
 
-/** The rules of a udev file raidtune wrote (or an admin edited): lines that match an md array and assign attributes. */
-export function parseUdevRules(text: string): ArrayRule[] {
-    const rules: ArrayRule[] = [];
+/** The rules of a udev file raidtune wrote (or an admin edited): lines that match an array or a disk and assign attributes. */
+export function parseUdevRules(text: string): UdevRule[] {
+    const rules: UdevRule[] = [];
     for (const raw of text.split('\n')) {
         const line = raw.trim();
         if (!line || line.startsWith('#')) continue;
-        let match: ArrayMatch | null = null;
+        let match: RuleMatch | null = null;
         const attributes: [string, string][] = [];
         for (const [, key, arg, op, value] of line.matchAll(RULE_KEY)) {
+            const stable = match?.by === 'uuid' || match?.by === 'wwid';
             if (key === 'ENV' && arg === 'MD_UUID' && op === '==' && MDADM_UUID.test(value)) match = { by: 'uuid', uuid: value };
-            else if (key === 'KERNEL' && op === '==' && /^md[\w]+$/.test(value) && match?.by !== 'uuid') match = { by: 'name', name: value };
-            else if (key === 'ATTR' && arg && (op === '=' || op === ':=')) attributes.push([arg, value]);
+            else if (key === 'ATTRS' && arg === 'wwid' && op === '==' && value) match = { by: 'wwid', wwid: value };
+            else if (key === 'KERNEL' && op === '==' && /^[\w-]+$/.test(value) && !stable) {
+                match = /^md/.test(value) ? { by: 'name', name: value } : { by: 'disk-name', name: value };
+            } else if (key === 'ATTR' && arg && (op === '=' || op === ':=')) attributes.push([arg, value]);
         }
         if (!match || !attributes.length) continue;
         const known = rules.find(r => sameMatch(r.match, match));
@@ -194,10 +303,11 @@ export function parseUdevRules(text: string): ArrayRule[] {
 }
 
 /** The persisted files as the gather script read them (absent files: undefined). */
-export function parsePersisted(sysctlText: string | undefined, udevText: string | undefined): PersistedSettings {
+export function parsePersisted(sysctlText: string | undefined, udevText: string | undefined, modulesLoadText?: string): PersistedSettings {
     return {
         sysctl: sysctlText === undefined ? null : { text: sysctlText, values: parseSysctl(sysctlText) },
         udev: udevText === undefined ? null : { text: udevText, rules: parseUdevRules(udevText) },
+        modulesLoad: modulesLoadText === undefined ? null : { text: modulesLoadText },
     };
 }
 
@@ -211,48 +321,63 @@ export function udevRulesPath(dirs: PersistDirs): string {
     return `${dirs.udevRulesDir}/${UDEV_RULES_FILE}`;
 }
 
+export function modulesLoadPath(dirs: PersistDirs): string {
+    return `${dirs.modulesLoadDir}/${MODULES_LOAD_FILE}`;
+}
+
 function fileStep(setting: Message, path: string, content: string | null, previous: string | null): WriteFileStep {
     return { kind: 'write-file', setting, path, content, previous };
 }
 
 /**
- * The rules that give every array its live settings at boot. Rules for arrays not assembled now
- * are kept as they are: a stopped array has not lost its settings.
+ * The rules that give every array and member disk its live settings at boot. Rules for devices not
+ * present now are kept as they are: a stopped array or a pulled disk has not lost its settings.
  */
-export function wantedRules(host: HostModel): ArrayRule[] {
-    const live = host.arrays.map(liveArrayRule).filter((r): r is ArrayRule => r !== null);
-    const absent = (host.persisted.udev?.rules ?? []).filter(r => arrayForRule(host, r) === null);
-    return [...live, ...absent];
+export function wantedRules(host: HostModel): UdevRule[] {
+    const arrays = host.arrays.map(a => liveArrayRule(host, a));
+    const disks = tunedDisks(host).map(d => liveDiskRule(host, d));
+    const absent = (host.persisted.udev?.rules ?? []).filter(r => !rulePresent(host, r));
+    return [...arrays, ...disks, ...absent].filter((r): r is UdevRule => r !== null);
 }
 
-/** Writes (or removes, when nothing differs from the kernel's boot values) both files; unchanged files are left alone. */
+/** Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files are left alone. */
 export function keepPlan(host: HostModel, dirs: PersistDirs): PlanResult<'persist'> {
     const sysctls = liveSysctls(host);
     if (sysctls === null) return { errors: { persist: msg(N_('The system rebuild speed limits are unknown, so they cannot be kept.')) } };
     const rules = wantedRules(host);
     const steps = [
+        fileStep(msg(N_('md driver loaded at boot, so the kept limits apply')), modulesLoadPath(dirs),
+            sysctls.size ? MODULES_LOAD_TEXT : null, host.persisted.modulesLoad?.text ?? null),
         fileStep(msg(N_('system rebuild speed limits kept for reboot')), sysctlPath(dirs),
             sysctls.size ? renderSysctl(sysctls) : null, host.persisted.sysctl?.text ?? null),
-        fileStep(msg(N_('array settings kept for reboot')), udevRulesPath(dirs),
+        fileStep(msg(N_('array and disk settings kept for reboot')), udevRulesPath(dirs),
             rules.length ? renderUdevRules(rules) : null, host.persisted.udev?.text ?? null),
     ].filter(s => s.content !== s.previous);
-    return { plan: { title: msg(N_('Keep the current settings after a reboot')), steps }, warnings: absentArrayNotes(host) };
+    return { plan: { title: msg(N_('Keep the current settings after a reboot')), steps }, warnings: absentDeviceNotes(host) };
 }
 
-function absentArrayNotes(host: HostModel): Message[] {
-    return (host.persisted.udev?.rules ?? []).filter(r => arrayForRule(host, r) === null).map(r =>
-        msg(N_('The kept settings of $0 stay: that array is not assembled now.'), matchLabel(r.match)));
+function absentDeviceNotes(host: HostModel): Message[] {
+    return (host.persisted.udev?.rules ?? []).filter(r => !rulePresent(host, r)).map(r =>
+        r.match.by === 'uuid' || r.match.by === 'name'
+            ? msg(N_('The kept settings of $0 stay: that array is not assembled now.'), matchLabel(r.match))
+            : msg(N_('The kept settings of disk $0 stay: that disk is not present now.'), matchLabel(r.match)));
 }
 
-export function matchLabel(match: ArrayMatch): string {
-    return match.by === 'uuid' ? match.uuid : match.name;
+export function matchLabel(match: RuleMatch): string {
+    switch (match.by) {
+    case 'uuid': return match.uuid;
+    case 'wwid': return match.wwid;
+    default: return match.name;
+    }
 }
 
-/** Removes both files: at the next boot the kernel starts with its defaults again. */
+/** Removes the files: at the next boot the kernel starts with its defaults again. */
 export function forgetPlan(host: HostModel, dirs: PersistDirs): Plan {
+    const { sysctl, udev, modulesLoad } = host.persisted;
     const steps: WriteFileStep[] = [];
-    if (host.persisted.sysctl) steps.push(fileStep(msg(N_('system rebuild speed limits kept for reboot')), sysctlPath(dirs), null, host.persisted.sysctl.text));
-    if (host.persisted.udev) steps.push(fileStep(msg(N_('array settings kept for reboot')), udevRulesPath(dirs), null, host.persisted.udev.text));
+    if (modulesLoad) steps.push(fileStep(msg(N_('md driver loaded at boot, so the kept limits apply')), modulesLoadPath(dirs), null, modulesLoad.text));
+    if (sysctl) steps.push(fileStep(msg(N_('system rebuild speed limits kept for reboot')), sysctlPath(dirs), null, sysctl.text));
+    if (udev) steps.push(fileStep(msg(N_('array and disk settings kept for reboot')), udevRulesPath(dirs), null, udev.text));
     return { title: msg(N_('Stop keeping settings after a reboot')), steps };
 }
 
@@ -262,22 +387,31 @@ export type KeptState = 'kept' | 'differs' | 'not-kept';
 
 export interface KeptComparison {
     setting: Message;
-    /** Live value as the kernel file says it ("50000", "system"); null when unknown. */
+    /** Live value as the kernel file says it ("50000", "system", "mq-deadline"); null when unknown. */
     live: string | null;
     /** The value it gets at boot: the kept one, else the kernel's default. */
     atBoot: string;
     /** Whether a file keeps it. */
     kept: boolean;
     state: KeptState;
-    /** Speeds are KiB/s; the rest plain numbers (for display). */
-    unit: 'kibs' | 'count';
+    /** Speeds are KiB/s, read-ahead KiB; the rest shown as they are. */
+    unit: KeptUnit;
 }
 
-function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string, unit: KeptComparison['unit']): KeptComparison | null {
-    if (keptValue === undefined && (live === null || live === bootValue)) return null;
-    const atBoot = keptValue ?? bootValue;
+function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string | null, unit: KeptUnit): KeptComparison | null {
+    if (keptValue === undefined && (live === null || bootValue === null || live === bootValue)) return null;
+    const atBoot = keptValue ?? bootValue!;
     const state: KeptState = keptValue === undefined ? 'not-kept' : live === keptValue ? 'kept' : 'differs';
     return { setting, live, atBoot, kept: keptValue !== undefined, state, unit };
+}
+
+function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): (KeptComparison | null)[] {
+    const rule = host.persisted.udev?.rules.find(r => sameMatch(r.match, match));
+    const kept = new Map(rule?.attributes);
+    return settings.map(s => {
+        const live = s.live(device);
+        return compare(msg(s.setting, name), live, kept.get(s.attribute), bootValueOf(host, name, s, live), s.unit);
+    });
 }
 
 /**
@@ -287,12 +421,7 @@ function compare(setting: Message, live: string | null, keptValue: string | unde
 export function keptComparisons(host: HostModel): KeptComparison[] {
     const sysctls = host.persisted.sysctl?.values;
     const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, 'kibs'));
-    const rules = host.persisted.udev?.rules ?? [];
-    const arrays = host.arrays.flatMap(array => {
-        const rule = rules.find(r => sameMatch(r.match, arrayMatch(array)));
-        const kept = new Map(rule?.attributes);
-        return ARRAY_SETTINGS.map(s => compare(msg(s.setting, array.name), s.live(array), kept.get(s.attribute), s.bootValue,
-            s.attribute.startsWith('md/sync_speed') ? 'kibs' : 'count'));
-    });
-    return [...global, ...arrays].filter((c): c is KeptComparison => c !== null);
+    const arrays = host.arrays.flatMap(a => deviceComparisons(host, a.name, a, arrayMatch(a), ARRAY_SETTINGS));
+    const disks = tunedDisks(host).flatMap(d => deviceComparisons(host, d.name, d, diskMatch(d), diskSettings()));
+    return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);
 }

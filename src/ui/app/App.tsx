@@ -6,7 +6,7 @@ import { GlobalLimits } from '../sync/GlobalLimits';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { useEffect, useMemo } from 'react';
-import { HostContext } from './HostContext';
+import { AdminContext, HostContext } from './HostContext';
 import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
@@ -22,6 +22,7 @@ export function App() {
     }, [refresh]);
     return (
         <HostContext.Provider value={host}>
+        <AdminContext.Provider value={admin}>
         <Page className="raidtune-page" isContentFilled>
             <PageSection>
                 <Stack hasGutter>
@@ -48,6 +49,7 @@ export function App() {
                 </Stack>
             </PageSection>
         </Page>
+        </AdminContext.Provider>
         </HostContext.Provider>
     );
 }

@@ -19,3 +19,13 @@ export function useHost(): HostContextValue {
     if (!value) throw new Error('useHost() outside <HostContext>');
     return value;
 }
+
+/**
+ * Whether the user may write (null: not known yet), apart from HostContext: the buttons that only
+ * need this must not re-render at every refresh (a new model), or the array cards' memo is moot.
+ */
+export const AdminContext = createContext<boolean | null>(null);
+
+export function useAdmin(): boolean | null {
+    return useContext(AdminContext);
+}

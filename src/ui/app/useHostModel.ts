@@ -4,9 +4,10 @@
 
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { readHostConfig, type HostConfig } from '../../host/config';
-import { readSnapshot } from '../../host/readSnapshot';
+import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import { buildModel, type HostModel } from '../../md/model';
+import { parseGatherOutput } from '../../md/snapshot';
 import { recordRefresh } from './refreshTiming';
 
 export const BUSY_INTERVAL_MS = 2000;
@@ -66,11 +67,13 @@ export function useHostModel(): HostState {
             again = false;
             const start = performance.now();
             try {
-                const snapshot = await readSnapshot(config, modelRef.current?.pageSize == null);
+                const output = await readGatherOutput(config, modelRef.current?.pageSize == null);
                 const readDone = performance.now();
+                const snapshot = parseGatherOutput(output);
+                const parsed = performance.now();
                 const model = buildModel(snapshot, readDone, modelRef.current);
                 const builtAt = performance.now();
-                const seq = recordRefresh(start, readDone, builtAt);
+                const seq = recordRefresh(start, readDone, parsed, builtAt);
                 modelRef.current = model;
                 if (!stopped) setState({ model, refresh: { seq, builtAt }, error: null });
             } catch (error) {

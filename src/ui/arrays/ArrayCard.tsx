@@ -8,6 +8,7 @@ import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../h
 import { formatKiB } from '../../md/format';
 import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
+import { useFixDialog } from '../diagnosis/FixButton';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
 import { LayoutSection } from '../advice/LayoutSection';
@@ -39,6 +40,7 @@ function disksText(array: ArrayModel): string {
 export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
+    const [fixDialog, openFix] = useFixDialog(array);
     // The name links to the array's own address (#/md0): the URL can be shared and Back returns.
     const select = (event: React.MouseEvent) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -87,14 +89,15 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                     )}
                 </DescriptionList>
             </CardBody>
-            {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} /></CardBody>}
+            {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>}
+            {fixDialog}
             {array.syncFrozen && !array.sync && (
                 <CardBody>
                     <Alert isInline isPlain variant="info" className="raidtune-frozen"
                         title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
                 </CardBody>
             )}
-            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} /></CardBody>}
+            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
             <CardBody><LayoutSection array={array} /></CardBody>
         </Card>

@@ -1,7 +1,11 @@
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { Stack, StackItem } from '../pf';
 import type { HostModel } from '../../md/model';
 import { ArrayCard } from './ArrayCard';
+import { sameCardProps } from './cardProps';
+
+// Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
+const MemoArrayCard = memo(ArrayCard, sameCardProps);
 
 export function ArrayList({ model, selected }: { model: HostModel; selected: string | null }) {
     // Bring the selected array's card into view once per selection: when the URL names it on
@@ -21,7 +25,7 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
         <Stack hasGutter>
             {model.arrays.map(array => (
                 <StackItem key={array.name}>
-                    <ArrayCard array={array} host={model} selected={array.name === selected} />
+                    <MemoArrayCard array={array} host={model} selected={array.name === selected} />
                 </StackItem>
             ))}
         </Stack>

@@ -3,10 +3,10 @@
 
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
-import { useHost } from '../app/HostContext';
+import { useAdmin } from '../app/HostContext';
 
 export function GuardedButton({ disabledReason, children, ...props }: ButtonProps & { disabledReason?: string | null }) {
-    const { admin } = useHost();
+    const admin = useAdmin();
     const reason = admin === false ? _('Requires administrative access. Turn it on in Cockpit\'s top bar.') : disabledReason ?? null;
     const button = <Button {...props} isAriaDisabled={reason !== null || admin === null}>{children}</Button>;
     return reason ? <Tooltip content={reason}>{button}</Tooltip> : button;

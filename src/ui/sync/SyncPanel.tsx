@@ -2,14 +2,20 @@ import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
 import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../arrays/labels';
+import { DiagnosisSection } from '../diagnosis/DiagnosisSection';
+import type { FixIntent } from '../../md/diagnosis/findings';
+import { SyncChart } from './SyncChart';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from './syncTexts';
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
     return <span className="raidtune-sync-fact"><strong>{name}:</strong> {children}</span>;
 }
 
-export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel; host: HostModel }) {
+export function SyncPanel({ array, sync, host, onFix }: {
+    array: ArrayModel; sync: SyncModel; host: HostModel; onFix: (fix: FixIntent) => void;
+}) {
     const name = syncActionName(sync.action);
     const explanation = syncStateExplanation(sync);
     const title = sync.reshape
@@ -51,6 +57,12 @@ export function SyncPanel({ array, sync }: { array: ArrayModel; sync: SyncModel;
                     {array.cappedByMax && <Label color="orange">{_('Capped by the maximum speed')}</Label>}
                 </Content>
             </StackItem>
+            {sync.runState === 'running' && (
+                <StackItem>
+                    <SyncChart id={`sync-chart-${array.name}`} samples={mergeTrend(host.autoRestore.get(array.name)?.history ?? [], sync.trend)} />
+                </StackItem>
+            )}
+            <StackItem><DiagnosisSection array={array} host={host} onFix={onFix} /></StackItem>
         </Stack>
     );
 }

@@ -5,12 +5,11 @@ import { useState } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/model';
 import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/diskQueue';
 import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
 import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
-import { useHost } from '../app/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
@@ -43,15 +42,16 @@ type Open = null | 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' |
 
 const isSyncControl = (open: Open): open is SyncControl => open !== null && open in CONTROL_LABELS;
 
-export function ArrayActions({ array }: { array: ArrayModel }) {
+// `host` comes from the card, not from useHost(): a context read would re-render the actions of
+// all cards at every refresh, bypassing the card's memo (src/ui/arrays/cardProps.ts).
+export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
     const [open, setOpen] = useState<Open>(null);
     const close = () => setOpen(null);
-    const { model } = useHost();
     const redundant = array.level !== 'raid0' && array.level !== 'linear';
     const controlPlan = isSyncControl(open) ? syncControlPlan(array, open) : null;
     const threadsReason = groupThreadsUnavailable(array);
     // Disabled only when no setting of any member disk can be changed; the dialog says which can.
-    const disksReason = diskQueueSettingsOffered(model, array).length ? null : diskQueueUnavailable(model, array, 'nrRequests');
+    const disksReason = diskQueueSettingsOffered(host, array).length ? null : diskQueueUnavailable(host, array, 'nrRequests');
     return (
         <>
             <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>

@@ -27,11 +27,15 @@ function LimitChoice({ array, field, value, onChange, error, systemKiBs }: {
     );
 }
 
-export function ArrayLimitsChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
+/** `suggested` (KiB/s) prefills an own limit, as a diagnosis fix does; otherwise the current values. */
+export function ArrayLimitsChange({ array, onClose, suggested }: {
+    array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null };
+}) {
     const { model } = useHost();
-    const initial = (limit: ArrayModel['speedMin']) => (limit?.source === 'local' ? kiBsAsMBsInput(limit.kiBs) : 'system');
-    const [min, setMin] = useState(initial(array.speedMin));
-    const [max, setMax] = useState(initial(array.speedMax));
+    const initial = (limit: ArrayModel['speedMin'], wanted: number | null | undefined) =>
+        (wanted ? kiBsAsMBsInput(wanted) : limit?.source === 'local' ? kiBsAsMBsInput(limit.kiBs) : 'system');
+    const [min, setMin] = useState(initial(array.speedMin, suggested?.minKiBs));
+    const [max, setMax] = useState(initial(array.speedMax, suggested?.maxKiBs));
     const result = arrayLimitsPlan(model, array, { min, max });
     return (
         <ChangeModal title={fmt(_('Rebuild speed limits of $0'), array.name)} plan={result.plan ?? null} onClose={onClose}>

@@ -5,10 +5,10 @@
 import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { formatRate } from '../../md/format';
+import { formatKiB, formatRate } from '../../md/format';
 import type { HostModel } from '../../md/model';
 import {
-    forgetPlan, keepPlan, keptComparisons, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
+    forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
 } from '../../md/tuning/persist';
 import { useHost } from '../app/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
@@ -18,7 +18,11 @@ import { ChangeModal } from '../plan/ChangeModal';
 function shownValue(value: string | null, unit: KeptComparison['unit']): string {
     if (value === null) return _('unknown');
     if (value === 'system') return _('the system limit');
-    return unit === 'kibs' ? fmt(_('$0 per disk'), formatRate(Number(value))) : value;
+    switch (unit) {
+    case 'kibs': return fmt(_('$0 per disk'), formatRate(Number(value)));
+    case 'kib': return formatKiB(Number(value));
+    case 'plain': return value;
+    }
 }
 
 function status(c: KeptComparison): string {
@@ -39,7 +43,8 @@ function settingLabel(c: KeptComparison): string {
 }
 
 function keptFiles(model: HostModel, dirs: PersistDirs): string[] {
-    return [model.persisted.sysctl && sysctlPath(dirs), model.persisted.udev && udevRulesPath(dirs)].filter((p): p is string => !!p);
+    const { sysctl, udev, modulesLoad } = model.persisted;
+    return [sysctl && sysctlPath(dirs), udev && udevRulesPath(dirs), modulesLoad && modulesLoadPath(dirs)].filter((p): p is string => !!p);
 }
 
 function Comparisons({ comparisons }: { comparisons: KeptComparison[] }) {
@@ -100,7 +105,7 @@ export function KeepAfterReboot() {
             </CardBody>
             {open === 'keep' && (
                 <ChangeModal title={_('Keep after reboot')} plan={keep.plan ?? null} warnings={keep.warnings} recordOriginals={false} onClose={close}>
-                    {_('The current values go into these files. At boot systemd-sysctl sets the system limits, and udev writes the array settings when each array starts, recognising it by its UUID.')}
+                    {_('The current values go into these files. At boot systemd-sysctl sets the system limits (after md is loaded), and udev writes the array settings when each array starts, recognising it by its UUID, and the disk settings when each disk appears, recognising it by its WWID.')}
                 </ChangeModal>
             )}
             {open === 'forget' && (

@@ -12,9 +12,10 @@ function percent(share: number | null): string {
     return share === null ? '?' : `${(share * 100).toFixed(share < 0.01 ? 2 : 1)}%`;
 }
 
-export function StripeCacheChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
+/** `suggested` prefills the entries, as a diagnosis fix does. */
+export function StripeCacheChange({ array, onClose, suggested }: { array: ArrayModel; onClose: () => void; suggested?: number }) {
     const { model } = useHost();
-    const [entries, setEntries] = useState(String(array.stripeCache?.size ?? 256));
+    const [entries, setEntries] = useState(String(suggested ?? array.stripeCache?.size ?? 256));
     const result = stripeCachePlan(model, array, entries);
     const parsed = /^\d+$/.test(entries.trim()) ? Number(entries) : null;
     const cost = parsed === null ? null : stripeCacheCost(model, array, parsed);

@@ -13,7 +13,7 @@
 //
 // A test that expects a problem takes it with env.takeProblems() (or page.takeProblems()) so the
 // check after the test does not see it.
-import { writeFile } from 'node:fs/promises';
+import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
@@ -39,6 +39,11 @@ export interface RaidtuneEnvOptions {
     openBarePage?: boolean;
     /** After the bare page's load event, also wait for this selector (e.g. the app's root content). */
     readySelector?: string;
+    /**
+     * Run Cockpit's session as this unprivileged user (no administrative access); the simulated
+     * host is made readable, not writable, for it.
+     */
+    runAs?: string;
 }
 
 export interface ShellPage extends RecordedPage {
@@ -109,6 +114,8 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         if (scenario !== null) {
             sim = await startSimulatedHost({ scenario });
             logTiming(`mdsim ${scenario} ready`, sim.startMs);
+            // mkdtemp made the root 0700: let another user in, to read like on a real host.
+            if (options.runAs) await chmod(sim.root, 0o755);
         }
         const config = sim || options.config
             ? { ...(sim ? simulatedHostConfig(sim) : {}), ...options.config }
@@ -116,6 +123,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         cockpit = await startCockpit({
             pluginDir: options.pluginDir, config, extraPackages: options.extraPackages,
             manifest: options.manifest ?? (sim ? simulatedHostConditions(sim.procRoot) : undefined),
+            runAs: options.runAs,
         });
         logTiming('cockpit-ws answering', cockpit.startMs);
 

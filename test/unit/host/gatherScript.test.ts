@@ -83,6 +83,36 @@ describe('gather script', () => {
         expect(none.missingRoots).toEqual([]);
     });
 
+    test('reads the armed automatic restores and their waiters\' history, in the same spawn', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        writeTree(root, new Map([
+            ['/state/auto-restore/md0.armed', '/proc/sys/dev/raid/speed_limit_min\t1000\n'],
+            ['/state/auto-restore/md0.history', '10.00 1 2 3 4 5\n11.00 2 2 3 4 5\n'],
+            ['/state/auto-restore/md0.journal', '{"version":1}\n'],
+        ]));
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state')));
+        expect([...snapshot.files.keys()].filter(k => k.startsWith('/raidtune-state/')).sort()).toEqual([
+            '/raidtune-state/auto-restore/md0.armed', '/raidtune-state/auto-restore/md0.history',
+        ]);
+        expect(snapshot.files.get('/raidtune-state/auto-restore/md0.history')).toBe('10.00 1 2 3 4 5\n11.00 2 2 3 4 5\n');
+    });
+
+    test('says whether systemd runs this host (the auto-restore waiter then becomes a transient unit)', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        const hasRun = (() => {
+            try {
+                execFileSync('sh', ['-c', 'command -v systemd-run'], { stdio: 'ignore' });
+                return true;
+            } catch {
+                return false;
+            }
+        })();
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys')));
+        expect(snapshot.systemd === true).toBe(existsSync('/run/systemd/system') && hasRun);
+    });
+
     test('names a root it cannot enter instead of failing', () => {
         const snapshot = parseGatherOutput(gather(join(root, 'nope-proc'), join(root, 'nope-sys')));
         expect(snapshot.missingRoots).toEqual(['proc', 'sys']);

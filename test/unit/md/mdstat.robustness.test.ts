@@ -161,10 +161,11 @@ describe('hostile input', () => {
         ['lone surrogates', '\ud800md0 : active raid1 sda[0]\udfff\n  1 blocks [1/1] [U]\n'],
     ];
 
-    it.each(cases)('%s: well formed, within a second', (_, text) => {
-        const start = performance.now();
+    // No stopwatch here (speed is the benchmark's business, and a busy CI machine would make it
+    // flaky): a regular expression that backtracks catastrophically on 1 MB does not finish at all,
+    // and jest's per-test timeout turns that into a failure.
+    it.each(cases)('%s: well formed, problems bounded', (_, text) => {
         const result = expectSane(text);
-        expect(performance.now() - start).toBeLessThan(1000);
         expect(result.problems.length).toBeLessThanOrEqual(51);
     });
 

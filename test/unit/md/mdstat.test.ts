@@ -339,7 +339,8 @@ it('accepts only strings, for callers in plain JavaScript', () => {
     });
 });
 
-it('parses 128 arrays of 16 members in well under 5 ms', () => {
+// Its cost is a figure of `make bench` (refresh.128.parseMs), not a stopwatch here.
+it('parses 128 arrays of 16 members, every member and progress line', () => {
     const members = (i: number) => Array.from({ length: 16 }, (_, d) => `sd${String.fromCharCode(97 + d)}${i}[${d}]`).join(' ');
     const stanza = (i: number) => [
         `md${i} : active raid6 ${members(i)}`,
@@ -349,13 +350,8 @@ it('parses 128 arrays of 16 members in well under 5 ms', () => {
     ].join('\n');
     const text = `Personalities : [raid6]\n${Array.from({ length: 128 }, (_, i) => stanza(i)).join('\n')}\n${UNUSED}`;
     const result = parseMdstat(text);
-    expect(result.arrays).toHaveLength(128);
+    expect(result.arrays.map(a => a.name)).toEqual(Array.from({ length: 128 }, (_, i) => `md${i}`));
+    expect(result.arrays.every(a => a.members.length === 16 && a.sync?.percent === 12.6)).toBe(true);
+    expect(result.arrays[127].members[15].name).toBe('sdp127');
     expect(result.problems).toEqual([]);
-    // Best of several runs: the first ones pay for JIT warm-up, and a busy CI machine adds noise.
-    const times = Array.from({ length: 20 }, () => {
-        const start = performance.now();
-        parseMdstat(text);
-        return performance.now() - start;
-    });
-    expect(Math.min(...times)).toBeLessThan(5);
 });

@@ -165,3 +165,21 @@ describe('model edge cases', () => {
         expect(model.problems.join('\n')).toMatch(/cut off/);
     });
 });
+
+describe('chart samples and armed automatic restores', () => {
+    test('each refresh of a running sync adds a sample with the effective limits; the armed restore is read', () => {
+        const files = loadCaptureFiles('raid5-recovery');
+        files.delete('/proc/uptime');
+        files.set('/raidtune-state/auto-restore/md0.armed', '/proc/sys/dev/raid/speed_limit_min\t1000\n');
+        files.set('/raidtune-state/auto-restore/md0.history', '5.00 100 260096 900 1000 1000\n');
+        const first = buildModel(snapshotOf(files), 1000);
+        const second = buildModel(snapshotOf(files), 3000, first);
+        const sync = second.arrays[0].sync!;
+        expect(sync.trend.map(s => s.at)).toEqual([1000, 3000]);
+        expect(sync.trend[1]).toMatchObject({ doneKiB: 4608, totalKiB: 260096, minKiBs: 1000, maxKiBs: 1000 });
+        expect(second.autoRestore.get('md0')?.history).toEqual([
+            { at: 5000, doneKiB: 100, totalKiB: 260096, speedKiBs: 900, minKiBs: 1000, maxKiBs: 1000 },
+        ]);
+        expect(second.systemd).toBe(false);
+    });
+});

@@ -27,4 +27,9 @@ describe('gather output', () => {
     test('lines before any root marker are ignored', () => {
         expect(parseGatherOutput('junk:line\n@@end\n').files.size).toBe(0);
     });
+
+    test('the @@systemd marker says systemd runs the host', () => {
+        expect(parseGatherOutput('@@systemd\n@@end\n').systemd).toBe(true);
+        expect(parseGatherOutput('@@end\n').systemd).toBeUndefined();
+    });
 });

@@ -1,20 +1,11 @@
 // The built-in scenarios, read through raidtune's own gather script, and scenario validation.
 
-import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { GATHER_SCRIPT } from '../../../src/host/gatherScript';
-import { parseGatherOutput } from '../../../src/md/snapshot';
-import { builtinScenarioNames, loadScenario, parseScenario, ScenarioError, type SimulatedHost } from '../../../sim';
-import { attr, FIXTURES, md, progress, read, removeTempRoots, startHost, tee, tempRoot } from './simHelpers';
+import { builtinScenarioNames, loadScenario, parseScenario, ScenarioError } from '../../../sim';
+import { attr, FIXTURES, gather, md, progress, read, removeTempRoots, startHost, tee, tempRoot } from './simHelpers';
 
 afterEach(removeTempRoots);
-
-function gather(host: SimulatedHost) {
-    const output = execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
-        { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH }, maxBuffer: 256 * 2 ** 20 });
-    return parseGatherOutput(output);
-}
 
 describe('built-in scenarios', () => {
     const small = builtinScenarioNames().filter(name => name !== 'many-arrays');

@@ -1,9 +1,12 @@
 // Shared helpers for the simulator tests: temp roots, reading the tree, small scenario builders.
 
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulatedHost, type SimulatedHost } from '../../../sim';
+import { GATHER_SCRIPT } from '../../../src/host/gatherScript';
+import { parseGatherOutput, type Snapshot } from '../../../src/md/snapshot';
 import type { ArraySpec, DiskSpec, ScenarioSpec } from '../../../sim/scenario/types';
 
 export const FIXTURES = join(__dirname, '../../fixtures/real-kernel');
@@ -23,6 +26,13 @@ export function removeTempRoots(): void {
 /** A host on a fresh temp root; removed by removeTempRoots(). */
 export function startHost(scenario: ScenarioSpec | string, seed = 1): SimulatedHost {
     return createSimulatedHost(scenario, tempRoot(), { seed });
+}
+
+/** What raidtune reads from the host: its gather script run by the real sh and grep on the tree. */
+export function gather(host: SimulatedHost): Snapshot {
+    const output = execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
+        { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH }, maxBuffer: 256 * 2 ** 20 });
+    return parseGatherOutput(output);
 }
 
 export function read(host: SimulatedHost, path: string): string {

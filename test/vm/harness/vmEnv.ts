@@ -55,7 +55,7 @@ done
 for p in /sys/block/*/*/partition; do [ -e "$p" ] && { echo "partition left: $p"; exit 1; }; done
 echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
 echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
-rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev
+rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev /etc/modules-load.d
 exit 0
 `;
 

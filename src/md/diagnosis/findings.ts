@@ -1,0 +1,136 @@
+// "Why is my rebuild slow?": per syncing array, the reasons the evidence supports, each with the
+// numbers behind it and the change that addresses it (opened through the normal plan dialog).
+// Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".
+
+import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../model';
+import { PRESETS } from '../tuning/presets';
+import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
+import { RATE_MAX_KIBS } from '../validate';
+import { measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
+import { heldAtMinimum, whatIfEtas, type WhatIfRow } from './whatIf';
+
+/** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
+export type FixIntent =
+    | { kind: 'speed-limits'; minKiBs: number | null; maxKiBs: number | null }
+    | { kind: 'stripe-cache'; entries: number }
+    | { kind: 'resume' };
+
+export type Finding =
+    | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent }
+    | { kind: 'starved'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
+        /** Why no higher minimum is offered: the members are the limit, or it is at Fast rebuild's already. */
+        noFix: 'members' | 'fast-already' | null }
+    | { kind: 'stripe-cache-full'; size: number; fullSamples: number; samples: number; fix: FixIntent | null }
+    | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
+        msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
+    | { kind: 'frozen'; fix: FixIntent }
+    | { kind: 'delayed'; waitingFor: string[] };
+
+export interface Diagnosis {
+    findings: Finding[];
+    /** Set while a running sync has too few samples for a verdict. */
+    gathering: { samples: number; seconds: number } | null;
+    window: WindowFacts | null;
+    whatIf: WhatIfRow[];
+}
+
+/**
+ * Other I/O counts as competing when it is at least 10% of what the member disks move and at least
+ * 64 KiB/s: below that it is md's own bookkeeping (superblock and bitmap updates) and the error of
+ * estimating the sync's share from its progress counter.
+ */
+export const OTHER_IO_MIN_SHARE = 0.1;
+export const OTHER_IO_MIN_KIBS = 64;
+/** The cache was full in at least three samples out of four: not a passing burst. */
+export const CACHE_FULL_MIN_SHARE = 0.75;
+/**
+ * A member is slow when it needs at least twice its peers' I/O time per MiB and is busy at least
+ * half the time (it then sets the pace). Drives of one model differ by 15% or so (seed 001: one
+ * read 15% faster than the rest): 2x is well outside that spread.
+ */
+export const SLOW_RATIO = 2;
+export const SLOW_MIN_BUSY = 0.5;
+/** Stripe cache sizes to suggest, in order: 4096 is where most of the measured gain is (presets.ts). */
+const CACHE_STEPS = [4096, 8192, 16384, STRIPE_CACHE_MAX];
+
+function median(values: number[]): number | null {
+    if (!values.length) return null;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = Math.floor(sorted.length / 2);
+    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | null {
+    if (maxKiBs === null || facts.rateKiBs < maxKiBs * CAPPED_SHARE) return null;
+    const target = Math.min(RATE_MAX_KIBS, Math.max(PRESETS['fast-rebuild'].speedMaxKiBs, maxKiBs * 2));
+    return { kind: 'capped-by-max', rateKiBs: facts.rateKiBs, maxKiBs, fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: target } };
+}
+
+/**
+ * A minimum worth suggesting: Fast rebuild's, or less when the members cannot take it. Not more:
+ * above it the rebuild takes most of a SATA disk from the other I/O (presets.ts says why), a
+ * trade the admin makes in the limits dialog, not raidtune by default.
+ */
+function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
+    const wanted = PRESETS['fast-rebuild'].speedMinKiBs;
+    if (minKiBs >= wanted) return { fix: null, noFix: 'fast-already' };
+    const target = bound ? Math.min(wanted, Math.floor(bound.kiBs / 1000) * 1000) : wanted;
+    if (target <= minKiBs) return { fix: null, noFix: 'members' };
+    return { fix: { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null }, noFix: null };
+}
+
+function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Finding | null {
+    const other = facts.otherKiBs;
+    if (minKiBs === null || other === null || facts.totalKiBs <= 0) return null;
+    const otherShare = other / facts.totalKiBs;
+    if (!heldAtMinimum(facts.rateKiBs, minKiBs) || other < OTHER_IO_MIN_KIBS || otherShare < OTHER_IO_MIN_SHARE) return null;
+    return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, ...raisedMinimum(minKiBs, maxKiBs, facts.bound) };
+}
+
+function cacheFinding(facts: WindowFacts): Finding | null {
+    const cache = facts.cache;
+    if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
+    const entries = CACHE_STEPS.find(n => n > cache.size);
+    return { kind: 'stripe-cache-full', ...cache, fix: entries === undefined ? null : { kind: 'stripe-cache', entries } };
+}
+
+function slowMemberFindings(members: MemberWindow[]): Finding[] {
+    const findings: Finding[] = [];
+    for (const m of members) {
+        if (m.msPerMiB === null || m.busyShare < SLOW_MIN_BUSY) continue;
+        const peers = members.filter(p => p !== m && p.msPerMiB !== null);
+        const peerMsPerMiB = median(peers.map(p => p.msPerMiB!));
+        if (peerMsPerMiB === null || m.msPerMiB < peerMsPerMiB * SLOW_RATIO) continue;
+        findings.push({
+            kind: 'slow-member', member: m.member, disk: m.disk, busyShare: m.busyShare,
+            peerBusyShare: median(peers.map(p => p.busyShare))!, msPerMiB: m.msPerMiB, peerMsPerMiB,
+            kiBs: m.kiBs, peerKiBs: median(peers.map(p => p.kiBs))!, smartArgv: ['smartctl', '-a', `/dev/${m.disk}`],
+        });
+    }
+    return findings;
+}
+
+/** Why a sync that does not run is not running (no samples needed: the kernel says so). */
+function stoppedFindings(array: ArrayModel): Finding[] {
+    if (array.sync?.runState === 'frozen' || array.syncFrozen) return [{ kind: 'frozen', fix: { kind: 'resume' } }];
+    if (array.sync?.runState === 'delayed') return [{ kind: 'delayed', waitingFor: array.sync.waitingFor }];
+    return [];
+}
+
+export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
+    const sync = array.sync;
+    const none: Diagnosis = { findings: [], gathering: null, window: null, whatIf: [] };
+    if (!sync) return none;
+    if (sync.runState !== 'running') return { ...none, findings: stoppedFindings(array) };
+    const measured = measureWindow(array, sync.ioSamples);
+    if ('gathering' in measured) return { ...none, gathering: measured.gathering };
+    const facts = measured.facts;
+    const { minKiBs, maxKiBs } = effectiveLimits(array, host);
+    const findings = [
+        cappedFinding(facts, maxKiBs),
+        starvedFinding(facts, minKiBs, maxKiBs),
+        cacheFinding(facts),
+    ].filter((f): f is Finding => f !== null);
+    findings.push(...slowMemberFindings(facts.members));
+    return { findings, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, findings) };
+}

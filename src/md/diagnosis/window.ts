@@ -1,0 +1,149 @@
+// What one minute of samples says about a running sync: how fast it progressed, how much each
+// member disk moved and how busy it was, how much of that was not the sync's own I/O, how often
+// the stripe cache was full, and how fast the members could go at most.
+
+import type { ArrayModel } from '../model';
+import type { IoSample, MemberCounters } from './samples';
+
+/** No verdict from fewer samples or a shorter span: at the 2 s refresh that is the first 10 s. */
+export const MIN_SAMPLES = 3;
+export const MIN_WINDOW_S = 10;
+/**
+ * A cache counts as full at 90% of its entries: md hands out stripes on demand, so a sync that
+ * waits for free stripes keeps stripe_cache_active at the size or a few entries below it (stripes
+ * are released and taken again between two reads), while one with room stays well under.
+ */
+export const CACHE_FULL_SHARE = 0.9;
+/**
+ * Below 5% busy a disk's capacity (what it moved / the share of time it was busy) is too loose an
+ * extrapolation (x20 and more) to state as a bound. The estimate errs high on SSDs, which serve
+ * many requests at once: 100% busy there does not mean saturated.
+ */
+export const MIN_BUSY_FOR_CAPACITY = 0.05;
+
+export interface MemberWindow {
+    member: string;
+    disk: string;
+    /** KiB/s read plus written on the member's disk. */
+    kiBs: number;
+    /** Share of the time the disk had I/O in flight, 0..1. */
+    busyShare: number;
+    /** I/O time per MiB moved: a slow disk needs more. Null when it moved nothing. */
+    msPerMiB: number | null;
+    /** KiB of its own sync I/O per KiB of per-device progress; null when not known for the level. */
+    syncFactor: number | null;
+}
+
+export interface CapacityBound {
+    /** The fastest per-device progress the members allow, KiB/s. */
+    kiBs: number;
+    /** The member that sets it, and how busy it is now. */
+    member: string;
+    disk: string;
+    busyShare: number;
+}
+
+export interface WindowFacts {
+    seconds: number;
+    samples: number;
+    /** Per-device progress, KiB/s. */
+    rateKiBs: number;
+    /** Per-device KiB still to do at the last sample. */
+    remainingKiB: number | null;
+    members: MemberWindow[];
+    /** Member disk traffic, KiB/s summed over members. */
+    totalKiBs: number;
+    /** The part of it that is not this sync's own I/O; null when the level's sync traffic is unknown. */
+    otherKiBs: number | null;
+    cache: { samples: number; fullSamples: number; size: number } | null;
+    bound: CapacityBound | null;
+}
+
+export type WindowResult = { facts: WindowFacts } | { gathering: { samples: number; seconds: number } };
+
+/**
+ * Per member, KiB read or written per KiB of per-device progress. Parity levels read every member
+ * and write the rebuilt one; a raid1 resync reads one mirror and writes the others, a raid1
+ * recovery reads each block from one of the in-sync mirrors; a check reads everything; a reshape
+ * reads and rewrites everything. raid10 maps progress to devices by its layout: unknown here.
+ */
+function syncFactor(array: ArrayModel, member: MemberCounters, inSyncCount: number): number | null {
+    const action = array.sync?.action;
+    if (array.level === 'raid10' || array.level === null || !action) return null;
+    if (action === 'reshape') return 2;
+    if (action === 'recover' && array.level === 'raid1' && member.role === 'active') return 1 / Math.max(1, inSyncCount);
+    return 1;
+}
+
+function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCounters, seconds: number, inSyncCount: number): MemberWindow | null {
+    const sectors = last.sectors - first.sectors;
+    const ioMs = last.ioMs - first.ioMs;
+    // Counters going backwards: the disk was replaced or the counters wrapped; no evidence.
+    if (sectors < 0 || ioMs < 0) return null;
+    const kiB = sectors / 2;
+    return {
+        member: last.member,
+        disk: last.disk,
+        kiBs: kiB / seconds,
+        busyShare: Math.min(1, ioMs / (seconds * 1000)),
+        msPerMiB: kiB > 0 ? ioMs / (kiB / 1024) : null,
+        syncFactor: syncFactor(array, last, inSyncCount),
+    };
+}
+
+function capacityBound(members: MemberWindow[]): CapacityBound | null {
+    let bound: CapacityBound | null = null;
+    for (const m of members) {
+        if (m.busyShare < MIN_BUSY_FOR_CAPACITY || !m.syncFactor) continue;
+        const kiBs = m.kiBs / m.busyShare / m.syncFactor;
+        if (!bound || kiBs < bound.kiBs) bound = { kiBs, member: m.member, disk: m.disk, busyShare: m.busyShare };
+    }
+    return bound;
+}
+
+function cacheFacts(samples: readonly IoSample[]): WindowFacts['cache'] {
+    const known = samples.filter(s => s.stripeCacheActive !== null && s.stripeCacheSize);
+    if (!known.length) return null;
+    const fullSamples = known.filter(s => s.stripeCacheActive! >= s.stripeCacheSize! * CACHE_FULL_SHARE).length;
+    return { samples: known.length, fullSamples, size: known[known.length - 1].stripeCacheSize! };
+}
+
+export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): WindowResult {
+    const first = samples[0];
+    const last = samples[samples.length - 1];
+    const seconds = first && last ? (last.at - first.at) / 1000 : 0;
+    if (samples.length < MIN_SAMPLES || seconds < MIN_WINDOW_S) return { gathering: { samples: samples.length, seconds } };
+
+    const before = new Map(first.members.map(m => [m.member, m]));
+    // One entry per disk: md judges a disk, and two members on one disk would be counted twice.
+    const seen = new Set<string>();
+    const inSyncCount = last.members.filter(m => m.role === 'active').length;
+    const members: MemberWindow[] = [];
+    for (const m of last.members) {
+        const start = before.get(m.member);
+        if (!start || seen.has(m.disk)) continue;
+        seen.add(m.disk);
+        const w = memberWindow(array, start, m, seconds, inSyncCount);
+        if (w) members.push(w);
+    }
+    const rateKiBs = (last.doneKiB - first.doneKiB) / seconds;
+    const totalKiBs = members.reduce((sum, m) => sum + m.kiBs, 0);
+    const factors = members.map(m => m.syncFactor);
+    const otherKiBs = factors.includes(null) || !members.length
+        ? null
+        : Math.max(0, totalKiBs - rateKiBs * (factors as number[]).reduce((a, b) => a + b, 0));
+    const totalKiB = array.sync?.totalKiB ?? null;
+    return {
+        facts: {
+            seconds,
+            samples: samples.length,
+            rateKiBs,
+            remainingKiB: totalKiB === null ? null : Math.max(0, totalKiB - last.doneKiB),
+            members,
+            totalKiBs,
+            otherKiBs,
+            cache: cacheFacts(samples),
+            bound: capacityBound(members),
+        },
+    };
+}

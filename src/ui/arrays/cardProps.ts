@@ -1,0 +1,35 @@
+// When an array's card may skip a refresh (React.memo in ArrayList). With 128 arrays, re-rendering
+// every card at every refresh costs more than the whole rest of the refresh; most arrays are idle,
+// and buildModel keeps an unchanged array's ArrayModel (and its members, its disks) the same object
+// from one refresh to the next (src/md/share.ts), so identity says "unchanged".
+//
+// The equality rule, for whoever adds a prop to ArrayCard:
+//  - every prop is compared by identity (Object.is): pass model objects or values, or callbacks made
+//    stable with useCallback; a prop that is a new object at every render re-renders every card;
+//  - except `host` (the HostModel, a new object at every refresh): for it, only the host-wide facts
+//    in cardHostFacts() count. A card part that starts reading another part of `host` adds it
+//    there, else it shows a stale value on idle arrays;
+//  - what a card part reads through a context (useHost(), useAdmin()) is not affected: a context
+//    change re-renders its readers inside a memoised card.
+
+import type { ArrayModel, HostModel } from '../../md/model';
+
+/** The parts of the host model a card reads, besides its own array: each compared by identity. */
+function cardHostFacts(host: HostModel, array: ArrayModel): unknown[] {
+    return [host.global, host.pageSize, host.autoRestore.get(array.name), ...array.members.map(m => host.disks.get(m.disk))];
+}
+
+export interface CardProps {
+    array: ArrayModel;
+    host: HostModel;
+}
+
+export function sameCardProps<P extends CardProps>(before: Readonly<P>, after: Readonly<P>): boolean {
+    const keys = Object.keys(after) as (keyof P)[];
+    if (keys.length !== Object.keys(before).length) return false;
+    if (!keys.every(key => key === 'host' || Object.is(before[key], after[key]))) return false;
+    if (before.host === after.host) return true;
+    const factsBefore = cardHostFacts(before.host, before.array);
+    const factsAfter = cardHostFacts(after.host, after.array);
+    return factsBefore.every((fact, i) => Object.is(fact, factsAfter[i]));
+}

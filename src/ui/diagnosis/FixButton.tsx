@@ -1,0 +1,48 @@
+// A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
+// and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
+// the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
+// leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
+
+import { useState } from 'react';
+import { _ } from '../../host/i18n';
+import type { FixIntent } from '../../md/diagnosis/findings';
+import type { ArrayModel } from '../../md/model';
+import { syncControlPlan } from '../../md/tuning/syncControl';
+import { GuardedButton } from '../common/GuardedButton';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/ChangeModal';
+import { ArrayLimitsChange } from '../tuning/ArrayLimitsChange';
+import { StripeCacheChange } from '../tuning/StripeCacheChange';
+import { fixLabel } from './findingTexts';
+
+function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent; onClose: () => void }) {
+    switch (fix.kind) {
+    case 'speed-limits':
+        return <ArrayLimitsChange array={array} onClose={onClose} suggested={fix} />;
+    case 'stripe-cache':
+        return <StripeCacheChange array={array} onClose={onClose} suggested={fix.entries} />;
+    case 'resume': {
+        const result = syncControlPlan(array, 'resume');
+        return (
+            <ChangeModal title={'plan' in result ? text(result.plan.title) : _('Resume')} plan={'plan' in result ? result.plan : null}
+                recordOriginals={false} onClose={onClose}>
+                {'error' in result && text(result.error)}
+            </ChangeModal>
+        );
+    }
+    }
+}
+
+export function FixButton({ fix, onOpen }: { fix: FixIntent; onOpen: (fix: FixIntent) => void }) {
+    return (
+        <GuardedButton variant="secondary" size="sm" className="raidtune-diagnosis-fix" onClick={() => onOpen(fix)}>
+            {fixLabel(fix)}
+        </GuardedButton>
+    );
+}
+
+/** For the array's card: the open fix's dialog (or null) and the function a fix button calls. */
+export function useFixDialog(array: ArrayModel): [React.ReactNode, (fix: FixIntent) => void] {
+    const [open, setOpen] = useState<FixIntent | null>(null);
+    return [open && <FixDialog array={array} fix={open} onClose={() => setOpen(null)} />, setOpen];
+}

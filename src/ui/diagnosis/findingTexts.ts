@@ -1,0 +1,98 @@
+// Sentences for the diagnosis: each finding with the numbers behind it, the fix buttons' labels
+// and the what-if table's words. Rates are per member disk, like md's limits.
+
+import { _, fmt, ngettext } from '../../host/i18n';
+import { formatRate } from '../../md/format';
+import type { Finding, FixIntent } from '../../md/diagnosis/findings';
+import type { WhatIfRow } from '../../md/diagnosis/whatIf';
+import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
+import { durationText } from '../sync/syncTexts';
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+const ms = (value: number) => value.toFixed(value >= 100 ? 0 : 1);
+
+export function findingTitle(finding: Finding): string {
+    switch (finding.kind) {
+    case 'capped-by-max': return _('Capped by the maximum');
+    case 'starved': return _('Starved by other I/O');
+    case 'stripe-cache-full': return _('Stripe cache full');
+    case 'slow-member': return _('One slow member');
+    case 'frozen': return _('Paused');
+    case 'delayed': return _('Waiting for another array');
+    }
+}
+
+export function findingText(finding: Finding): string {
+    switch (finding.kind) {
+    case 'capped-by-max':
+        return fmt(_('It runs at $0 per disk, at the maximum of $1 that applies to this array: the limit, not the disks, sets the pace.'),
+            formatRate(finding.rateKiBs), formatRate(finding.maxKiBs));
+    case 'starved':
+        return fmt(_('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.'),
+            formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs), percent(finding.otherShare))
+            + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
+                : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
+    case 'stripe-cache-full':
+        return fmt(_('All or nearly all of its $0 entries were in use in $1 of $2 samples: the sync waits for free stripes.'),
+            finding.size, finding.fullSamples, finding.samples)
+            + (finding.fix ? '' : ' ' + _('It is already at the kernel\'s largest size.'));
+    case 'slow-member':
+        return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6. One slow disk holds back the whole array: check its health with'),
+            finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare), ms(finding.peerMsPerMiB),
+            formatRate(finding.kiBs), formatRate(finding.peerKiBs));
+    case 'frozen':
+        return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
+    case 'delayed':
+        return finding.waitingFor.length
+            ? fmt(_('Arrays that share disks sync one at a time: this one starts when $0 finishes.'), finding.waitingFor.join(', '))
+            : _('Arrays that share disks sync one at a time: this one starts when the other finishes.');
+    }
+}
+
+export function fixLabel(fix: FixIntent): string {
+    switch (fix.kind) {
+    case 'speed-limits':
+        return fix.minKiBs !== null
+            ? fmt(_('Raise the minimum to $0…'), formatRate(fix.minKiBs))
+            : fmt(_('Raise the maximum to $0…'), formatRate(fix.maxKiBs));
+    case 'stripe-cache':
+        return fmt(_('Raise the stripe cache to $0 entries…'), fix.entries);
+    case 'resume':
+        return _('Resume…');
+    }
+}
+
+export function windowText(facts: WindowFacts): string {
+    const base = fmt(ngettext('Measured over $1 ($0 sample): $2 per disk; the member disks moved $3 in all.',
+        'Measured over $1 ($0 samples): $2 per disk; the member disks moved $3 in all.', facts.samples),
+    facts.samples, durationText(facts.seconds), formatRate(facts.rateKiBs), formatRate(facts.totalKiBs));
+    return facts.otherKiBs === null ? base : base + ' ' + fmt(_('Other I/O: $0.'), formatRate(facts.otherKiBs));
+}
+
+export function boundText(bound: CapacityBound | null): string {
+    return bound
+        ? fmt(_('The member disks can move about $0 per disk at most: $1 is busy $2 of the time.'),
+            formatRate(bound.kiBs), bound.disk, percent(bound.busyShare))
+        : _('How fast the member disks could go is unknown (too little busy to tell, or a RAID 10 layout).');
+}
+
+export function changeText(row: WhatIfRow): string {
+    const change = row.change;
+    switch (change.kind) {
+    case 'now': return _('No change');
+    case 'min': return fmt(_('Minimum $0'), formatRate(change.kiBs));
+    case 'max': return fmt(_('Maximum $0'), formatRate(change.kiBs));
+    case 'stripe-cache': return fmt(_('Stripe cache $0 entries'), change.entries);
+    }
+}
+
+export function outcomeText(row: WhatIfRow, bound: CapacityBound | null): string {
+    const estimate = row.change.kind === 'stripe-cache' && row.outcome !== 'same' ? ' ' + _('(an estimate from measured gains of about 35%)') : '';
+    switch (row.outcome) {
+    case 'now': return _('As measured');
+    case 'faster': return _('Faster') + estimate;
+    case 'unchecked': return _('Faster, if the member disks keep up (their capacity is unknown)') + estimate;
+    case 'same': return _('No faster: something else holds it back');
+    case 'members': return fmt(_('Limited by $0, what the member disks can move'), bound?.disk ?? '?') + estimate;
+    }
+}

@@ -1,0 +1,84 @@
+// "Restore automatically when the sync of mdX finishes", per array with a running sync, and the
+// armed ones with a way to cancel. The waiting happens on the host (src/md/waiterScript.ts), so
+// the restore also happens with this page closed; the page only arms, shows and cancels. The
+// dialogs belong to the restore banner (RestoreBanner.tsx), which outlives these rows.
+
+import { Flex, FlexItem, Label, Stack, StackItem } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { armPlan, armRefusal, cancelPlan } from '../../md/autoRestore';
+import type { ArrayModel } from '../../md/model';
+import type { Plan, Step } from '../../md/plan';
+import { useHost } from '../app/HostContext';
+import { GuardedButton } from '../common/GuardedButton';
+import { text } from '../common/message';
+
+/** A change dialog the banner shows: its plan is fixed when the dialog opens. */
+export interface BannerChange {
+    title: string;
+    plan: Plan;
+    steps?: Step[];
+    applyLabel: string;
+    explanation?: string;
+}
+
+function ArmedRow({ array, onCancel }: { array: string; onCancel: () => void }) {
+    return (
+        <Flex spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }}>
+            <FlexItem>
+                <Label color="blue" className="raidtune-auto-restore-armed">
+                    {fmt(_('Armed: restores the previous settings when the sync of $0 finishes'), array)}
+                </Label>
+            </FlexItem>
+            <FlexItem>
+                <GuardedButton variant="link" isInline onClick={onCancel}
+                    aria-label={fmt(_('Cancel the automatic restore of $0'), array)}>{_('Cancel')}</GuardedButton>
+            </FlexItem>
+        </Flex>
+    );
+}
+
+/** Arrays whose running sync could end the boost, and the armed ones (even if their sync is gone). */
+function rows(arrays: ArrayModel[], armed: ReadonlyMap<string, unknown>): string[] {
+    const names = arrays.filter(a => a.sync && a.sync.runState !== 'pending').map(a => a.name);
+    return [...new Set([...names, ...armed.keys()])];
+}
+
+export function AutoRestore({ onChange }: { onChange: (change: BannerChange) => void }) {
+    const { model, config } = useHost();
+    const names = rows(model.arrays, model.autoRestore);
+    if (!names.length) return null;
+    const arm = (array: string) => model.journal && onChange({
+        title: fmt(_('Restore automatically when the sync of $0 finishes'), array),
+        plan: armPlan(array, model.journal, config, model.systemd),
+        applyLabel: _('Arm'),
+        explanation: fmt(_('A small program on the host checks $0 every few seconds. When its sync has finished (md reports it idle for several checks in a row), it writes back the previous values and removes raidtune\'s record, also with this page closed. Until then it keeps the speed history for the chart.'), array),
+    });
+    const cancel = (array: string) => {
+        const armed = model.autoRestore.get(array);
+        if (!armed) return;
+        onChange({
+            title: fmt(_('Cancel the automatic restore of $0'), array),
+            plan: cancelPlan(array, armed, config, model.systemd),
+            applyLabel: _('Cancel automatic restore'),
+            explanation: _('The settings stay as they are; "Restore previous settings" still puts them back.'),
+        });
+    };
+    return (
+        <Stack hasGutter className="raidtune-auto-restore">
+            {names.map(name => {
+                if (model.autoRestore.has(name)) {
+                    return <StackItem key={name}><ArmedRow array={name} onCancel={() => cancel(name)} /></StackItem>;
+                }
+                const array = model.arrays.find(a => a.name === name)!;
+                const refusal = armRefusal(array, model.journal, model.autoRestore);
+                return (
+                    <StackItem key={name}>
+                        <GuardedButton variant="secondary" size="sm" disabledReason={refusal && text(refusal)} onClick={() => arm(name)}>
+                            {fmt(_('Restore automatically when the sync of $0 finishes…'), name)}
+                        </GuardedButton>
+                    </StackItem>
+                );
+            })}
+        </Stack>
+    );
+}

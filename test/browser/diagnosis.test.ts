@@ -1,0 +1,153 @@
+// "Why is it slow?" on the simulated host's slow-rebuilds scenario (one slow sync per reason):
+// "gathering data" first, then each array's finding with its numbers; each fix opens the change
+// dialog with the right command and, applied, changes the simulated kernel's value; axe finds
+// nothing serious in the section, in the dark style too.
+
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
+const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0', config: { stateDir } });
+
+const dialog = () => changeDialog(env.page);
+const section = (array: string) => arrayCard(env.page, array).locator('.raidtune-diagnosis');
+const finding = (array: string, kind: string) => section(array).locator(`[data-finding="${kind}"]`);
+/** The sentence of a finding without its fix button's label. */
+const sentence = async (item: Locator) => (await item.evaluate(el => {
+    const copy = el.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('button').forEach(b => b.remove());
+    return copy.textContent ?? '';
+})).trim();
+
+/** A verdict needs 10 s of samples at the 2 s refresh; allow for a loaded machine. */
+const VERDICT_MS = 40000;
+
+beforeEach(() => closeLeftoverDialog(env.page));
+
+async function applyFix(array: string, button: RegExp, commands: string) {
+    await section(array).getByRole('button', { name: button }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(commands);
+    await dialogButton(env.page, 'Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialogButton(env.page, 'Close').click();
+}
+
+test('gathering data first, then each array says why it is slow, with its numbers', async () => {
+    await env.page.reload();
+    await section('md0').locator('.raidtune-diagnosis-gathering').getByText(/^Gathering data: \d+ samples? over \d+ s so far; a verdict needs at least 3 samples over 10 s\.$/).waitFor();
+    await section('md0').getByRole('heading', { name: 'Why is it slow?', level: 3 }).waitFor();
+
+    await finding('md0', 'starved').waitFor({ timeout: VERDICT_MS });
+    // 4000 KiB/s = 4.10 MB/s; the backup's I/O: 44000 KiB/s (45.1 MB/s), 73% of what the disks
+    // move. Over the first 10 s a sample dated one simulator tick off moves these by ~10%.
+    expect(await sentence(finding('md0', 'starved'))).toMatch(
+        /^Starved by other I\/O: It runs at 4\.\d\d MB\/s per disk, near the minimum of 4\.10 MB\/s, while other I\/O moves 4\d\.\d MB\/s on the member disks \(7\d% of their traffic\): md gives way to other I\/O down to the minimum\.$/);
+    await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
+    expect(await sentence(finding('md1', 'capped-by-max'))).toMatch(
+        /^Capped by the maximum: It runs at 3\d\.\d MB\/s per disk, at the maximum of 30\.7 MB\/s that applies to this array: the limit, not the disks, sets the pace\.$/);
+    await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
+    expect(await sentence(finding('md2', 'slow-member'))).toMatch(
+        /^One slow member: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.9\d MB\/s, they move 0\.9\d MB\/s\. One slow disk holds back the whole array: check its health with smartctl -a \/dev\/sdj$/);
+    await expect(finding('md2', 'slow-member').locator('code').innerText()).resolves.toBe('smartctl -a /dev/sdj');
+    await finding('md3', 'stripe-cache-full').waitFor({ timeout: VERDICT_MS });
+    expect(await sentence(finding('md3', 'stripe-cache-full'))).toMatch(
+        /^Stripe cache full: All or nearly all of its 256 entries were in use in (\d+) of \1 samples: the sync waits for free stripes\.$/);
+    expect(await sentence(finding('md4', 'frozen'))).toBe(
+        'Paused: The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
+    expect(await sentence(finding('md6', 'delayed'))).toBe(
+        'Waiting for another array: Arrays that share disks sync one at a time: this one starts when md5 finishes.');
+    // md5 resyncs as fast as its disks go: nothing to blame.
+    await section('md5').locator('.raidtune-diagnosis-clear').waitFor();
+});
+
+test('the what-if table: each change with its speed and finish time, bounded by the disks', async () => {
+    const table = section('md0').getByRole('table', { name: 'What if: the finish time of md0 with each change' });
+    await table.waitFor({ timeout: VERDICT_MS });
+    const rows = await table.locator('tbody tr').evaluateAll(trs => trs.map(tr =>
+        [...tr.querySelectorAll('th, td')].map(cell => (cell as HTMLElement).innerText.trim())));
+    expect(rows.map(r => [r[0], r[1], r[3]])).toEqual([
+        ['No change', expect.stringMatching(/^4\.\d\d MB\/s$/), 'As measured'],
+        // The members are ~10% busy moving 16000 KiB/s: ~160000 at most, room for both.
+        ['Minimum 10.2 MB/s', '10.2 MB/s', 'Faster'],
+        ['Minimum 51.2 MB/s', '51.2 MB/s', 'Faster'],
+        ['Maximum 2048 MB/s', expect.stringMatching(/^4\.\d\d MB\/s$/), 'No faster: something else holds it back'],
+    ]);
+    // 10000 KiB/s is ~2.5x today's speed and 50000 ~12.5x: their finish times shrink accordingly.
+    const hours = (text: string) => {
+        const m = text.match(/^(?:(\d+) d )?(\d+) h/);
+        return m ? Number(m[1] ?? 0) * 24 + Number(m[2]) : NaN;
+    };
+    const [now, ten, fifty] = rows.map(r => hours(r[2]));
+    expect(now / ten).toBeGreaterThan(2.2);
+    expect(now / ten).toBeLessThan(2.8);
+    expect(now / fifty).toBeGreaterThan(10);
+    // md2's slow member bounds every change: none makes it faster.
+    const slowRows = await section('md2').locator('tbody tr td:last-child').allInnerTexts();
+    expect(slowRows.slice(1).every(text => text === 'No faster: something else holds it back')).toBe(true);
+    await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(
+        /The member disks can move about 0\.9\d MB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
+});
+
+test('starved: "Raise the minimum" writes the array\'s own minimum', async () => {
+    await finding('md0', 'starved').waitFor({ timeout: VERDICT_MS });
+    await applyFix('md0', /^Raise the minimum to 51\.2 MB\/s…$/,
+        'echo 50000 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
+    await waitUntil('the kernel\'s own minimum for md0', async () =>
+        await simValue(env, '/sys/block/md0/md/sync_speed_min') === '50000 (local)', 10000);
+    // The history starts over under the new limit; then the rebuild runs at the new minimum (a
+    // sample dated one simulator tick off moves a 10 s average by 10%).
+    await waitUntil('md0 at 51.2 MB/s', async () =>
+        /^Starved by other I\/O: It runs at (4[5-9]|5\d)\.\d MB\/s per disk, near the minimum of 51\.2 MB\/s, .* The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I\/O\.$/
+            .test(await finding('md0', 'starved').count() ? await sentence(finding('md0', 'starved')) : ''), VERDICT_MS);
+    expect(await finding('md0', 'starved').getByRole('button').count()).toBe(0);
+});
+
+test('capped: "Raise the maximum" writes the array\'s own maximum', async () => {
+    await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
+    await applyFix('md1', /^Raise the maximum to 2048 MB\/s…$/,
+        'echo system > /sys/block/md1/md/sync_speed_min\necho 2000000 > /sys/block/md1/md/sync_speed_max');
+    await waitUntil('the kernel\'s own maximum for md1', async () =>
+        await simValue(env, '/sys/block/md1/md/sync_speed_max') === '2000000 (local)', 10000);
+    await waitUntil('md1 no longer capped', async () =>
+        await section('md1').locator('.raidtune-diagnosis-gathering, .raidtune-diagnosis-clear').count() > 0, VERDICT_MS);
+    expect(await finding('md1', 'capped-by-max').count()).toBe(0);
+});
+
+test('stripe cache full: "Raise the stripe cache" writes stripe_cache_size', async () => {
+    await finding('md3', 'stripe-cache-full').waitFor({ timeout: VERDICT_MS });
+    await applyFix('md3', /^Raise the stripe cache to 4096 entries…$/, 'echo 4096 > /sys/block/md3/md/stripe_cache_size');
+    await waitUntil('md3\'s stripe cache in the kernel', async () =>
+        await simValue(env, '/sys/block/md3/md/stripe_cache_size') === '4096', 10000);
+});
+
+test('paused: "Resume" lets the resync run again', async () => {
+    await applyFix('md4', /^Resume…$/, 'echo idle > /sys/block/md4/md/sync_action');
+    await waitUntil('md4 resyncing in the simulated kernel', async () =>
+        await simValue(env, '/sys/block/md4/md/sync_action') === 'resync', 10000);
+    // Running again: the diagnosis starts gathering data, the "Paused" finding is gone.
+    await section('md4').locator('.raidtune-diagnosis-gathering').waitFor({ timeout: 10000 });
+    expect(await finding('md4', 'frozen').count()).toBe(0);
+});
+
+test('no serious accessibility problem in the diagnosis, light and dark', async () => {
+    await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
+    for (const dark of [false, true]) {
+        // The style the system asks for (Cockpit's "auto" style follows it).
+        await env.page.emulateMedia({ colorScheme: dark ? 'dark' : 'light' });
+        await env.page.waitForFunction(wanted => document.documentElement.classList.contains('pf-v6-theme-dark') === wanted, dark);
+        const bad = severe(await runAxe(env.page));
+        if (bad.length) throw new Error(`axe (${dark ? 'dark' : 'light'}):\n${formatViolations(bad)}`);
+        // Light text on a dark card, and the other way round.
+        const [text, card] = await section('md2').evaluate(el => [getComputedStyle(el.querySelector('.raidtune-finding')!).color,
+            getComputedStyle(el.closest('.pf-v6-c-card')!).backgroundColor]);
+        expect(luminance(text) > luminance(card)).toBe(dark);
+        // For people to look at: the slow member's card, where most of the diagnosis shows.
+        await arrayCard(env.page, 'md2').screenshot({ path: `test-results/screenshots/diagnosis-md2-${dark ? 'dark' : 'light'}.png` });
+    }
+    await env.page.emulateMedia({ colorScheme: 'light' });
+});

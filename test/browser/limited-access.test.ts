@@ -1,0 +1,56 @@
+// Without administrative access (Cockpit's session runs as the unprivileged user `nobody`, so
+// cockpit.permission({admin: true}) is false and superuser: 'require' is refused): the page still
+// shows everything it reads, every control that would change the host is disabled with a tooltip
+// that says why, and using one writes nothing.
+
+import { setupRaidtune } from './harness/env';
+import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle } from './harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody' });
+const ADMIN_REASON = 'Requires administrative access. Turn it on in Cockpit\'s top bar.';
+const READ_ONLY_CONTROLS = ['Layout and alignment'];
+
+/** Every button on the page as [name, aria-disabled]. */
+function buttons(): Promise<[string, string | null][]> {
+    return env.page.locator('button').evaluateAll(all => all.map(b => [(b.textContent ?? '').trim(), b.getAttribute('aria-disabled')] as [string, string | null]));
+}
+
+test('reads the host like an administrator would: arrays, members, the rebuild\'s progress', async () => {
+    expect(await syncTitle(env.page, 'md0')).toMatch(/^Recovery/);
+    const { shown, before, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+    await arrayCard(env.page, 'md0').getByText('/dev/sda1').waitFor();
+});
+
+test('every control that changes the host is disabled, and says why', async () => {
+    // Wait until Cockpit has answered the permission question (disabled while unknown, too).
+    await env.page.locator('button[aria-disabled="true"]').first().hover();
+    await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+    const shown = await buttons();
+    // Controls that only show more of what was read stay usable; every other one changes the host.
+    const readOnly = shown.filter(([name]) => READ_ONLY_CONTROLS.includes(name));
+    const changing = shown.filter(([name]) => !READ_ONLY_CONTROLS.includes(name));
+    expect(changing.map(([name]) => name)).toEqual(expect.arrayContaining([
+        'Change…', 'Presets…', 'Keep after reboot…', 'Speed limits…', 'Stripe cache…', 'Read-ahead…',
+        'Worker threads…', 'Disk queues…', 'Add bitmap…', 'Pause', 'Restart sync',
+    ]));
+    expect(changing.filter(([, disabled]) => disabled !== 'true')).toEqual([]);
+    expect(readOnly).toEqual([['Layout and alignment', null]]);
+    for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…']) {
+        await env.page.getByRole('button', { name, exact: true }).first().hover();
+        await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+    }
+});
+
+test('using a disabled control opens nothing and writes nothing', async () => {
+    const before = await Promise.all(['/sys/block/md0/md/sync_action', '/proc/sys/dev/raid/speed_limit_min'].map(p => simValue(env, p)));
+    for (const name of ['Pause', 'Speed limits…', 'Presets…']) {
+        await env.page.getByRole('button', { name, exact: true }).first().click({ force: true });
+        await env.page.keyboard.press('Enter');
+    }
+    await env.page.waitForTimeout(1500); // a dialog opens at once, and tee writes land in the files directly
+    expect(await env.page.getByRole('dialog').count()).toBe(0);
+    expect(await Promise.all(['/sys/block/md0/md/sync_action', '/proc/sys/dev/raid/speed_limit_min'].map(p => simValue(env, p)))).toEqual(before);
+    expect(before[0]).toBe('recover');
+});

@@ -1,0 +1,87 @@
+// The diagnosis on the simulated host: the slow-rebuilds scenario read through raidtune's gather
+// script every 2 simulated seconds, as the page does, and each array's findings from that model.
+
+import { buildModel, type HostModel } from '../../../src/md/model';
+import { diagnose, type Diagnosis } from '../../../src/md/diagnosis/findings';
+import type { SimulatedHost } from '../../../sim';
+import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+
+afterAll(removeTempRoots);
+
+/** Refresh every 2 s for `seconds`, keeping the history like the page. */
+function watch(host: SimulatedHost, seconds: number, model: HostModel | null = null): HostModel {
+    for (let t = 0; t < seconds; t += 2) {
+        host.tick(2);
+        model = buildModel(gather(host), 0, model);
+    }
+    return model!;
+}
+
+const byArray = (model: HostModel) => new Map(model.arrays.map(a => [a.name, diagnose(a, model)]));
+const kinds = (d: Diagnosis | undefined) => d?.findings.map(f => f.kind);
+
+describe('slow-rebuilds', () => {
+    let host: SimulatedHost;
+    let model: HostModel;
+    beforeAll(() => {
+        host = startHost('slow-rebuilds');
+        model = watch(host, 20);
+    });
+
+    test('the first refreshes only gather data', () => {
+        const fresh = startHost('slow-rebuilds');
+        const early = byArray(watch(fresh, 4));
+        // Two samples over 2 s: no verdict yet.
+        expect(early.get('md0')).toMatchObject({ findings: [], gathering: { samples: 2, seconds: 2 } });
+    });
+
+    test('each array shows its own reason', () => {
+        const found = byArray(model);
+        expect(kinds(found.get('md0'))).toEqual(['starved']);
+        expect(kinds(found.get('md1'))).toEqual(['capped-by-max']);
+        // The slow member also keeps the stripe cache full: stripes wait for it.
+        expect(kinds(found.get('md2'))).toEqual(['stripe-cache-full', 'slow-member']);
+        expect(kinds(found.get('md3'))).toEqual(['stripe-cache-full']);
+        expect(kinds(found.get('md4'))).toEqual(['frozen']);
+        // md5 runs as fast as its disks go: nothing to report, while md6 waits for it.
+        expect(kinds(found.get('md5'))).toEqual([]);
+        expect(found.get('md6')?.findings).toEqual([{ kind: 'delayed', waitingFor: ['md5'] }]);
+    });
+
+    test('starved: the competing I/O measured from diskstats', () => {
+        const starved = byArray(model).get('md0')!.findings[0];
+        if (starved.kind !== 'starved') throw new Error(starved.kind);
+        // Per second: the sync reads 4000 from each of sda-sdc and writes 4000 to sdd (16000);
+        // the backup's 12000 of reads spread over the 3 in-sync members and its 24000 of writes
+        // become 24000 / (4 - 1) = 8000 on each of the 4 members: 44000 of other I/O, 73%.
+        expect(starved.otherKiBs).toBeGreaterThan(44000 * 0.95);
+        expect(starved.otherKiBs).toBeLessThan(44000 * 1.05);
+        expect(starved.otherShare).toBeCloseTo(44000 / 60000, 1);
+        // sda moves 16000 KiB/s busy 10% of the time: ~160000 at most, room for Fast rebuild's minimum.
+        expect(starved.fix).toEqual({ kind: 'speed-limits', minKiBs: 50000, maxKiBs: null });
+    });
+
+    test('slow member: sdj named, busy all the time', () => {
+        const slow = byArray(model).get('md2')!.findings.find(f => f.kind === 'slow-member');
+        expect(slow).toMatchObject({ member: 'sdj', disk: 'sdj', smartArgv: ['smartctl', '-a', '/dev/sdj'] });
+        if (slow?.kind !== 'slow-member') throw new Error('none');
+        expect(slow.busyShare).toBeCloseTo(1, 2);
+        // 900 KiB/s on 160000 KiB/s disks: they are busy 0.56% of the time.
+        expect(slow.peerBusyShare).toBeCloseTo(900 / 160000, 3);
+        // And the what-if says no limit can help: sdj is the bound.
+        const whatIf = byArray(model).get('md2')!;
+        expect(whatIf.window?.bound).toMatchObject({ disk: 'sdj' });
+        expect(whatIf.whatIf.filter(r => r.change.kind !== 'now').every(r => r.outcome === 'same')).toBe(true);
+    });
+
+    test('a higher minimum on md0: the history starts over, then it runs at the new minimum', () => {
+        tee(host, 'sys/block/md0/md/sync_speed_min', '50000');
+        let after = watch(host, 2, model);
+        expect(byArray(after).get('md0')?.gathering).toEqual({ samples: 1, seconds: 0 });
+        after = watch(host, 12, after);
+        // Still held at its minimum by the backup, but at 50000 KiB/s, and nothing higher offered.
+        const [finding] = byArray(after).get('md0')!.findings;
+        expect(finding).toMatchObject({ kind: 'starved', minKiBs: 50000, fix: null, noFix: 'fast-already' });
+        expect(byArray(after).get('md0')?.window?.rateKiBs).toBeGreaterThan(50000 * 0.95);
+    });
+});

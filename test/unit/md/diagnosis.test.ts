@@ -1,0 +1,327 @@
+// "Why is my rebuild slow?": each finding from samples whose numbers are worked out by hand in the
+// comments, the cases that must find nothing, the not-enough-data case, and the what-if ETAs.
+// The array is a real-kernel capture (RAID5 recovering onto vdd, members vda vdc vdd) with its
+// limits and sync changed where a case needs it.
+
+import { buildModel, type ArrayModel, type HostModel } from '../../../src/md/model';
+import { diagnose, type Finding } from '../../../src/md/diagnosis/findings';
+import type { IoSample } from '../../../src/md/diagnosis/samples';
+import { measureWindow } from '../../../src/md/diagnosis/window';
+import { loadCaptureFiles } from '../helpers/realKernelCapture';
+
+function modelOf(files: Map<string, string>, takenAt = 0, previous: HostModel | null = null): HostModel {
+    return buildModel({ files, pageSize: 4096, missingRoots: [], complete: true }, takenAt, previous);
+}
+
+const captured = modelOf(loadCaptureFiles('raid5-recovery'));
+
+interface MemberLoad { disk: string; role?: 'active' | 'rebuilding'; kiBs: number; busy: number }
+interface Run {
+    /** Per-device progress, KiB/s. */
+    rate: number;
+    members: MemberLoad[];
+    count?: number;
+    stepS?: number;
+    /** stripe_cache_active of sample i (size 256). */
+    active?: (i: number) => number;
+}
+
+const DONE_START = 100_000;
+const TOTAL = 1_000_000;
+
+/** Samples every stepS seconds with counters growing at the given rates from zero. */
+function samplesOf({ rate, members, count = 11, stepS = 2, active }: Run): IoSample[] {
+    return Array.from({ length: count }, (_, i) => {
+        const t = i * stepS;
+        return {
+            at: t * 1000,
+            doneKiB: DONE_START + rate * t,
+            stripeCacheActive: active ? active(i) : 0,
+            stripeCacheSize: 256,
+            minKiBs: null,
+            maxKiBs: null,
+            members: members.map(m => ({
+                member: m.disk, disk: m.disk, role: m.role ?? (m.disk === 'vdd' ? 'rebuilding' : 'active'),
+                sectors: m.kiBs * 2 * t, ioMs: m.busy * 1000 * t,
+            })),
+        };
+    });
+}
+
+function setup(run: Run, limits: { min: number; max: number }, change: Partial<ArrayModel> = {}): { array: ArrayModel; host: HostModel } {
+    const base = captured.arrays[0];
+    const array: ArrayModel = {
+        ...base,
+        speedMin: { kiBs: limits.min, source: 'system' },
+        speedMax: { kiBs: limits.max, source: 'system' },
+        ...change,
+        sync: { ...base.sync!, totalKiB: TOTAL, ioSamples: samplesOf(run), ...change.sync },
+    };
+    const host: HostModel = { ...captured, arrays: [array], global: { speedMinKiBs: limits.min, speedMaxKiBs: limits.max } };
+    return { array, host };
+}
+
+function findingsOf(run: Run, limits: { min: number; max: number }, change: Partial<ArrayModel> = {}): Finding[] {
+    const { array, host } = setup(run, limits, change);
+    return diagnose(array, host).findings;
+}
+
+const kinds = (findings: Finding[]) => findings.map(f => f.kind);
+
+/** Three members moving `kiBs` each, `busy` of the time. */
+const even = (kiBs: number, busy: number): MemberLoad[] => ['vda', 'vdc', 'vdd'].map(disk => ({ disk, kiBs, busy }));
+
+describe('not enough data', () => {
+    test('two samples, or three over 8 s, give no verdict but "gathering data"', () => {
+        const load = { rate: 4000, members: even(6000, 0.2) };
+        for (const [count, stepS] of [[2, 10], [3, 4]]) {
+            const { array, host } = setup({ ...load, count, stepS }, { min: 4000, max: 200000 });
+            const diagnosis = diagnose(array, host);
+            expect(diagnosis.findings).toEqual([]);
+            expect(diagnosis.whatIf).toEqual([]);
+            expect(diagnosis.gathering).toEqual({ samples: count, seconds: (count - 1) * stepS });
+        }
+    });
+
+    test('three samples over 10 s are enough', () => {
+        const { array, host } = setup({ rate: 4000, members: even(6000, 0.2), count: 3, stepS: 5 }, { min: 4000, max: 200000 });
+        expect(diagnose(array, host).gathering).toBeNull();
+    });
+});
+
+describe('starved by competing I/O', () => {
+    // 20 s at 4000 KiB/s per device, min 4000. Each of the 3 members moves 6000 KiB/s: the sync's
+    // own 4000 (2 read for parity, 1 written onto vdd: factor 1 each) plus 2000 of other I/O, so
+    // other I/O = 18000 - 3 x 4000 = 6000 KiB/s, a third of the traffic.
+    const starved = { rate: 4000, members: even(6000, 0.2) };
+
+    test('held at the minimum with other I/O on the members', () => {
+        const [finding] = findingsOf(starved, { min: 4000, max: 200000 });
+        expect(finding).toEqual({
+            kind: 'starved', rateKiBs: 4000, minKiBs: 4000, otherKiBs: 6000, otherShare: 1 / 3,
+            // Each disk moves 6000 KiB/s at 20% busy: about 30000 KiB/s at 100%, so the suggested
+            // minimum is 30000 rather than Fast rebuild's 50000.
+            fix: { kind: 'speed-limits', minKiBs: 30000, maxKiBs: null }, noFix: null,
+        });
+    });
+
+    test('no higher minimum offered when the members cannot take it, or at Fast rebuild\'s already', () => {
+        // Each member moves 4500 KiB/s (500 of it other I/O: 11%) at 100% busy: 4500 at most,
+        // 4000 once rounded down to whole MB/s-ish steps, no more than the minimum already is.
+        expect(findingsOf({ rate: 4000, members: even(4500, 1) }, { min: 4000, max: 200000 })[0])
+            .toMatchObject({ kind: 'starved', fix: null, noFix: 'members' });
+        // Held at a minimum of 50000 by 30000 of other I/O per member.
+        expect(findingsOf({ rate: 50000, members: even(80000, 0.5) }, { min: 50000, max: 200000 })[0])
+            .toMatchObject({ kind: 'starved', fix: null, noFix: 'fast-already' });
+    });
+
+    test('no finding without other I/O, or well above the minimum', () => {
+        // Only the sync's own 4000 KiB/s per member: nothing competes.
+        expect(findingsOf({ rate: 4000, members: even(4000, 0.2) }, { min: 4000, max: 200000 })).toEqual([]);
+        // 4000 KiB/s against a minimum of 1000: 4x the minimum, not held there.
+        expect(kinds(findingsOf(starved, { min: 1000, max: 200000 }))).not.toContain('starved');
+    });
+
+    test('far below the minimum md is not throttling: the disks hold it, not other I/O', () => {
+        // 3000 KiB/s is 75% of the 4000 minimum; md throttles only above the minimum.
+        const below = { rate: 3000, members: even(5000, 0.2) };
+        expect(kinds(findingsOf(below, { min: 4000, max: 200000 }))).not.toContain('starved');
+    });
+
+    test('other I/O below 10% of the traffic is md\'s own bookkeeping, not competition', () => {
+        // 4300 per member: other = 12900 - 12000 = 900 KiB/s, 7% of 12900.
+        expect(findingsOf({ rate: 4000, members: even(4300, 0.2) }, { min: 4000, max: 200000 })).toEqual([]);
+    });
+
+    test('raid10 maps progress to devices by layout: other I/O unknown, no guess', () => {
+        expect(findingsOf(starved, { min: 4000, max: 200000 }, { level: 'raid10' })).toEqual([]);
+    });
+
+    test('what-if: raising the minimum, bounded by what the members can move', () => {
+        const { array, host } = setup(starved, { min: 4000, max: 200000 });
+        const rows = diagnose(array, host).whatIf;
+        // Left: 1,000,000 - (100,000 + 4000 x 20) = 820,000 KiB per device.
+        expect(rows).toEqual([
+            { change: { kind: 'now' }, rateKiBs: 4000, etaSeconds: 205, outcome: 'now' },
+            // Balanced's 10000: held at the minimum, it runs at 10000: 82 s.
+            { change: { kind: 'min', kiBs: 10000 }, rateKiBs: 10000, etaSeconds: 82, outcome: 'faster' },
+            // Fast rebuild's 50000: the members allow ~30000 (6000 / 0.2): 820000 / 30000 s.
+            { change: { kind: 'min', kiBs: 50000 }, rateKiBs: 30000, etaSeconds: 820000 / 30000, outcome: 'members' },
+            // A higher maximum does nothing while other I/O holds it at the minimum.
+            { change: { kind: 'max', kiBs: 2000000 }, rateKiBs: 4000, etaSeconds: 205, outcome: 'same' },
+        ]);
+    });
+});
+
+describe('capped by the maximum', () => {
+    // 30000 KiB/s per device with a maximum of 30000; each member moves its 30000 at 25% busy.
+    const capped = { rate: 30000, members: even(30000, 0.25) };
+
+    test('within 5% of the effective maximum', () => {
+        expect(findingsOf(capped, { min: 1000, max: 30000 })).toEqual([{
+            kind: 'capped-by-max', rateKiBs: 30000, maxKiBs: 30000,
+            fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2000000 },
+        }]);
+        // 28500 is exactly 95% of 30000: still capped.
+        expect(kinds(findingsOf({ ...capped, rate: 28500 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
+    });
+
+    test('no finding below 95% of the maximum', () => {
+        expect(findingsOf({ ...capped, rate: 28000 }, { min: 1000, max: 30000 })).toEqual([]);
+    });
+
+    test('the array\'s own maximum counts, not the system one', () => {
+        const own = { speedMax: { kiBs: 30000, source: 'local' as const } };
+        expect(kinds(findingsOf(capped, { min: 1000, max: 200000 }, own))).toEqual(['capped-by-max']);
+    });
+
+    test('what-if: a higher maximum, up to what the members can move', () => {
+        const { array, host } = setup(capped, { min: 1000, max: 30000 });
+        const rows = diagnose(array, host).whatIf;
+        // Left: 1,000,000 - (100,000 + 30000 x 20) = 300,000 KiB: 10 s now. The members move 30000
+        // at 25% busy: ~120000 KiB/s at most, so 2000000 gives 120000: 2.5 s.
+        expect(rows[0]).toEqual({ change: { kind: 'now' }, rateKiBs: 30000, etaSeconds: 10, outcome: 'now' });
+        expect(rows.find(r => r.change.kind === 'max')).toEqual(
+            { change: { kind: 'max', kiBs: 2000000 }, rateKiBs: 120000, etaSeconds: 2.5, outcome: 'members' });
+        // Minimums of 10000 and 50000: the maximum 30000 holds it, and only 50000 is above it.
+        expect(rows.filter(r => r.change.kind === 'min').map(r => [r.rateKiBs, r.outcome])).toEqual([[30000, 'same'], [50000, 'faster']]);
+    });
+});
+
+describe('stripe cache full', () => {
+    // 60000 KiB/s, far from min 1000 and max 200000; members 60000 at 50% busy.
+    const load = { rate: 60000, members: even(60000, 0.5) };
+
+    test('at 90% of its size or more in three samples of four', () => {
+        // 256 entries; 240 >= 230.4 counts as full, 100 does not. Full in 9 of 11 samples.
+        const findings = findingsOf({ ...load, active: i => (i < 2 ? 100 : 240) }, { min: 1000, max: 200000 });
+        expect(findings).toEqual([{ kind: 'stripe-cache-full', size: 256, samples: 11, fullSamples: 9, fix: { kind: 'stripe-cache', entries: 4096 } }]);
+    });
+
+    test('no finding when full in fewer than three samples of four', () => {
+        // Full in 8 of 11: 73%.
+        expect(findingsOf({ ...load, active: i => (i < 3 ? 100 : 240) }, { min: 1000, max: 200000 })).toEqual([]);
+        // Never above 230.
+        expect(findingsOf({ ...load, active: () => 230 }, { min: 1000, max: 200000 })).toEqual([]);
+    });
+
+    test('what-if: ~35% faster with a bigger cache, within the members\' capacity', () => {
+        const { array, host } = setup({ ...load, active: () => 256 }, { min: 1000, max: 200000 });
+        const row = diagnose(array, host).whatIf.find(r => r.change.kind === 'stripe-cache');
+        // 60000 x 1.35 = 81000 KiB/s, under the members' 60000 / 0.5 = 120000.
+        expect(row).toMatchObject({ change: { kind: 'stripe-cache', entries: 4096 }, rateKiBs: 81000, outcome: 'faster' });
+    });
+});
+
+describe('what-if without a known capacity, and a cache behind a limit', () => {
+    test('members under 5% busy: the gain is shown as unchecked', () => {
+        // 4000 KiB/s held at the minimum with 2000 of other I/O per member, 4% busy: 6000 / 0.04
+        // would be a x25 extrapolation, so no bound: 10000 gives 10000, "if the disks keep up".
+        const { array, host } = setup({ rate: 4000, members: even(6000, 0.04) }, { min: 4000, max: 200000 });
+        const { whatIf, window } = diagnose(array, host);
+        expect(window?.bound).toBeNull();
+        expect(whatIf.find(r => r.change.kind === 'min')).toEqual(
+            { change: { kind: 'min', kiBs: 10000 }, rateKiBs: 10000, etaSeconds: 82, outcome: 'unchecked' });
+    });
+
+    test('a full cache on a sync capped by its maximum: a bigger cache would not make it faster', () => {
+        const { array, host } = setup({ rate: 30000, members: even(30000, 0.25), active: () => 256 }, { min: 1000, max: 30000 });
+        const { findings, whatIf } = diagnose(array, host);
+        expect(kinds(findings)).toEqual(['capped-by-max', 'stripe-cache-full']);
+        expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 30000, outcome: 'same' });
+    });
+
+    test('a gain under 5% is no change', () => {
+        // Held at 4000 with members 100% busy moving 4150 (150 of other I/O, 3.6%: not starved):
+        // the members allow 4150, 3.75% more, within the measurement's wobble.
+        const { array, host } = setup({ rate: 4000, members: even(4150, 1) }, { min: 4000, max: 200000 });
+        expect(diagnose(array, host).whatIf.filter(r => r.change.kind === 'min').map(r => [r.rateKiBs, r.outcome]))
+            .toEqual([[4000, 'same'], [4000, 'same']]);
+    });
+});
+
+describe('one slow member', () => {
+    test('named when it needs 10x its peers\' I/O time per MiB and is always busy', () => {
+        // All three move 900 KiB/s; vdd is busy 100% (1000 ms/s / 0.879 MiB/s = 1137.8 ms per
+        // MiB), its peers 10% (113.8 ms per MiB).
+        const members = [{ disk: 'vda', kiBs: 900, busy: 0.1 }, { disk: 'vdc', kiBs: 900, busy: 0.1 }, { disk: 'vdd', kiBs: 900, busy: 1 }];
+        const [finding] = findingsOf({ rate: 900, members }, { min: 1000, max: 200000 });
+        expect(finding).toMatchObject({
+            kind: 'slow-member', member: 'vdd', disk: 'vdd', busyShare: 1, peerBusyShare: 0.1,
+            kiBs: 900, peerKiBs: 900, smartArgv: ['smartctl', '-a', '/dev/vdd'],
+        });
+        if (finding.kind !== 'slow-member') throw new Error('not a slow member');
+        expect(finding.msPerMiB).toBeCloseTo(1000 / (900 / 1024), 6);
+        expect(finding.peerMsPerMiB).toBeCloseTo(100 / (900 / 1024), 6);
+    });
+
+    test('a 15% spread between drives of one model is not a finding', () => {
+        // vdd needs 0.60 / 0.52 = 1.15x its peers' time per MiB.
+        const members = [{ disk: 'vda', kiBs: 50000, busy: 0.52 }, { disk: 'vdc', kiBs: 50000, busy: 0.52 }, { disk: 'vdd', kiBs: 50000, busy: 0.6 }];
+        expect(findingsOf({ rate: 50000, members }, { min: 1000, max: 200000 })).toEqual([]);
+    });
+
+    test('a disk 3x slower per MiB but busy only 30% does not set the pace', () => {
+        const members = [{ disk: 'vda', kiBs: 9000, busy: 0.1 }, { disk: 'vdc', kiBs: 9000, busy: 0.1 }, { disk: 'vdd', kiBs: 9000, busy: 0.3 }];
+        expect(findingsOf({ rate: 9000, members }, { min: 1000, max: 200000 })).toEqual([]);
+    });
+
+    test('bounds the what-if: 100% busy, the rebuild cannot go faster than now', () => {
+        const members = [{ disk: 'vda', kiBs: 900, busy: 0.1 }, { disk: 'vdc', kiBs: 900, busy: 0.1 }, { disk: 'vdd', kiBs: 900, busy: 1 }];
+        const { array, host } = setup({ rate: 900, members }, { min: 1000, max: 200000 });
+        const { whatIf, window } = diagnose(array, host);
+        // vdd moves 900 KiB/s at 100% busy: 900 is all it can do.
+        expect(window?.bound).toEqual({ kiBs: 900, member: 'vdd', disk: 'vdd', busyShare: 1 });
+        // Held "at the minimum" (900 <= 1000 x 1.25), so a higher minimum would be the lever, but vdd caps it.
+        expect(whatIf.filter(r => r.change.kind !== 'now').map(r => r.outcome)).toEqual(['same', 'same', 'same']);
+    });
+});
+
+describe('syncs that do not run', () => {
+    const base = captured.arrays[0];
+
+    test('frozen: resume', () => {
+        const array = { ...base, syncFrozen: true, sync: { ...base.sync!, runState: 'frozen' as const } };
+        expect(diagnose(array, captured).findings).toEqual([{ kind: 'frozen', fix: { kind: 'resume' } }]);
+    });
+
+    test('delayed: names the array it waits for', () => {
+        const array = { ...base, sync: { ...base.sync!, runState: 'delayed' as const, waitingFor: ['md1'] } };
+        expect(diagnose(array, captured).findings).toEqual([{ kind: 'delayed', waitingFor: ['md1'] }]);
+    });
+
+    test('no sync: nothing to diagnose', () => {
+        expect(diagnose({ ...base, sync: null }, captured)).toEqual({ findings: [], gathering: null, window: null, whatIf: [] });
+    });
+});
+
+describe('the window', () => {
+    test('a member whose counters went backwards (disk replaced) is left out', () => {
+        const samples = samplesOf({ rate: 4000, members: even(6000, 0.2) });
+        samples[0].members[0].sectors = 1e9;
+        const result = measureWindow(captured.arrays[0], samples);
+        if (!('facts' in result)) throw new Error('gathering');
+        expect(result.facts.members.map(m => m.member)).toEqual(['vdc', 'vdd']);
+    });
+
+    test('the model keeps a minute of samples per running sync, from the members\' diskstats', () => {
+        const files = loadCaptureFiles('raid5-recovery');
+        const diskstats = (sectors: number, ioMs: number) =>
+            ['vda', 'vdc', 'vdd'].map((d, i) => ` 254 ${i * 16} ${d} 10 0 ${sectors} 5 10 0 ${sectors} 5 0 ${ioMs} 10 0 0 0 0`).join('\n') + '\n';
+        files.set('/proc/diskstats', diskstats(1000, 100));
+        const first = modelOf(files, 0);
+        files.set('/proc/diskstats', diskstats(3000, 600));
+        const second = modelOf(files, 2000, first);
+        const samples = second.arrays[0].sync!.ioSamples;
+        expect(samples.map(s => s.at)).toEqual([0, 2000]);
+        // Reads plus writes: 2 x 3000 sectors; I/O time 600 ms.
+        expect(samples[1].members).toContainEqual({ member: 'vdd', disk: 'vdd', role: 'rebuilding', sectors: 6000, ioMs: 600 });
+        // At 61 s the first sample is out of the one-minute window, the second (59 s old) is not.
+        const third = modelOf(files, 61000, second);
+        expect(third.arrays[0].sync!.ioSamples.map(s => s.at)).toEqual([2000, 61000]);
+        // A new limit starts the history over: the old samples describe the old limit.
+        files.set('/sys/block/md0/md/sync_speed_max', '50000 (local)\n');
+        const fourth = modelOf(files, 63000, third);
+        expect(fourth.arrays[0].sync!.ioSamples.map(s => [s.at, s.maxKiBs])).toEqual([[63000, 50000]]);
+    });
+});

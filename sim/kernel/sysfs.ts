@@ -5,7 +5,7 @@
 import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
 import { arraySectors, isParityLevel, isRedundant, parityDisks } from '../model/levels';
 import { mismatchCount } from '../model/sync';
-import type { BlockQueue, Disk, HostState, MdArray, Member } from '../model/types';
+import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
 import { bandwidthLimit, effectiveLimits } from '../physics/speed';
 import { WRITABLE_ARRAY_ATTRIBUTES, WRITABLE_QUEUE_ATTRIBUTES } from '../writes/attributes';
@@ -98,6 +98,8 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
     attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
     renderMembers(files, dir, array);
+    // A stopped array's partitions are gone with its block device's contents.
+    if (started) renderPartitions(files, dir, array.partitions);
     if (!started || !isRedundant(array.level)) return;
 
     // The redundancy group: only personalities with a sync_request have it.
@@ -153,7 +155,11 @@ function renderDisk(files: FileSet, disk: Disk): void {
     if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);
     const wwid = diskWwid(disk);
     if (wwid) files.attribute(`${dir}/${wwid.file}`, wwid.value);
-    for (const partition of disk.partitions) {
+    renderPartitions(files, dir, disk.partitions);
+}
+
+function renderPartitions(files: FileSet, dir: string, partitions: PartitionPlace[]): void {
+    for (const partition of partitions) {
         const partDir = `${dir}/${partition.name}`;
         files.attribute(`${partDir}/partition`, partition.number);
         files.attribute(`${partDir}/start`, partition.startSector);

@@ -6,7 +6,7 @@ import { memberSlots, partitionLayout } from '../scenario/derive';
 import { DEFAULT_DISK_KIND, type ArraySpec, type DiskKind, type DiskSpec, type IoLoadSpec, type MemberSpec, type ScenarioSpec } from '../scenario/types';
 import { ScenarioError } from '../scenario/validate';
 import { defaultNrRequests, DeviceNumbers, partitionName } from './devices';
-import { defaultChunkKiB, defaultLayout, defaultReadAheadKiB, roundDown, syncGranularity, syncTotalSectors } from './levels';
+import { arraySectors, defaultChunkKiB, defaultLayout, defaultReadAheadKiB, roundDown, syncGranularity, syncTotalSectors } from './levels';
 import { activateSpares, lastSyncActionName } from './sync';
 import type { BlockQueue, Disk, HostState, IoLoad, IoStats, MdArray, Member, MemberDevice } from './types';
 
@@ -168,7 +168,10 @@ function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, 
         mismatchesFound: spec.mismatchCnt ?? 0,
         competingIo: ioLoad(spec.competingIo),
         stats: newIoStats(),
+        partitions: [],
     };
+    array.partitions = partitionLayout({ name: spec.name, sizeBytes: arraySectors(array) * 512, partitions: spec.partitions })
+        .map(p => ({ ...p, name: partitionName(spec.name, p.number) }));
     if (spec.sync) placeSyncProgress(array, spec, scenarioName);
     return array;
 }

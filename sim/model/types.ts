@@ -73,6 +73,14 @@ export interface Disk {
     stats: IoStats;
 }
 
+/** A partition as sysfs lists it under its device: /sys/block/DEV/NAME/{partition,start,size}. */
+export interface PartitionPlace {
+    name: string;
+    number: number;
+    startSector: number;
+    sizeSectors: number;
+}
+
 export interface Partition {
     name: string;
     number: number;
@@ -154,6 +162,8 @@ export interface MdArray {
     mismatchesFound: number;
     competingIo: IoLoad | null;
     stats: IoStats;
+    /** Partitions made on the array (md0p1...). */
+    partitions: PartitionPlace[];
 }
 
 /** One md_do_sync run, running or waiting for arrays sharing its disks (resync=DELAYED). */

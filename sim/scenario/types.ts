@@ -154,6 +154,8 @@ export interface ArraySpec {
     /** Application I/O on the array: throttles syncs down to the minimum limit. */
     competingIo?: IoLoadSpec;
     uuid?: string;
+    /** Partitions made on the array itself (md0p1...), laid out like a disk's; the first starts at 2048. */
+    partitions?: PartitionSpec[];
 }
 
 export interface BitmapSpec {

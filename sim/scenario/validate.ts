@@ -39,14 +39,16 @@ const diskFields = {
     backgroundIo: optional(ioLoad),
 };
 
+const partitions = optional(arrayOf(object({
+    number: required(integer({ min: 1, max: 128 })),
+    startSector: optional(integer({ min: 1 })),
+    sizeBytes: optional(integer({ min: 1 << 20 })),
+})));
+
 const disk = object({
     name: required(string(/^(sd[a-z]+|vd[a-z]+|nvme\d+n\d+)$/, 'a disk name like sda, vdb or nvme0n1')),
     ...diskFields,
-    partitions: optional(arrayOf(object({
-        number: required(integer({ min: 1, max: 128 })),
-        startSector: optional(integer({ min: 1 })),
-        sizeBytes: optional(integer({ min: 1 << 20 })),
-    }))),
+    partitions,
 });
 
 const member = object({
@@ -89,6 +91,7 @@ const arrayFields = {
     lastSyncAction: optional(oneOf(['none', 'resync', 'recovery', 'check', 'repair', 'reshape'])),
     competingIo: optional(ioLoad),
     uuid: optional(string(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a lower-case uuid')),
+    partitions,
 };
 
 const array = object({

@@ -78,6 +78,8 @@ export interface ArrayModel {
     chunkKiB: number | null;
     /** md's layout number (raid10: near and far copies). */
     layout: number | null;
+    /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
+    partitions: { name: string; startSectors: number | null }[];
     raidDisks: number | null;
     degradedDevices: number | null;
     missingSlots: number[];
@@ -238,6 +240,9 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         metadata: md.super ?? attr('metadata_version'),
         chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
         layout: num('layout'),
+        partitions: (index.partitionsByDisk.get(md.name) ?? []).map(name => ({
+            name, startSectors: parseIntValue(readValue(snapshot, `${base}/${name}/start`)),
+        })),
         raidDisks: raidDiskCount,
         degradedDevices: num('degraded') ?? (md.disks ? md.disks.total - md.disks.active : null),
         missingSlots,
@@ -446,6 +451,8 @@ interface SysfsIndex {
     membersOf: Map<string, Set<string>>;
     /** Partition -> its disk, from /sys/block/DISK/PART/partition. */
     partitionsOf: Map<string, string>;
+    /** Disk -> its partitions (the inverse of partitionsOf). */
+    partitionsByDisk: Map<string, string[]>;
     /** Block devices other than md with a queue. */
     disks: string[];
 }
@@ -453,7 +460,7 @@ interface SysfsIndex {
 const SYS_BLOCK = '/sys/block/';
 
 function indexSysfs(snapshot: Snapshot): SysfsIndex {
-    const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), disks: [] };
+    const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), partitionsByDisk: new Map(), disks: [] };
     const from = SYS_BLOCK.length;
     // /sys/block/DEVICE/SECOND/THIRD[/...], cut by index, not split('/'): 26k paths per refresh.
     for (const path of snapshot.files.keys()) {
@@ -471,7 +478,10 @@ function indexSysfs(snapshot: Snapshot): SysfsIndex {
             if (!members) index.membersOf.set(device, members = new Set());
             members.add(path.slice(secondEnd + 1 + 'dev-'.length, thirdEnd));
         } else if (third('partition')) {
-            index.partitionsOf.set(path.slice(deviceEnd + 1, secondEnd), path.slice(from, deviceEnd));
+            const partition = path.slice(deviceEnd + 1, secondEnd);
+            const disk = path.slice(from, deviceEnd);
+            index.partitionsOf.set(partition, disk);
+            index.partitionsByDisk.set(disk, [...index.partitionsByDisk.get(disk) ?? [], partition]);
         } else if (second('queue') && third('scheduler') && !path.startsWith('md', from)) {
             index.disks.push(path.slice(from, deviceEnd));
         }

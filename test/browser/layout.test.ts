@@ -15,7 +15,7 @@ const TB2 = 2000398934016;
 const RAID5_DISKS = ['sda', 'sdb', 'sdc', 'sdd'];
 const SCENARIO = {
     name: 'layout',
-    description: 'RAID5 of four partitions, the first at sector 63; RAID1 of two whole disks.',
+    description: 'RAID5 of four partitions, the first at sector 63, partitioned itself; RAID1 of two whole disks.',
     disks: [
         ...RAID5_DISKS.map((name, i) => ({
             name, kind: 'sata', sizeBytes: TB2, partitions: [{ number: 1, ...(i === 0 ? { startSector: 63 } : {}) }],
@@ -23,7 +23,11 @@ const SCENARIO = {
         ...['sde', 'sdf'].map(name => ({ name, kind: 'sata', sizeBytes: TB2 })),
     ],
     arrays: [
-        { name: 'md0', level: 'raid5', chunkKiB: 512, members: RAID5_DISKS.map(d => ({ device: `${d}1` })) },
+        {
+            name: 'md0', level: 'raid5', chunkKiB: 512, members: RAID5_DISKS.map(d => ({ device: `${d}1` })),
+            // On the array: md0p1 at 1 MiB (a chunk, not a 1536 KiB stripe), md0p2 on a full stripe.
+            partitions: [{ number: 1, sizeBytes: 2 ** 30 }, { number: 2, startSector: 3 * 2 ** 21 }],
+        },
         { name: 'md1', level: 'raid1', members: [{ device: 'sde' }, { device: 'sdf' }] },
     ],
 };
@@ -55,15 +59,18 @@ async function alignmentRows(array: string): Promise<Record<string, string[]>> {
     return result;
 }
 
-test('collapsed by default: a toggle per array and nothing else rendered', async () => {
+test('collapsed by default: a toggle per array, saying when devices are misaligned, and nothing else rendered', async () => {
     for (const array of ['md0', 'md1']) {
         const toggle = section(array).getByRole('button', { name: 'Layout and alignment' });
         expect(await toggle.getAttribute('aria-expanded')).toBe('false');
         expect(await section(array).locator('table, pre').count()).toBe(0);
     }
+    // md0: the member sda1 at sector 63 and the partition md0p1 off the stripe; md1: nothing.
+    expect(await section('md0').getByRole('button').innerText()).toBe('Layout and alignment: 2 devices misaligned');
+    expect(await section('md1').getByRole('button').innerText()).toBe('Layout and alignment');
 });
 
-test('RAID5: the stripe geometry and mkfs lines follow from the kernel\'s chunk size and disk count', async () => {
+test('RAID5: the stripe geometry follows from the kernel\'s chunk size and disk count', async () => {
     const chunkKiB = await simNumber(env, '/sys/block/md0/md/chunk_size') / 1024;
     const dataDisks = await simNumber(env, '/sys/block/md0/md/raid_disks') - 1;
     expect([chunkKiB, dataDisks]).toEqual([512, 3]);
@@ -78,8 +85,6 @@ test('RAID5: the stripe geometry and mkfs lines follow from the kernel\'s chunk 
         'ext4': 'stride=128, stripe_width=384 (4 KiB blocks)',
         'XFS': 'su=512k, sw=3',
     });
-    expect(await layout.locator('.raidtune-layout-commands pre').innerText()).toBe(
-        'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0\nmkfs.xfs -d su=512k,sw=3 /dev/md0');
 });
 
 test('RAID5: the member at sector 63 is named as misaligned, the ones at 2048 are aligned', async () => {
@@ -94,7 +99,24 @@ test('RAID5: the member at sector 63 is named as misaligned, the ones at 2048 ar
     expect(rows['/dev/sda1'][3]).toMatch(/^Misaligned \(not on 4 KiB\)\nNot a multiple of 4 KiB/);
     for (const device of ['/dev/sdb1', '/dev/sdc1', '/dev/sdd1'])
         expect(rows[device]).toEqual(['2048 (1 MiB)', '264192 (129 MiB)', '266240 (130 MiB)', 'Aligned (1 MiB and the chunk)']);
-    expect(await warningAlerts(env.page)).toEqual(['Misaligned member: sda1']);
+    expect(await warningAlerts(env.page)).toEqual(['Misaligned member: sda1', 'Misaligned partition on the array: md0p1']);
+});
+
+test('RAID5: the partitions made on the array, checked against its chunk and full stripe', async () => {
+    const layout = await expand('md0');
+    const starts = [await simNumber(env, '/sys/block/md0/md0p1/start'), await simNumber(env, '/sys/block/md0/md0p2/start')];
+    expect(starts).toEqual([2048, 6291456]);
+    const rows = await layout.locator('.raidtune-layout-partitions tbody tr').evaluateAll(
+        trs => trs.map(tr => [...tr.querySelectorAll('td')].map(td => (td as HTMLElement).innerText.trim())));
+    expect(rows.map(r => r.slice(0, 2))).toEqual([['/dev/md0p1', '2048 (1 MiB)'], ['/dev/md0p2', '6291456 (3072 MiB)']]);
+    expect(rows[0][2]).toMatch(/^On a chunk, not on a full stripe\nOn a chunk boundary but not on a full 1536 KiB stripe/);
+    expect(rows[1][2]).toBe('Aligned');
+    expect(await layout.locator('.raidtune-layout-commands pre').innerText()).toBe([
+        'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p1', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p1',
+        'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p2', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p2',
+    ].join('\n'));
+    expect(await layout.locator('.raidtune-layout-note').innerText())
+        .toMatch(/^These commands create new, empty file systems on \/dev\/md0p1, \/dev\/md0p2 and erase what is there/);
 });
 
 test('RAID5: the copy button puts the mkfs lines on the clipboard', async () => {
@@ -102,8 +124,9 @@ test('RAID5: the copy button puts the mkfs lines on the clipboard', async () => 
     const layout = await expand('md0');
     await layout.getByRole('button', { name: 'Copy the commands' }).click();
     await layout.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-    expect(await env.page.evaluate(() => navigator.clipboard.readText())).toBe(
-        'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0\nmkfs.xfs -d su=512k,sw=3 /dev/md0');
+    expect(await env.page.evaluate(() => navigator.clipboard.readText()))
+        .toBe(await layout.locator('.raidtune-layout-commands pre').innerText());
+    expect(await env.page.evaluate(() => navigator.clipboard.readText())).toMatch(/^mkfs\.ext4 -E stride=128,stripe_width=384 \/dev\/md0p1\n/);
 });
 
 test('RAID1: no stripe advice, whole disks start at sector 0 and md\'s offset is aligned', async () => {

@@ -29,7 +29,9 @@ export interface StripeGeometry {
     /** ext4: chunk in file system blocks, and a full stripe's data in blocks. */
     ext4Stride: number;
     ext4StripeWidth: number;
-    /** mkfs command lines for the array's device (they create a new, empty file system). */
+    /** Where file systems go: the array, or each partition made on it. */
+    devices: string[];
+    /** mkfs command lines for those devices (they create new, empty file systems). */
     commands: string[];
 }
 
@@ -46,6 +48,16 @@ export interface MemberAlignment {
     problem: Message | null;
 }
 
+export type PartitionVerdict = 'aligned' | 'not-stripe' | 'not-chunk' | 'not-4kib' | 'unknown';
+
+/** A partition made on the array itself: seed 004's case, the file system shifted against the stripes. */
+export interface PartitionAlignment {
+    name: string;
+    startSectors: number | null;
+    verdict: PartitionVerdict;
+    problem: Message | null;
+}
+
 export interface LayoutAdvice {
     stripe: StripeGeometry | null;
     /** Why there is no stripe geometry (mirror, linear, unknown shape). */
@@ -57,6 +69,9 @@ export interface LayoutAdvice {
     misaligned: string[];
     /** Members whose data starts off a chunk boundary: costly when the device below stripes too. */
     offChunk: string[];
+    partitions: PartitionAlignment[];
+    /** Partitions on the array that start off the 4 KiB, chunk or stripe boundary. */
+    offStripe: string[];
 }
 
 type DataDisks = { count: number } | { reason: Message };
@@ -96,7 +111,7 @@ function raid10DataDisks(raidDisks: number, layout: number | null): DataDisks {
 }
 
 /** Chunk x data disks, ext4 stride/stripe_width in 4 KiB blocks, xfs su/sw, and the mkfs lines. */
-export function stripeGeometry(device: string, chunkKiB: number, count: number): StripeGeometry {
+export function stripeGeometry(devices: string[], chunkKiB: number, count: number): StripeGeometry {
     const stride = chunkKiB / FS_BLOCK_KIB;
     const stripeWidth = stride * count;
     return {
@@ -105,31 +120,60 @@ export function stripeGeometry(device: string, chunkKiB: number, count: number):
         stripeWidthKiB: chunkKiB * count,
         ext4Stride: stride,
         ext4StripeWidth: stripeWidth,
-        commands: [
+        devices,
+        commands: devices.flatMap(device => [
             `mkfs.ext4 -E stride=${stride},stripe_width=${stripeWidth} ${device}`,
             `mkfs.xfs -d su=${chunkKiB}k,sw=${count} ${device}`,
-        ],
+        ]),
     };
 }
 
 export function layoutAdvice(array: ArrayModel): LayoutAdvice {
-    const disks = dataDisks(array.level, array.raidDisks, array.layout);
-    const chunkKiB = array.chunkKiB && array.chunkKiB >= FS_BLOCK_KIB ? array.chunkKiB : null;
-    let stripe: StripeGeometry | null = null;
-    let noStripe: Message | null = null;
-    if ('reason' in disks) noStripe = disks.reason;
-    else if (chunkKiB === null) noStripe = msg(N_('The chunk size is not known.'));
-    else stripe = stripeGeometry(array.device, chunkKiB, disks.count);
-
+    const { stripe, noStripe } = arrayStripe(array);
     const notes: Message[] = [];
     const reshape = array.sync?.reshape;
     if (stripe && reshape) {
         notes.push(msg(N_('A reshape from $0 to $1 disks is running: these values are for $1 disks, once it ends.'),
             reshape.fromDisks, reshape.toDisks));
     }
-    const members = array.members.map(m => memberAlignment(m, stripe ? chunkKiB : null));
+    const members = array.members.map(m => memberAlignment(m, stripe?.chunkKiB ?? null));
     const named = (verdict: AlignmentVerdict) => members.filter(m => m.verdict === verdict).map(m => m.name);
-    return { stripe, noStripe, notes, members, misaligned: named('not-4kib'), offChunk: named('not-chunk') };
+    const partitions = array.partitions.map(p => partitionAlignment(p.name, p.startSectors, stripe));
+    return {
+        stripe, noStripe, notes, members, misaligned: named('not-4kib'), offChunk: named('not-chunk'),
+        partitions, offStripe: partitions.filter(p => p.verdict !== 'aligned' && p.verdict !== 'unknown').map(p => p.name),
+    };
+}
+
+function arrayStripe(array: ArrayModel): { stripe: StripeGeometry | null; noStripe: Message | null } {
+    const disks = dataDisks(array.level, array.raidDisks, array.layout);
+    if ('reason' in disks) return { stripe: null, noStripe: disks.reason };
+    if (!array.chunkKiB || array.chunkKiB < FS_BLOCK_KIB) return { stripe: null, noStripe: msg(N_('The chunk size is not known.')) };
+    // With partitions on the array the file systems go there, not on the whole device.
+    const devices = array.partitions.length ? array.partitions.map(p => `/dev/${p.name}`) : [array.device];
+    return { stripe: stripeGeometry(devices, array.chunkKiB, disks.count), noStripe: null };
+}
+
+/**
+ * A partition on the array moves everything in it against md's stripes (seed 004's 63-sector
+ * partition on a striped volume). The file system counts stride and stripe width from the
+ * partition's start, so that start must sit on the chunk for chunk-sized writes to fill chunks,
+ * and on a full stripe for stripe-sized writes to fill stripes; otherwise each such write covers
+ * the ends of two and md reads back to complete both.
+ */
+export function partitionAlignment(name: string, startSectors: number | null, stripe: StripeGeometry | null): PartitionAlignment {
+    const base = { name, startSectors };
+    if (startSectors === null) return { ...base, verdict: 'unknown', problem: null };
+    if (startSectors % FOUR_KIB_SECTORS !== 0) {
+        return { ...base, verdict: 'not-4kib', problem: msg(N_('Not a multiple of 4 KiB: the file system\'s blocks straddle the disks\' 4 KiB sectors, so every write becomes a read-modify-write.')) };
+    }
+    if (stripe && startSectors % (stripe.chunkKiB * SECTORS_PER_KIB) !== 0) {
+        return { ...base, verdict: 'not-chunk', problem: msg(N_('Not on a $0 KiB chunk boundary: every chunk the file system lines up lands across two chunks of the array.'), stripe.chunkKiB) };
+    }
+    if (stripe && startSectors % (stripe.stripeWidthKiB * SECTORS_PER_KIB) !== 0) {
+        return { ...base, verdict: 'not-stripe', problem: msg(N_('On a chunk boundary but not on a full $0 KiB stripe: a write the file system means as one full stripe covers parts of two, and md reads back to complete both.'), stripe.stripeWidthKiB) };
+    }
+    return { ...base, verdict: 'aligned', problem: null };
 }
 
 /**

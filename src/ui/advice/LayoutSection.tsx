@@ -1,5 +1,6 @@
-// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default, and the advice is
-// only worked out and rendered once opened, so a page of 128 arrays pays for a toggle each.
+// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default and rendered only
+// once opened, so a page of 128 arrays pays for a toggle each. The toggle itself says when something
+// is misaligned: that must not hide behind a closed section.
 
 import { useState } from 'react';
 import {
@@ -7,26 +8,30 @@ import {
     ExpandableSection, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { layoutAdvice, FS_BLOCK_KIB, type StripeGeometry } from '../../md/advice/layout';
+import { layoutAdvice, FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
 import type { ArrayModel } from '../../md/model';
 import { formatChunk } from '../arrays/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
-import { LayoutMembers } from './LayoutMembers';
+import { LayoutMembers, LayoutPartitions } from './LayoutTables';
 
 export function LayoutSection({ array }: { array: ArrayModel }) {
     const [expanded, setExpanded] = useState(false);
+    const advice = layoutAdvice(array);
+    const misaligned = advice.misaligned.length + advice.offStripe.length;
+    const toggle = misaligned
+        ? fmt(ngettext('Layout and alignment: $0 device misaligned', 'Layout and alignment: $0 devices misaligned', misaligned), misaligned)
+        : _('Layout and alignment');
     return (
-        <ExpandableSection className="raidtune-layout" toggleText={_('Layout and alignment')}
+        <ExpandableSection className="raidtune-layout" toggleText={toggle}
             isExpanded={expanded} onToggle={(_event, open) => setExpanded(open)}>
-            {expanded && <LayoutDetails array={array} />}
+            {expanded && <LayoutDetails array={array} advice={advice} />}
         </ExpandableSection>
     );
 }
 
-function LayoutDetails({ array }: { array: ArrayModel }) {
-    const advice = layoutAdvice(array);
+function LayoutDetails({ array, advice }: { array: ArrayModel; advice: LayoutAdvice }) {
     return (
         <Stack hasGutter>
             {advice.stripe
@@ -52,6 +57,18 @@ function LayoutDetails({ array }: { array: ArrayModel }) {
                 </StackItem>
             )}
             <StackItem><LayoutMembers array={array} members={advice.members} chunked={advice.stripe !== null} /></StackItem>
+            {advice.offStripe.length > 0 && (
+                <StackItem>
+                    <Alert isInline variant="warning" className="raidtune-layout-offstripe"
+                        title={fmt(ngettext('Misaligned partition on the array: $0', 'Misaligned partitions on the array: $0',
+                            advice.offStripe.length), advice.offStripe.join(', '))}>
+                        {advice.stripe && _('A file system counts its stride and stripe width from its partition\'s start, so writes it lines up with stripes land across two of them. A partition that starts on a multiple of the stripe width avoids this; so does a file system on the whole array, or LVM, which by default aligns its data to the stripe md reports.')}
+                    </Alert>
+                </StackItem>
+            )}
+            {advice.partitions.length > 0 && (
+                <StackItem><LayoutPartitions array={array} partitions={advice.partitions} /></StackItem>
+            )}
         </Stack>
     );
 }
@@ -84,8 +101,8 @@ function StripeAdvice({ array, stripe }: { array: ArrayModel; stripe: StripeGeom
                 <CopyableCommands id={`layout-${array.name}`} className="raidtune-layout-commands" commands={stripe.commands} />
             </StackItem>
             <StackItem>
-                <Content component="small">
-                    {fmt(_('These commands create a new, empty file system on $0 and erase what it holds; raidtune never runs them. Recent mkfs.ext4 and mkfs.xfs read this geometry from md themselves: the options make it explicit, or supply it where a layer in between hides it. For a partition or logical volume on the array, use its device instead.'), array.device)}
+                <Content component="small" className="raidtune-layout-note">
+                    {fmt(_('These commands create new, empty file systems on $0 and erase what is there; raidtune never runs them. Recent mkfs.ext4 and mkfs.xfs read this geometry from md themselves: the options make it explicit, or supply it where a layer in between hides it. For a logical volume on the array, use its device instead.'), stripe.devices.join(', '))}
                 </Content>
             </StackItem>
         </>

@@ -4,7 +4,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { layoutAdvice, memberAlignment } from '../../../../src/md/advice/layout';
+import { layoutAdvice, memberAlignment, partitionAlignment, stripeGeometry } from '../../../../src/md/advice/layout';
 import { GATHER_SCRIPT } from '../../../../src/host/gatherScript';
 import { buildModel, type ArrayModel, type MemberModel } from '../../../../src/md/model';
 import { parseGatherOutput } from '../../../../src/md/snapshot';
@@ -21,7 +21,7 @@ function member(name: string, startSectors: number | null, dataOffsetSectors: nu
 /** An array as the model holds it; only the fields the advice reads matter. */
 function array(level: string, raidDisks: number, chunkKiB: number | null, extra: Partial<ArrayModel> = {}): ArrayModel {
     const members = Array.from({ length: raidDisks }, (_, i) => member(`sd${String.fromCharCode(97 + i)}1`, 2048, 264192));
-    return { name: 'md0', device: '/dev/md0', level, raidDisks, chunkKiB, layout: null, members, sync: null, ...extra } as ArrayModel;
+    return { name: 'md0', device: '/dev/md0', level, raidDisks, chunkKiB, layout: null, members, partitions: [], sync: null, ...extra } as ArrayModel;
 }
 
 describe('stripe geometry', () => {
@@ -29,7 +29,7 @@ describe('stripe geometry', () => {
         const { stripe, noStripe } = layoutAdvice(array('raid5', 4, 512));
         expect(noStripe).toBeNull();
         expect(stripe).toEqual({
-            chunkKiB: 512, dataDisks: 3, stripeWidthKiB: 1536, ext4Stride: 128, ext4StripeWidth: 384,
+            chunkKiB: 512, dataDisks: 3, stripeWidthKiB: 1536, ext4Stride: 128, ext4StripeWidth: 384, devices: ['/dev/md0'],
             commands: ['mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0', 'mkfs.xfs -d su=512k,sw=3 /dev/md0'],
         });
     });
@@ -115,6 +115,41 @@ describe('member alignment', () => {
     });
 });
 
+describe('partitions on the array (seed 004: a partition on a striped volume)', () => {
+    const raid5 = stripeGeometry(['/dev/md0'], 512, 3); // 1536 KiB stripes
+
+    test('sector 63 is not even 4 KiB aligned; 1 MiB is on a chunk but not on a 1536 KiB stripe; 3 MiB is on both', () => {
+        expect(partitionAlignment('md0p1', 63, raid5).verdict).toBe('not-4kib');
+        expect(partitionAlignment('md0p1', 2048, raid5)).toMatchObject({ verdict: 'not-stripe', problem: { args: [1536] } });
+        expect(partitionAlignment('md0p1', 6144, raid5)).toMatchObject({ verdict: 'aligned', problem: null });
+        expect(partitionAlignment('md0p1', 256, raid5)).toMatchObject({ verdict: 'not-chunk', problem: { args: [512] } });
+    });
+
+    test('on a mirror only the 4 KiB boundary counts', () => {
+        expect(partitionAlignment('md0p1', 2048, null).verdict).toBe('aligned');
+        expect(partitionAlignment('md0p1', 63, null).verdict).toBe('not-4kib');
+    });
+
+    test('the mkfs lines name the partitions instead of the whole array, and the off ones are listed', () => {
+        const partitions = [{ name: 'md0p1', startSectors: 2048 }, { name: 'md0p2', startSectors: 6144 }];
+        const advice = layoutAdvice(array('raid5', 4, 512, { partitions }));
+        expect(advice.stripe?.commands).toEqual([
+            'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p1', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p1',
+            'mkfs.ext4 -E stride=128,stripe_width=384 /dev/md0p2', 'mkfs.xfs -d su=512k,sw=3 /dev/md0p2',
+        ]);
+        expect(advice.offStripe).toEqual(['md0p1']);
+    });
+
+    test('the model finds a partition of the array in sysfs (/sys/block/md0/md0p1/start)', () => {
+        const files = loadCaptureFiles('raid5-check');
+        files.set('/sys/block/md0/md0p1/partition', '1\n');
+        files.set('/sys/block/md0/md0p1/start', '63\n');
+        const md0 = buildModel({ files, pageSize: 4096, missingRoots: [], complete: true }, 0).arrays[0];
+        expect(md0.partitions).toEqual([{ name: 'md0p1', startSectors: 63 }]);
+        expect(layoutAdvice(md0).partitions.map(p => [p.name, p.verdict])).toEqual([['md0p1', 'not-4kib']]);
+    });
+});
+
 describe('read from a real kernel and from the simulator', () => {
     afterEach(removeTempRoots);
 
@@ -129,13 +164,16 @@ describe('read from a real kernel and from the simulator', () => {
         expect(advice.misaligned).toEqual([]);
     });
 
-    test('simulated partitions through the real gather script: sector 63 is named, 2048 is not', () => {
+    test('simulated partitions through the real gather script: sector 63 is named, 2048 is not, on disks and on the array', () => {
         const host = startHost({
             name: 'layout',
             disks: ['sda', 'sdb', 'sdc'].map((name, i) => ({
                 name, kind: 'sata', sizeBytes: 2000398934016, partitions: [{ number: 1, startSector: i === 0 ? 63 : 2048 }],
             })),
-            arrays: [{ name: 'md0', level: 'raid5', chunkKiB: 64, members: [{ device: 'sda1' }, { device: 'sdb1' }, { device: 'sdc1' }] }],
+            arrays: [{
+                name: 'md0', level: 'raid5', chunkKiB: 64, members: [{ device: 'sda1' }, { device: 'sdb1' }, { device: 'sdc1' }],
+                partitions: [{ number: 1, startSector: 63, sizeBytes: 2 ** 30 }, { number: 2, startSector: 2 ** 22 }],
+            }],
         });
         const output = execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
             { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH } });
@@ -147,6 +185,13 @@ describe('read from a real kernel and from the simulator', () => {
         const advice = layoutAdvice(md0);
         expect(advice).toMatchObject({ misaligned: ['sda1'], offChunk: [] });
         expect(advice.members[0]).toMatchObject({ dataStartSectors: 264255, verdict: 'not-4kib' });
-        expect(advice.stripe?.commands).toEqual(['mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0', 'mkfs.xfs -d su=64k,sw=2 /dev/md0']);
+        // On the array: sector 63 is off 4 KiB; 2 GiB is a whole number of 128 KiB stripes.
+        expect(advice.partitions.map(p => [p.name, p.startSectors, p.verdict])).toEqual([
+            ['md0p1', 63, 'not-4kib'], ['md0p2', 4194304, 'aligned'],
+        ]);
+        expect(advice.stripe?.commands).toEqual([
+            'mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0p1', 'mkfs.xfs -d su=64k,sw=2 /dev/md0p1',
+            'mkfs.ext4 -E stride=16,stripe_width=32 /dev/md0p2', 'mkfs.xfs -d su=64k,sw=2 /dev/md0p2',
+        ]);
     });
 });

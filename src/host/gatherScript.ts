@@ -37,6 +37,12 @@ export const PROC_FILES = [
 ] as const;
 
 /**
+ * Every process's name, to spot programs known for heavy I/O (src/md/diagnosis/backgroundJobs.ts):
+ * a few hundred one-line files, in the same grep.
+ */
+export const PROCESS_NAMES = '[0-9]*/comm';
+
+/**
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
  * journal, and the armed automatic restores with their waiters' history (src/md/waiterScript.ts).
  */
@@ -62,7 +68,7 @@ if [ "$3" = pagesize ]; then echo "@@pagesize $(getconf PAGESIZE 2>/dev/null)"; 
 if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1; then echo "@@systemd"; fi
 if cd "$1" 2>/dev/null; then
   echo "@@root proc"
-  grep -H -s '' /dev/null ${PROC_FILES.join(' ')}
+  grep -H -s '' /dev/null ${PROC_FILES.join(' ')} ${PROCESS_NAMES}
 else
   echo "@@missing proc"
 fi

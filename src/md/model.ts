@@ -5,6 +5,7 @@ import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
 import { parseAutoRestore, type ArmedRestore } from './autoRestore';
 import { addTrendSample, type TrendSample } from './trend';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
+import { backgroundJobs, type BackgroundJob } from './diagnosis/backgroundJobs';
 import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
@@ -124,6 +125,8 @@ export interface HostModel {
     memory: MemInfo | null;
     pageSize: number | null;
     disks: Map<string, DiskModel>;
+    /** Programs known for heavy disk I/O running on the host (candidates when a sync is starved). */
+    backgroundJobs: BackgroundJob[];
     /** Original values recorded on the host before raidtune's first change; null when none. */
     journal: Journal | null;
     /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
@@ -175,6 +178,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks,
+        backgroundJobs: backgroundJobs(snapshot.files),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),

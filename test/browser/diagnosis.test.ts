@@ -3,7 +3,7 @@
 // dialog with the right command and, applied, changes the simulated kernel's value; axe finds
 // nothing serious in the section, in the dark style too.
 
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
@@ -91,6 +91,20 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     expect(slowRows.slice(1).every(text => text === 'No faster: something else holds it back')).toBe(true);
     await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(
         /The member disks can move about 0\.9\d MB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
+});
+
+test('a program known for heavy I/O on the host is named while other I/O competes, and only then', async () => {
+    // A process of the simulated host, as the kernel lists it: /proc/PID/comm.
+    mkdirSync(env.simPath('/proc/4242'), { recursive: true });
+    writeFileSync(env.simPath('/proc/4242/comm'), 'ext4lazyinit\n');
+    await finding('md0', 'background-jobs').waitFor({ timeout: VERDICT_MS });
+    expect(await sentence(finding('md0', 'background-jobs'))).toMatch(new RegExp(
+        '^Other I/O moves [\\d.]+ MB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
+        '\\(raidtune cannot tell which disks they use\\): ext4lazyinit: a new ext4 file system initialising its inode tables'));
+    // md1 runs at its maximum with nothing else on its disks: the job is not its problem.
+    expect(await finding('md1', 'background-jobs').count()).toBe(0);
+    rmSync(env.simPath('/proc/4242'), { recursive: true });
+    await waitUntil('the finding goes with the process', async () => (await finding('md0', 'background-jobs').count()) === 0, VERDICT_MS);
 });
 
 test('starved: "Raise the minimum" writes the array\'s own minimum', async () => {

@@ -7,6 +7,7 @@ import { PRESETS } from '../tuning/presets';
 import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
 import { RATE_MAX_KIBS } from '../validate';
 import { measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
+import type { BackgroundJob } from './backgroundJobs';
 import { heldAtMinimum, whatIfEtas, type WhatIfRow } from './whatIf';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
@@ -24,7 +25,8 @@ export type Finding =
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
     | { kind: 'frozen'; fix: FixIntent }
-    | { kind: 'delayed'; waitingFor: string[] };
+    | { kind: 'delayed'; waitingFor: string[] }
+    | { kind: 'background-jobs'; jobs: BackgroundJob[]; otherKiBs: number };
 
 export interface Diagnosis {
     findings: Finding[];
@@ -110,6 +112,13 @@ function slowMemberFindings(members: MemberWindow[]): Finding[] {
     return findings;
 }
 
+/** Programs known for heavy I/O while other I/O competes with the sync: the likely source, named. */
+function backgroundJobsFinding(facts: WindowFacts, jobs: BackgroundJob[]): Finding | null {
+    const other = facts.otherKiBs;
+    if (!jobs.length || other === null || other < OTHER_IO_MIN_KIBS) return null;
+    return { kind: 'background-jobs', jobs, otherKiBs: other };
+}
+
 /** Why a sync that does not run is not running (no samples needed: the kernel says so). */
 function stoppedFindings(array: ArrayModel): Finding[] {
     if (array.sync?.runState === 'frozen' || array.syncFrozen) return [{ kind: 'frozen', fix: { kind: 'resume' } }];
@@ -130,6 +139,7 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
         cappedFinding(facts, maxKiBs),
         starvedFinding(facts, minKiBs, maxKiBs),
         cacheFinding(facts),
+        backgroundJobsFinding(facts, host.backgroundJobs),
     ].filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
     return { findings, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, findings) };

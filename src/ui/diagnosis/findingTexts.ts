@@ -3,6 +3,7 @@
 
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatRate } from '../../md/format';
+import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
 import type { Finding, FixIntent } from '../../md/diagnosis/findings';
 import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
@@ -19,6 +20,18 @@ export function findingTitle(finding: Finding): string {
     case 'slow-member': return _('One slow member');
     case 'frozen': return _('Paused');
     case 'delayed': return _('Waiting for another array');
+    case 'background-jobs': return _('Background jobs on the host');
+    }
+}
+
+function jobText(job: BackgroundJob): string {
+    const name = job.count > 1 ? `${job.name} (${job.count}×)` : job.name;
+    switch (job.kind) {
+    case 'ext4-lazyinit':
+        return fmt(_('$0: a new ext4 file system initialising its inode tables in the background; it stops by itself when done, or at once after a remount with -o noinit_itable'), name);
+    case 'file-index': return fmt(_('$0: the nightly file name index walking every file system'), name);
+    case 'fs-check': return fmt(_('$0: a file system check reading its whole file system'), name);
+    case 'backup': return fmt(_('$0: a copy or backup program'), name);
     }
 }
 
@@ -42,6 +55,9 @@ export function findingText(finding: Finding): string {
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
+    case 'background-jobs':
+        return fmt(_('Other I/O moves $0 on the member disks, and programs known for heavy disk I/O run on this host (raidtune cannot tell which disks they use):'),
+            formatRate(finding.otherKiBs)) + ' ' + finding.jobs.map(jobText).join('; ') + '.';
     case 'delayed':
         return finding.waitingFor.length
             ? fmt(_('Arrays that share disks sync one at a time: this one starts when $0 finishes.'), finding.waitingFor.join(', '))

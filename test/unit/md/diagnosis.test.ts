@@ -325,3 +325,38 @@ describe('the window', () => {
         expect(fourth.arrays[0].sync!.ioSamples.map(s => [s.at, s.maxKiBs])).toEqual([[63000, 50000]]);
     });
 });
+
+describe('background jobs known for heavy I/O', () => {
+    // The starved case above: 4000 KiB/s of progress while the members move 6000 each, of which
+    // the sync's own share (RAID5 recovery, factor 1 per member) is 4000: 2000 KiB/s of other I/O
+    // per member, 6000 over the three.
+    const starved = { rate: 4000, members: even(6000, 0.2) };
+    const withProcesses = (names: Record<number, string>) => {
+        const files = new Map(loadCaptureFiles('raid5-recovery'));
+        for (const [pid, name] of Object.entries(names)) files.set(`/proc/${pid}/comm`, `${name}\n`);
+        return modelOf(files);
+    };
+
+    test('the model names the known ones among the host\'s processes, counted, and nothing else', () => {
+        const host = withProcesses({ 1: 'systemd', 812: 'ext4lazyinit', 3001: 'rsync', 3002: 'rsync', 77: 'kworker/0:1', 5: 'bash' });
+        expect(host.backgroundJobs).toEqual([
+            { name: 'ext4lazyinit', kind: 'ext4-lazyinit', count: 1 },
+            { name: 'rsync', kind: 'backup', count: 2 },
+        ]);
+        expect(withProcesses({ 1: 'systemd', 2: 'constructor', 3: '__proto__' }).backgroundJobs).toEqual([]);
+    });
+
+    test('while other I/O competes they are named as its likely source', () => {
+        const { array, host } = setup(starved, { min: 4000, max: 200000 });
+        const jobs = withProcesses({ 812: 'ext4lazyinit' }).backgroundJobs;
+        const findings = diagnose(array, { ...host, backgroundJobs: jobs }).findings;
+        expect(kinds(findings)).toEqual(['starved', 'background-jobs']);
+        expect(findings[1]).toEqual({ kind: 'background-jobs', jobs, otherKiBs: 6000 });
+    });
+
+    test('without competing I/O a running job is no finding: it is not what holds the sync back', () => {
+        const { array, host } = setup({ rate: 4000, members: even(4000, 0.2) }, { min: 1000, max: 4000 });
+        const jobs = withProcesses({ 812: 'updatedb' }).backgroundJobs;
+        expect(kinds(diagnose(array, { ...host, backgroundJobs: jobs }).findings)).not.toContain('background-jobs');
+    });
+});

@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
+import { emulateDocumentHidden, renderedRefreshes } from './harness/raidtunePage';
 import { chooseStyle, formatViolations, runAxe, severe, type AxeViolation } from './harness/cockpitSettings';
 
 type Surface = Page | Frame;
@@ -67,6 +68,29 @@ async function focusableElements(surface: Surface) {
 
 /** Tab visits every interactive element (or the first `stops`), each once, in reading order. */
 async function expectKeyboardReachable(page: Page, surface: Surface, stops?: number) {
+    // The walk checks order, not refresh: with refreshes paused (the page stops them while hidden)
+    // no element appears or goes mid-walk, such as a diagnosis fix button on a syncing array.
+    await pauseRefreshes(surface);
+    try {
+        return await keyboardReachable(page, surface, stops);
+    } finally {
+        await emulateDocumentHidden(surface, false);
+    }
+}
+
+async function pauseRefreshes(surface: Surface) {
+    await emulateDocumentHidden(surface, true);
+    // A refresh already under way still renders: wait until none has for a second.
+    let seen = await renderedRefreshes(surface);
+    for (let quiet = 0; quiet < 4;) {
+        await surface.waitForTimeout(250);
+        const now = await renderedRefreshes(surface);
+        quiet = now === seen ? quiet + 1 : 0;
+        seen = now;
+    }
+}
+
+async function keyboardReachable(page: Page, surface: Surface, stops?: number) {
     const all = await focusableElements(surface);
     const expected = stops === undefined ? all : all.slice(0, stops);
     const visited = await tabOrder(page, surface, stops ?? all.length + 5);

@@ -66,7 +66,7 @@ test('as many degraded, recovering, resyncing, checking and paused cards as the 
     expect(await syncExplanation(env.page, [...frozen][0])).toBe(PAUSED);
 });
 
-test('a refresh far down the page keeps the scroll position and the elements', async () => {
+test('a refresh far down the page keeps what is on screen in place, and the elements', async () => {
     // Scroll to a card near the end of the list.
     const names = await shownArrays(env.page);
     const target = names[Math.floor(names.length * 0.8)];
@@ -74,6 +74,11 @@ test('a refresh far down the page keeps the scroll position and the elements', a
     await env.page.evaluate(() => window.scrollBy(0, 100));
     const scrollY = await env.page.evaluate(() => window.scrollY);
     expect(scrollY).toBeGreaterThan(50000);
+    // What the reader sees: where the card stands in the window. Cards above may grow meanwhile (a
+    // sync's chart and diagnosis appear after a few samples); the browser's scroll anchoring then
+    // moves scrollY so that what is on screen stays put.
+    const onScreen = () => arrayCard(env.page, target).evaluate(el => Math.round(el.getBoundingClientRect().top));
+    const top = await onScreen();
 
     // Mark a few elements: React must update them in place, not replace them.
     const marked = [names[0], target, names[names.length - 1]];
@@ -87,7 +92,7 @@ test('a refresh far down the page keeps the scroll position and the elements', a
 
     await waitForRefreshes(env.page, 2, 30000);
 
-    expect(await env.page.evaluate(() => window.scrollY)).toBe(scrollY);
+    expect(Math.abs(await onScreen() - top)).toBeLessThanOrEqual(2);
     const markers = await env.page.evaluate(ids => ids.map(id => {
         const card = document.getElementById(`array-${id}`) as (HTMLElement & { marker?: string }) | null;
         return [card?.marker, (card?.querySelector('tbody tr') as (HTMLElement & { marker?: string }) | null)?.marker];

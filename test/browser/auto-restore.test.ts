@@ -72,9 +72,12 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await raiseSystemLimits('5', '10');
     await arm('md1');
 
-    const summary = await shownSummary('md1');
+    // The limits of the newest sample: the raised ones from the refresh that read them on.
+    const summary = await waitUntil('the chart summary with the raised limits', async () => {
+        const text = await shownSummary('md1');
+        return text.includes('Limits now: minimum 5.00 MB/s, maximum 10.0 MB/s per disk.') && text;
+    });
     expect(summary).toMatch(/^Speed between [\d.]+ MB\/s and [\d.]+ MB\/s over the last .+; progress from [\d.]+% to [\d.]+%\. /);
-    expect(summary).toContain('Limits now: minimum 5.00 MB/s, maximum 10.0 MB/s per disk.');
     await expect(arrayCard(env.page, 'md1').locator('.raidtune-chart svg[role="img"] path.raidtune-chart-speed').getAttribute('d'))
         .resolves.toMatch(/^M [\d.]+ [\d.]+ L /);
 

@@ -99,7 +99,7 @@ test('a program known for heavy I/O on the host is named while other I/O compete
     writeFileSync(env.simPath('/proc/4242/comm'), 'ext4lazyinit\n');
     await finding('md0', 'background-jobs').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md0', 'background-jobs'))).toMatch(new RegExp(
-        '^Other I/O moves [\\d.]+ MB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
+        '^Background jobs on the host: Other I/O moves [\\d.]+ MB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
         '\\(raidtune cannot tell which disks they use\\): ext4lazyinit: a new ext4 file system initialising its inode tables'));
     // md1 runs at its maximum with nothing else on its disks: the job is not its problem.
     expect(await finding('md1', 'background-jobs').count()).toBe(0);

@@ -44,7 +44,8 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
         throw new Error(`${simulator} is missing: run make first`);
     const ownRoot = options.root === undefined;
     const root = resolve(options.root ?? mkdtempSync(join(tmpdir(), 'raidtune-sim-')));
-    const timeoutMs = options.timeoutMs ?? 15000;
+    // 128 arrays take ~3 s to create on a quiet machine and several times that on a busy one.
+    const timeoutMs = options.timeoutMs ?? 60000;
 
     let child: Child | undefined;
     const removeRoot = () => {

@@ -49,6 +49,9 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * element (page.addScriptTag, inline or not) would be blocked or load a file the page does not serve.
  */
 export async function runAxe(surface: Surface): Promise<AxeViolation[]> {
+    // Colours fade after a style switch (PatternFly's transitions): axe must read the end state,
+    // not a light link colour on a background that is already dark.
+    await surface.waitForFunction(() => document.getAnimations().every(a => !(a instanceof CSSTransition) || a.playState !== 'running'));
     const loaded = await surface.evaluate('typeof window.axe === "object"');
     if (!loaded)
         await surface.evaluate(`${AXE_SOURCE}\n;0`);

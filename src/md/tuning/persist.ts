@@ -8,7 +8,7 @@
 import { msg, N_, type Message } from '../message';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type DiskModel, type HostModel } from '../model';
 import type { Plan, WriteFileStep } from '../plan';
-import { DISK_QUEUE_SETTINGS, diskQueueAttribute, memberDisks } from './diskQueue';
+import { diskQueueAttribute, memberDisks, type DiskQueueSetting } from './diskQueue';
 import type { PlanResult } from './result';
 import { STRIPE_CACHE_DEFAULT } from './stripeCache';
 
@@ -147,8 +147,8 @@ const ARRAY_SETTINGS: DeviceSetting<ArrayModel>[] = [
  * nr_requests comes after it.
  */
 function diskSettings(): DeviceSetting<DiskModel>[] {
-    const order = ['scheduler', 'nrRequests', 'queueDepth'] as const;
-    return order.filter(s => DISK_QUEUE_SETTINGS.includes(s)).map(s => {
+    const order: DiskQueueSetting[] = ['scheduler', 'nrRequests', 'queueDepth'];
+    return order.map(s => {
         const attribute = diskQueueAttribute(s);
         return { attribute: attribute.file, setting: attribute.setting, unit: 'plain', live: attribute.current, bootValue: null };
     });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
 import { parseGatherOutput } from '../../../src/md/snapshot';
-import { SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/persist';
+import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/persist';
 import { CAPTURES, loadCaptureFiles, writeTree } from '../helpers/realKernelCapture';
 
 function gather(procRoot: string, sysRoot: string, ...extra: string[]): string {
@@ -81,6 +81,25 @@ describe('gather script', () => {
         const none = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', '', join(root, 'nope'), join(root, 'nope2')));
         expect(none.complete).toBe(true);
         expect(none.missingRoots).toEqual([]);
+    });
+
+    test('reads the md driver\'s modules-load entry and every process name, in the same spawn', () => {
+        mkdirSync(join(root, 'sys'));
+        writeTree(root, new Map([
+            ['/proc/mdstat', 'Personalities : \n'],
+            ['/proc/812/comm', 'ext4lazyinit\n'],
+            ['/proc/1/comm', 'systemd\n'],
+            ['/proc/self-not-a-pid/comm', 'nope\n'],
+            ['/modules-load.d/raidtune.conf', '# raidtune\nmd_mod\n'],
+            ['/modules-load.d/other.conf', 'loop\n'],
+        ]));
+        const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state'),
+            join(root, 'sysctl.d'), join(root, 'rules.d'), join(root, 'modules-load.d')));
+        expect(snapshot.complete).toBe(true);
+        expect(snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)).toBe('# raidtune\nmd_mod\n');
+        expect([...snapshot.files.keys()].filter(k => k.startsWith('/raidtune-modules/'))).toEqual([MODULES_LOAD_SNAPSHOT_PATH]);
+        expect([...snapshot.files.keys()].filter(k => k.endsWith('/comm')).sort()).toEqual(['/proc/1/comm', '/proc/812/comm']);
+        expect(snapshot.files.get('/proc/812/comm')).toBe('ext4lazyinit\n');
     });
 
     test('reads the armed automatic restores and their waiters\' history, in the same spawn', () => {

@@ -11,6 +11,7 @@ import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
 import { shareUnchanged } from './share';
 import { readValue, type Snapshot } from './snapshot';
+import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
     MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
 } from './tuning/persist';
@@ -111,7 +112,6 @@ export interface DiskModel {
     readAheadKiB: number | null;
     /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
     wwid: string | null;
-    stats: DiskStats | null;
 }
 
 export interface HostModel {
@@ -124,7 +124,10 @@ export interface HostModel {
     global: { speedMinKiBs: number | null; speedMaxKiBs: number | null };
     memory: MemInfo | null;
     pageSize: number | null;
+    /** What each disk is set to: the same object from one refresh to the next while that stays so. */
     disks: Map<string, DiskModel>;
+    /** What each block device has done (/proc/diskstats), apart: it changes at every refresh of a busy disk. */
+    diskStats: Map<string, DiskStats>;
     /** Programs known for heavy disk I/O running on the host (candidates when a sync is starved). */
     backgroundJobs: BackgroundJob[];
     /** Original values recorded on the host before raidtune's first change; null when none. */
@@ -143,10 +146,37 @@ export const KERNEL_DEFAULT_SPEED_MAX = 200000;
 export const CAPPED_SHARE = 0.95;
 
 /**
+ * What a build may keep of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
+ * paths are relative to the snapshot `previous` was built from, whose mdstat entries and sysfs
+ * index these are.
+ */
+export interface PreviousInputs {
+    changedPaths: ReadonlySet<string>;
+    mdstat: ReadonlyMap<string, MdstatArray>;
+    index: SysfsIndex;
+}
+
+export interface BuiltModel {
+    model: HostModel;
+    mdstat: Map<string, MdstatArray>;
+    index: SysfsIndex;
+}
+
+/**
  * `takenAt` (ms, monotonic) dates the samples behind the ETA unless the host's /proc/uptime came with
  * the snapshot: read next to /proc/mdstat, it dates the progress exactly, whatever the latency.
  */
 export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostModel | null = null): HostModel {
+    return buildModelKeeping(snapshot, takenAt, previous, null).model;
+}
+
+/**
+ * buildModel(), keeping the previous model's arrays and disks whose inputs did not change when
+ * `inputs` says what changed. The result is the same as buildModel()'s (a unit test compares
+ * them refresh by refresh); only the work differs.
+ */
+export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous: HostModel | null,
+    inputs: PreviousInputs | null): BuiltModel {
     const uptimeS = Number.parseFloat(readValue(snapshot, '/proc/uptime') ?? '');
     if (Number.isFinite(uptimeS)) takenAt = uptimeS * 1000;
     const problems: string[] = [];
@@ -157,17 +187,25 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
     const mdstat = parseMdstat(mdstatText ?? '');
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
-    const index = indexSysfs(snapshot);
+    const keep = previous && inputs ? { previous, inputs, devices: changedDevices(inputs.changedPaths) } : null;
+    const index = keep?.inputs.index ?? indexSysfs(snapshot);
     const global = {
         speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
         speedMaxKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_max')),
     };
     const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
-    const arrays = mdstat.arrays.map(a =>
-        buildArray(snapshot, a, index, takenAt, previousArrays.get(a.name) ?? null, problems));
+    const arrays = mdstat.arrays.map(a => {
+        const before = previousArrays.get(a.name) ?? null;
+        if (!sysfsEntryPresent(snapshot, a.name)) {
+            problems.push(`${a.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
+        }
+        return before && keep && arrayInputsUnchanged(before, a, keep.inputs.mdstat.get(a.name), keep.devices)
+            ? before : buildArray(snapshot, a, index, takenAt, before);
+    });
     explainDelays(arrays);
-    const disks = buildDisks(snapshot, index);
-    recordIoSamples(arrays, disks, previousArrays, takenAt);
+    const disks = buildDisks(snapshot, index, keep && { disks: keep.previous.disks, devices: keep.devices });
+    const diskStats = parseDiskstats(readValue(snapshot, '/proc/diskstats'));
+    recordIoSamples(arrays, diskStats, previousArrays, takenAt);
 
     const model: HostModel = {
         takenAt,
@@ -178,6 +216,7 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         memory: parseMeminfo(readValue(snapshot, '/proc/meminfo')),
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks,
+        diskStats,
         backgroundJobs: backgroundJobs(snapshot.files),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
@@ -186,7 +225,37 @@ export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostMo
         systemd: snapshot.systemd === true,
         problems,
     };
-    return previous ? shareWithPrevious(previous, model, previousArrays) : model;
+    return {
+        model: previous ? shareWithPrevious(previous, model, previousArrays) : model,
+        mdstat: new Map(mdstat.arrays.map(a => [a.name, a])),
+        index,
+    };
+}
+
+/** The devices (/sys/block/NAME) among changed paths. */
+function changedDevices(paths: ReadonlySet<string>): Set<string> {
+    const devices = new Set<string>();
+    for (const path of paths) {
+        if (!path.startsWith(SYS_BLOCK)) continue;
+        const end = path.indexOf('/', SYS_BLOCK.length);
+        devices.add(path.slice(SYS_BLOCK.length, end < 0 ? path.length : end));
+    }
+    return devices;
+}
+
+/**
+ * An idle array's model depends only on its mdstat entry and on what is read under its own and its
+ * members' /sys/block entries. A syncing one also on time and on the disks' counters: rebuilt.
+ */
+function arrayInputsUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
+    devices: ReadonlySet<string>): boolean {
+    return before.sync === null && md.sync === null && mdBefore !== undefined && shareUnchanged(mdBefore, md) === mdBefore &&
+        !devices.has(md.name) && before.members.every(m => !devices.has(m.disk));
+}
+
+function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
+    const base = `${SYS_BLOCK}${name}/md/`;
+    return snapshot.files.has(`${base}level`) || snapshot.files.has(`${base}array_state`);
 }
 
 /**
@@ -205,14 +274,11 @@ function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays
 }
 
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
-    previous: ArrayModel | null, problems: string[]): ArrayModel {
+    previous: ArrayModel | null): ArrayModel {
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
 
-    if (attr('level') === null && attr('array_state') === null) {
-        problems.push(`${md.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
-    }
     const level = attr('level') || md.level;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
     const members = buildMembers(snapshot, md, index);
@@ -449,74 +515,30 @@ function explainDelays(arrays: ArrayModel[]): void {
     }
 }
 
-/** What the sysfs paths of a snapshot name, found in one pass (128 arrays x 16 members = 26k paths). */
-interface SysfsIndex {
-    /** Array -> member names from its dev-* entries. */
-    membersOf: Map<string, Set<string>>;
-    /** Partition -> its disk, from /sys/block/DISK/PART/partition. */
-    partitionsOf: Map<string, string>;
-    /** Disk -> its partitions (the inverse of partitionsOf). */
-    partitionsByDisk: Map<string, string[]>;
-    /** Block devices other than md with a queue. */
-    disks: string[];
-}
-
-const SYS_BLOCK = '/sys/block/';
-
-function indexSysfs(snapshot: Snapshot): SysfsIndex {
-    const index: SysfsIndex = { membersOf: new Map(), partitionsOf: new Map(), partitionsByDisk: new Map(), disks: [] };
-    const from = SYS_BLOCK.length;
-    // /sys/block/DEVICE/SECOND/THIRD[/...], cut by index, not split('/'): 26k paths per refresh.
-    for (const path of snapshot.files.keys()) {
-        if (!path.startsWith(SYS_BLOCK)) continue;
-        const deviceEnd = path.indexOf('/', from);
-        const secondEnd = deviceEnd < 0 ? -1 : path.indexOf('/', deviceEnd + 1);
-        if (secondEnd < 0) continue;
-        const next = path.indexOf('/', secondEnd + 1);
-        const thirdEnd = next < 0 ? path.length : next;
-        const second = (word: string) => isSegment(path, deviceEnd + 1, secondEnd, word);
-        const third = (word: string) => isSegment(path, secondEnd + 1, thirdEnd, word);
-        if (second('md') && path.startsWith('dev-', secondEnd + 1)) {
-            const device = path.slice(from, deviceEnd);
-            let members = index.membersOf.get(device);
-            if (!members) index.membersOf.set(device, members = new Set());
-            members.add(path.slice(secondEnd + 1 + 'dev-'.length, thirdEnd));
-        } else if (third('partition')) {
-            const partition = path.slice(deviceEnd + 1, secondEnd);
-            const disk = path.slice(from, deviceEnd);
-            index.partitionsOf.set(partition, disk);
-            index.partitionsByDisk.set(disk, [...index.partitionsByDisk.get(disk) ?? [], partition]);
-        } else if (second('queue') && third('scheduler') && !path.startsWith('md', from)) {
-            index.disks.push(path.slice(from, deviceEnd));
-        }
-    }
-    return index;
-}
-
-/** path[start, end) is exactly `word`. */
-function isSegment(path: string, start: number, end: number, word: string): boolean {
-    return end - start === word.length && path.startsWith(word, start);
-}
-
-function buildDisks(snapshot: Snapshot, index: SysfsIndex): Map<string, DiskModel> {
-    const stats = parseDiskstats(readValue(snapshot, '/proc/diskstats'));
+/** A disk whose /sys/block entry did not change keeps its model (2048 disks at 128 arrays). */
+function buildDisks(snapshot: Snapshot, index: SysfsIndex,
+    keep: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): Map<string, DiskModel> {
     const disks = new Map<string, DiskModel>();
     for (const name of index.disks) {
-        const base = `/sys/block/${name}`;
-        const num = (rel: string) => parseIntValue(readValue(snapshot, `${base}/${rel}`));
-        const rotational = num('queue/rotational');
-        disks.set(name, {
-            name,
-            rotational: rotational === null ? null : rotational === 1,
-            scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
-            nrRequests: num('queue/nr_requests'),
-            queueDepth: num('device/queue_depth'),
-            readAheadKiB: num('queue/read_ahead_kb'),
-            wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
-            stats: stats.get(name) ?? null,
-        });
+        const before = keep && !keep.devices.has(name) ? keep.disks.get(name) : undefined;
+        disks.set(name, before ?? buildDisk(snapshot, name));
     }
     return disks;
+}
+
+function buildDisk(snapshot: Snapshot, name: string): DiskModel {
+    const base = `${SYS_BLOCK}${name}`;
+    const num = (rel: string) => parseIntValue(readValue(snapshot, `${base}/${rel}`));
+    const rotational = num('queue/rotational');
+    return {
+        name,
+        rotational: rotational === null ? null : rotational === 1,
+        scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
+        nrRequests: num('queue/nr_requests'),
+        queueDepth: num('device/queue_depth'),
+        readAheadKiB: num('queue/read_ahead_kb'),
+        wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
+    };
 }
 
 /** The limits that apply to an array: its own when set locally, else the global sysctl. */

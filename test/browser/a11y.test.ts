@@ -186,7 +186,7 @@ describe.each(SCENARIOS)('%s', scenario => {
     if (big) {
         test('Enter on an array name selects it: the address follows and its card is outlined', async () => {
             const links = env.page.locator('a.raidtune-array-link');
-            const names = await links.allInnerTexts();
+            const names = await links.allTextContents();
             expect(names.length).toBeGreaterThan(2);
             await links.nth(2).focus();
             await env.page.keyboard.press('Enter');

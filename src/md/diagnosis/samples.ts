@@ -3,7 +3,8 @@
 // the sync's model (bounded), like the ETA's progress samples, so a verdict rests on a minute of
 // observation rather than on one refresh.
 
-import type { ArrayModel, DiskModel, MemberModel } from '../model';
+import type { ArrayModel, MemberModel } from '../model';
+import type { DiskStats } from '../sysfs';
 
 export interface MemberCounters {
     member: string;
@@ -43,12 +44,12 @@ function syncingMembers(array: ArrayModel): MemberModel[] {
     return array.members.filter(m => m.slot !== null && (m.role === 'active' || m.role === 'rebuilding' || m.role === 'replacement'));
 }
 
-export function takeIoSample(array: ArrayModel, disks: ReadonlyMap<string, DiskModel>, at: number): IoSample | null {
+export function takeIoSample(array: ArrayModel, diskStats: ReadonlyMap<string, DiskStats>, at: number): IoSample | null {
     const doneKiB = array.sync?.doneKiB;
     if (array.sync?.runState !== 'running' || doneKiB === null || doneKiB === undefined) return null;
     const members: MemberCounters[] = [];
     for (const m of syncingMembers(array)) {
-        const stats = disks.get(m.disk)?.stats;
+        const stats = diskStats.get(m.disk);
         if (stats) members.push({ member: m.name, disk: m.disk, role: m.role, sectors: stats.readSectors + stats.writeSectors, ioMs: stats.ioMs });
     }
     return {
@@ -84,14 +85,14 @@ export function addIoSample(history: readonly IoSample[], sample: IoSample): IoS
  * Called by buildModel once the disks are known: each running sync gets its previous samples
  * (same array, same action) plus this refresh's.
  */
-export function recordIoSamples(arrays: ArrayModel[], disks: ReadonlyMap<string, DiskModel>,
+export function recordIoSamples(arrays: ArrayModel[], diskStats: ReadonlyMap<string, DiskStats>,
     previous: ReadonlyMap<string, ArrayModel>, at: number): void {
     for (const array of arrays) {
         const sync = array.sync;
         if (!sync) continue;
         const before = previous.get(array.name)?.sync;
         const history = before && before.action === sync.action ? before.ioSamples : [];
-        const sample = takeIoSample(array, disks, at);
+        const sample = takeIoSample(array, diskStats, at);
         sync.ioSamples = sample ? addIoSample(history, sample) : [];
     }
 }

@@ -5,6 +5,7 @@
 // rendered here from the live model and parsed back (render -> parse round-trips), so the page can
 // say whether the live value is the one kept for reboot.
 
+import { memoPerObject } from '../memo';
 import { msg, N_, type Message } from '../message';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type DiskModel, type HostModel } from '../model';
 import type { Plan, WriteFileStep } from '../plan';
@@ -189,14 +190,45 @@ export function liveArrayRule(host: HostModel, array: ArrayModel): UdevRule | nu
     return liveRule(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS);
 }
 
-/** The disks under any array, once each (a disk's queue is shared by every array on it). */
-function tunedDisks(host: HostModel): DiskModel[] {
-    const disks = new Map(host.arrays.flatMap(a => memberDisks(host, a)).map(d => [d.name, d]));
-    return [...disks.values()];
-}
-
 export function liveDiskRule(host: HostModel, disk: DiskModel): UdevRule | null {
     return liveRule(host, disk.name, disk, diskMatch(disk), diskSettings());
+}
+
+/** What one array and its member disks need kept, and how their live values compare with the kept ones. */
+interface ArrayKeeping {
+    rule: UdevRule | null;
+    comparisons: (KeptComparison | null)[];
+    /** By disk name, only the disks that need a rule / have something to compare. */
+    diskRules: Map<string, UdevRule>;
+    diskComparisons: Map<string, KeptComparison[]>;
+}
+
+// Remembered per array (src/md/memo.ts): the member disks come from host.disks, the boot values
+// from the journal, the kept values from the files.
+const keepingOf = memoPerObject((host: HostModel) => [host.disks, host.journal, host.persisted],
+    (host, array: ArrayModel): ArrayKeeping => {
+        const keeping: ArrayKeeping = {
+            rule: liveArrayRule(host, array),
+            comparisons: deviceComparisons(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS),
+            diskRules: new Map(),
+            diskComparisons: new Map(),
+        };
+        for (const disk of memberDisks(host, array)) {
+            const rule = liveDiskRule(host, disk);
+            if (rule) keeping.diskRules.set(disk.name, rule);
+            const comparisons = deviceComparisons(host, disk.name, disk, diskMatch(disk), diskSettings()).filter(c => c !== null);
+            if (comparisons.length) keeping.diskComparisons.set(disk.name, comparisons);
+        }
+        return keeping;
+    });
+
+/** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
+function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<string, T>): T[] {
+    const byDisk = new Map<string, T>();
+    for (const array of host.arrays) {
+        for (const [disk, value] of part(keepingOf(host, array))) if (!byDisk.has(disk)) byDisk.set(disk, value);
+    }
+    return [...byDisk.values()];
 }
 
 /**
@@ -334,8 +366,8 @@ function fileStep(setting: Message, path: string, content: string | null, previo
  * present now are kept as they are: a stopped array or a pulled disk has not lost its settings.
  */
 export function wantedRules(host: HostModel): UdevRule[] {
-    const arrays = host.arrays.map(a => liveArrayRule(host, a));
-    const disks = tunedDisks(host).map(d => liveDiskRule(host, d));
+    const arrays = host.arrays.map(a => keepingOf(host, a).rule);
+    const disks = perTunedDisk(host, k => k.diskRules);
     const absent = (host.persisted.udev?.rules ?? []).filter(r => !rulePresent(host, r));
     return [...arrays, ...disks, ...absent].filter((r): r is UdevRule => r !== null);
 }
@@ -421,7 +453,7 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
 export function keptComparisons(host: HostModel): KeptComparison[] {
     const sysctls = host.persisted.sysctl?.values;
     const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, 'kibs'));
-    const arrays = host.arrays.flatMap(a => deviceComparisons(host, a.name, a, arrayMatch(a), ARRAY_SETTINGS));
-    const disks = tunedDisks(host).flatMap(d => deviceComparisons(host, d.name, d, diskMatch(d), diskSettings()));
+    const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
+    const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);
 }

@@ -6,50 +6,60 @@ import { GlobalLimits } from '../sync/GlobalLimits';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { useEffect, useMemo } from 'react';
-import { AdminContext, HostContext } from './HostContext';
+import { AdminContext, HostContext, useRefreshResult } from './HostContext';
 import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
 import { useSelectedArray } from './useSelectedArray';
 
+// The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
+// gives its children a new context value whenever it renders, which made React search all 128
+// memoised array cards for that context's readers at every refresh.
 export function App() {
-    const { model, refresh, error, configProblems, config, refreshNow } = useHostModel();
+    const { configProblems, config, refreshNow, store } = useHostModel();
     const admin = useAdminAccess();
-    const selected = useSelectedArray();
-    const host = useMemo(() => (model ? { config, admin, model, refreshNow } : null), [config, admin, model, refreshNow]);
-    useEffect(() => {
-        if (refresh) recordRender(refresh.seq, refresh.builtAt);
-    }, [refresh]);
+    const host = useMemo(() => ({ config, admin, store, refreshNow }), [config, admin, store, refreshNow]);
     return (
         <HostContext.Provider value={host}>
         <AdminContext.Provider value={admin}>
         <Page className="raidtune-page" isContentFilled>
             <PageSection>
-                <Stack hasGutter>
-                    <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
-                    {[...configProblems, ...(model?.problems ?? [])].map(problem => (
-                        <StackItem key={problem}><Alert isInline variant="warning" component="h2" title={problem} /></StackItem>
-                    ))}
-                    {error && (
-                        <StackItem>
-                            <Alert isInline variant="danger" component="h2" title={_('Refreshing failed')}>
-                                {error} {model && _('Showing the last state read; retrying.')}
-                            </Alert>
-                        </StackItem>
-                    )}
-                    {model === null && !error && (
-                        <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
-                    )}
-                    {model && <StackItem><RestoreBanner /></StackItem>}
-                    {model && <StackItem><GlobalLimits model={model} /></StackItem>}
-                    {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-                    {model && (model.arrays.length === 0
-                        ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
-                        : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}
-                </Stack>
+                <PageContent configProblems={configProblems} />
             </PageSection>
         </Page>
         </AdminContext.Provider>
         </HostContext.Provider>
+    );
+}
+
+function PageContent({ configProblems }: { configProblems: string[] }) {
+    const { model, refresh, error } = useRefreshResult();
+    const selected = useSelectedArray();
+    useEffect(() => {
+        if (refresh) recordRender(refresh.seq, refresh.builtAt);
+    }, [refresh]);
+    return (
+        <Stack hasGutter>
+            <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
+            {[...configProblems, ...(model?.problems ?? [])].map(problem => (
+                <StackItem key={problem}><Alert isInline variant="warning" component="h2" title={problem} /></StackItem>
+            ))}
+            {error && (
+                <StackItem>
+                    <Alert isInline variant="danger" component="h2" title={_('Refreshing failed')}>
+                        {error} {model && _('Showing the last state read; retrying.')}
+                    </Alert>
+                </StackItem>
+            )}
+            {model === null && !error && (
+                <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
+            )}
+            {model && <StackItem><RestoreBanner /></StackItem>}
+            {model && <StackItem><GlobalLimits model={model} /></StackItem>}
+            {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
+            {model && (model.arrays.length === 0
+                ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
+                : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}
+        </Stack>
     );
 }

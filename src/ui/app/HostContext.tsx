@@ -1,23 +1,38 @@
 // What any component that changes something needs: where the host's files are, whether the user
 // may write, the current model (for plans' "from" values and the journal), and a way to refresh.
 
-import { createContext, useContext } from 'react';
+import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { HostConfig } from '../../host/config';
 import type { HostModel } from '../../md/model';
+import type { RefreshResult, RefreshStore } from './refreshStore';
 
+/** The context holds what rarely changes; the model comes from the store (see refreshStore.ts). */
 export interface HostContextValue {
     config: HostConfig;
     admin: boolean | null;
-    model: HostModel;
+    store: RefreshStore;
     refreshNow: () => void;
 }
 
 export const HostContext = createContext<HostContextValue | null>(null);
 
-export function useHost(): HostContextValue {
+function useHostContext(): HostContextValue {
     const value = useContext(HostContext);
     if (!value) throw new Error('useHost() outside <HostContext>');
     return value;
+}
+
+export function useHost(): Omit<HostContextValue, 'store'> & { model: HostModel } {
+    const { store, ...rest } = useHostContext();
+    const model = useSyncExternalStore(store.subscribe, () => store.get().model);
+    if (!model) throw new Error('useHost() before the first model');
+    return { ...rest, model };
+}
+
+/** The latest refresh: its model (null until the first one), its timing, its error. */
+export function useRefreshResult(): RefreshResult {
+    const { store } = useHostContext();
+    return useSyncExternalStore(store.subscribe, store.get);
 }
 
 /**

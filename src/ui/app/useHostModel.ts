@@ -6,9 +6,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { readHostConfig, type HostConfig } from '../../host/config';
 import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
-import { buildModel, type HostModel } from '../../md/model';
-import { parseGatherOutput } from '../../md/snapshot';
+import type { HostModel } from '../../md/model';
+import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh } from './refreshTiming';
+import { createRefreshStore, type RefreshStore } from './refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;
 export const IDLE_INTERVAL_MS = 10000;
@@ -17,10 +18,11 @@ export interface HostState {
     config: HostConfig;
     /** Refresh now (after a change), instead of at the next tick. */
     refreshNow: () => void;
-    model: HostModel | null;
-    /** Which refresh produced the model, and when it was ready (for render timing). */
-    refresh: { seq: number; builtAt: number } | null;
-    error: string | null;
+    /**
+     * Each refresh's result. Read by the components that show it (useRefreshResult(), useHost()),
+     * not by the page's frame, which then does not render again at every refresh.
+     */
+    store: RefreshStore;
     configProblems: string[];
 }
 
@@ -32,11 +34,9 @@ function nextDelay(model: HostModel | null, busyUntil: number): number {
     return busy ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
 }
 
-type LoopState = Omit<HostState, 'config' | 'refreshNow' | 'configProblems'>;
-
 export function useHostModel(): HostState {
     const [{ config, problems: configProblems }] = useState(readHostConfig);
-    const [state, setState] = useState<LoopState>({ model: null, refresh: null, error: null });
+    const [store] = useState(createRefreshStore);
     const modelRef = useRef<HostModel | null>(null);
     const refreshRef = useRef<() => void>(() => undefined);
     const busyUntilRef = useRef(0);
@@ -46,6 +46,8 @@ export function useHostModel(): HostState {
     }, []);
 
     useEffect(() => {
+        // Parses and builds each refresh keeping what the previous one made of unchanged input.
+        const builder = new ModelBuilder();
         let timer: ReturnType<typeof setTimeout> | undefined;
         let inFlight = false;
         // A refresh asked for while one is running (e.g. right after a write) runs right after it.
@@ -69,15 +71,15 @@ export function useHostModel(): HostState {
             try {
                 const output = await readGatherOutput(config, modelRef.current?.pageSize == null);
                 const readDone = performance.now();
-                const snapshot = parseGatherOutput(output);
+                const snapshot = builder.parse(output);
                 const parsed = performance.now();
-                const model = buildModel(snapshot, readDone, modelRef.current);
+                const model = builder.build(snapshot, readDone);
                 const builtAt = performance.now();
                 const seq = recordRefresh(start, readDone, parsed, builtAt);
                 modelRef.current = model;
-                if (!stopped) setState({ model, refresh: { seq, builtAt }, error: null });
+                if (!stopped) store.set({ model, refresh: { seq, builtAt }, error: null });
             } catch (error) {
-                if (!stopped) setState(s => ({ ...s, error: (error as Error).message }));
+                if (!stopped) store.set({ ...store.get(), error: (error as Error).message });
             } finally {
                 inFlight = false;
                 schedule(again ? 0 : nextDelay(modelRef.current, busyUntilRef.current));
@@ -95,7 +97,7 @@ export function useHostModel(): HostState {
             clearTimeout(timer);
             stopListening();
         };
-    }, [config]);
+    }, [config, store]);
 
-    return { ...state, config, refreshNow, configProblems };
+    return { config, refreshNow, store, configProblems };
 }

@@ -49,7 +49,7 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
     };
     return (
         <Card id={`array-${array.name}`} aria-labelledby={titleId} component="section"
-            className={selected ? 'raidtune-selected' : undefined}>
+            className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
             <CardHeader>
                 <Flex alignItems={{ default: 'alignItemsCenter' }}>
                     <FlexItem>

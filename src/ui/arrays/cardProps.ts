@@ -9,8 +9,8 @@
 //  - except `host` (the HostModel, a new object at every refresh): for it, only the host-wide facts
 //    in cardHostFacts() count. A card part that starts reading another part of `host` adds it
 //    there, else it shows a stale value on idle arrays;
-//  - what a card part reads through a context (useHost(), useAdmin()) is not affected: a context
-//    change re-renders its readers inside a memoised card.
+//  - what a card part reads through useHost() or useAdmin() is not affected: a new model or admin
+//    state re-renders those readers inside a memoised card (refreshStore.ts, HostContext.tsx).
 
 import type { ArrayModel, HostModel } from '../../md/model';
 

@@ -30,9 +30,13 @@ export function startHost(scenario: ScenarioSpec | string, seed = 1): SimulatedH
 
 /** What raidtune reads from the host: its gather script run by the real sh and grep on the tree. */
 export function gather(host: SimulatedHost): Snapshot {
-    const output = execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
+    return parseGatherOutput(gatherOutput(host));
+}
+
+/** The gather script's output as the page receives it. */
+export function gatherOutput(host: SimulatedHost): string {
+    return execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(host.root, 'proc'), join(host.root, 'sys')],
         { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH }, maxBuffer: 256 * 2 ** 20 });
-    return parseGatherOutput(output);
 }
 
 export function read(host: SimulatedHost, path: string): string {

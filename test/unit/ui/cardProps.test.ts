@@ -24,20 +24,29 @@ describe('array card memo rule', () => {
         expect(sameCardProps(props(first), props(first, true))).toBe(false);
     });
 
-    test('the host-wide facts a card reads render it: its member disks and the global limits', () => {
+    test('the host-wide facts a card reads render it: its member disks\' settings and the global limits', () => {
         const first = modelOf(hostFiles());
-        const busyDisk = hostFiles();
-        busyDisk.set('/proc/diskstats', DISKS.map((d, i) => diskstatsLine(d, d === 'vdb' ? 555 : 100 + i)).join(''));
-        expect(sameCardProps(props(first), props(modelOf(busyDisk, first)))).toBe(false);
+        const tunedDisk = hostFiles();
+        tunedDisk.set('/sys/block/vdb/queue/nr_requests', '64\n');
+        expect(sameCardProps(props(first), props(modelOf(tunedDisk, first)))).toBe(false);
         const newLimit = hostFiles();
         newLimit.set('/proc/sys/dev/raid/speed_limit_max', '5000\n');
         expect(sameCardProps(props(first), props(modelOf(newLimit, first)))).toBe(false);
     });
 
+    test('an idle array\'s card does not render for its disks\' I/O counters (only a sync\'s diagnosis reads them, from the array)', () => {
+        const first = modelOf(hostFiles());
+        const busyDisk = hostFiles();
+        busyDisk.set('/proc/diskstats', DISKS.map((d, i) => diskstatsLine(d, d === 'vdb' ? 555 : 100 + i)).join(''));
+        const second = modelOf(busyDisk, first);
+        expect(md0(second).sync).toBeNull();
+        expect(sameCardProps(props(first), props(second))).toBe(true);
+    });
+
     test('a disk of another array does not render it', () => {
         const first = modelOf(hostFiles());
         const otherDisk = hostFiles();
-        otherDisk.set('/proc/diskstats', DISKS.map((d, i) => diskstatsLine(d, d === 'vdd' ? 555 : 100 + i)).join(''));
+        otherDisk.set('/sys/block/vdd/queue/nr_requests', '64\n');
         expect(sameCardProps(props(first), props(modelOf(otherDisk, first)))).toBe(true);
     });
 

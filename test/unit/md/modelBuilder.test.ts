@@ -1,0 +1,151 @@
+// The refresh loop's incremental parse and build (src/md/modelBuilder.ts) against the plain ones:
+// refresh after refresh, on the simulated host read by the real gather script, both must give the
+// same model, whatever changed in between (progress, a frozen sync, a limit, a disk's scheduler,
+// processes coming and going, a whole different host).
+
+import { buildModel, type HostModel } from '../../../src/md/model';
+import { ModelBuilder } from '../../../src/md/modelBuilder';
+import { GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
+import { builtinScenarioNames } from '../../../sim';
+import { gatherOutput, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+
+afterEach(removeTempRoots);
+
+/** Feeds the same outputs to a ModelBuilder and to parseGatherOutput + buildModel; compares each model. */
+function compareRefreshes(outputs: Iterable<string>): HostModel[] {
+    const builder = new ModelBuilder();
+    let plain: HostModel | null = null;
+    const kept: HostModel[] = [];
+    let at = 0;
+    for (const output of outputs) {
+        at += 2000;
+        plain = buildModel(parseGatherOutput(output), at, plain);
+        const incremental = builder.build(builder.parse(output), at);
+        expect(incremental).toEqual(plain);
+        kept.push(incremental);
+    }
+    return kept;
+}
+
+/** Adds a root's section before the end marker, as the gather script prints the state folders. */
+function withSection(output: string, root: string, records: string[]): string {
+    return output.replace('@@end\n', [`@@root ${root}`, ...records, '@@end', ''].join('\n'));
+}
+
+/** Adds /proc/PID/comm records: programs that come and go between two refreshes. */
+function withProcesses(output: string, processes: [pid: number, name: string][]): string {
+    return output.replace('@@root sys\n', `${processes.map(([pid, name]) => `${pid}/comm:${name}\n`).join('')}@@root sys\n`);
+}
+
+describe('incremental refresh gives the same model as a full one', () => {
+    const small = builtinScenarioNames().filter(name => name !== 'many-arrays');
+
+    test.each(small)('%s, while it runs and is changed', name => {
+        const host = startHost(name);
+        const array = host.state.arrays[0]?.name;
+        const disk = host.state.disks[0]?.name;
+        function* refreshes(): Generator<string> {
+            for (let i = 0; i < 12; i++) {
+                if (array && i === 3) tee(host, `sys/block/${array}/md/sync_action`, 'frozen');
+                if (array && i === 5) tee(host, `sys/block/${array}/md/sync_action`, 'idle');
+                if (array && i === 7) tee(host, `sys/block/${array}/md/sync_speed_max`, '12345');
+                if (disk && i === 8) tee(host, `sys/block/${disk}/queue/scheduler`, 'none');
+                if (i === 9) tee(host, 'proc/sys/dev/raid/speed_limit_min', '7000');
+                host.tick(i % 4 === 0 ? 0 : 30);
+                const output = gatherOutput(host);
+                yield i % 3 === 0 ? withProcesses(output, [[100 + i, 'ext4lazyinit'], [200, 'updatedb']]) : output;
+            }
+        }
+        const models = compareRefreshes(refreshes());
+        expect(models.length).toBe(12);
+    });
+
+    test('the host changes under it: other arrays, then none, then back; state folders come and go', () => {
+        const a = startHost('shared-disks');
+        const b = startHost('slow-rebuilds');
+        const empty = startHost('empty');
+        const journal = '{"version":1,"entries":[]}';
+        compareRefreshes([
+            gatherOutput(a),
+            withSection(gatherOutput(a), 'raidtune-state', [`restore.json:${journal}`]),
+            gatherOutput(b),
+            gatherOutput(b),
+            gatherOutput(empty),
+            gatherOutput(a).replace('@@root sys\n', '@@missing sys\n').replace(/^block\/.*\n/gm, ''),
+            gatherOutput(a),
+            gatherOutput(a).slice(0, 5000),
+            gatherOutput(a),
+        ]);
+    });
+
+    test('many-arrays: 128 arrays, idle ones kept as the same objects', () => {
+        const host = startHost('many-arrays');
+        const outputs = [0, 2, 2].map(seconds => {
+            host.tick(seconds);
+            return gatherOutput(host);
+        });
+        const [, second, third] = compareRefreshes(outputs);
+        const idle = third.arrays.filter(array => array.sync === null);
+        expect(idle.length).toBeGreaterThan(90);
+        for (const array of idle) expect(array).toBe(second.arrays.find(a => a.name === array.name));
+        const syncing = third.arrays.filter(array => array.sync?.runState === 'running');
+        expect(syncing.length).toBeGreaterThan(10);
+        for (const array of syncing) expect(array).not.toBe(second.arrays.find(a => a.name === array.name));
+    });
+});
+
+describe('GatherParser: what changed since its last parse', () => {
+    const first = '@@root proc\nmdstat:a\nmdstat:b\nuptime:1\n@@root sys\nblock/md0/md/level:raid1\nblock/md0/md/degraded:0\n@@end\n';
+
+    test('the first parse changes everything: there is no "since"', () => {
+        const parser = new GatherParser();
+        const snapshot = parser.parse(first);
+        expect(snapshot.changed).toBeUndefined();
+        expect(snapshot.sysPaths).toEqual(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded']);
+    });
+
+    test('one changed line: that path, and the same path list', () => {
+        const parser = new GatherParser();
+        const before = parser.parse(first);
+        const paths = before.sysPaths;
+        const after = parser.parse(first.replace('degraded:0', 'degraded:1'));
+        expect(after.changed).toEqual({ since: before.id, paths: new Set(['/sys/block/md0/md/degraded']) });
+        expect(after.files.get('/sys/block/md0/md/degraded')).toBe('1\n');
+        expect(after.sysPaths).toBe(paths);
+    });
+
+    test('a changed line of a file with several lines: its root read again, all its paths listed', () => {
+        const parser = new GatherParser();
+        parser.parse(first);
+        const after = parser.parse(first.replace('mdstat:b', 'mdstat:c'));
+        expect(after.changed!.paths).toEqual(new Set(['/proc/mdstat', '/proc/uptime']));
+        expect(after.files.get('/proc/mdstat')).toBe('a\nc\n');
+    });
+
+    test('a path gone and one added: both listed, the gone one removed', () => {
+        const parser = new GatherParser();
+        const before = parser.parse(first);
+        const after = parser.parse(first.replace('block/md0/md/degraded:0', 'block/md0/md/layout:2'));
+        expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded', '/sys/block/md0/md/layout']));
+        expect(after.files.has('/sys/block/md0/md/degraded')).toBe(false);
+        expect(after.files.get('/sys/block/md0/md/layout')).toBe('2\n');
+        expect(after.sysPaths).not.toBe(before.sysPaths);
+    });
+
+    test('a root missing now: its files are gone', () => {
+        const parser = new GatherParser();
+        parser.parse(first);
+        const after = parser.parse('@@root proc\nmdstat:a\nmdstat:b\nuptime:1\n@@missing sys\n@@end\n');
+        expect(after.missingRoots).toEqual(['sys']);
+        expect([...after.files.keys()]).toEqual(['/proc/mdstat', '/proc/uptime']);
+        expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded']));
+    });
+
+    test('nothing changed: nothing listed, and the files are those of a fresh parse', () => {
+        const parser = new GatherParser();
+        parser.parse(first);
+        const after = parser.parse(first);
+        expect(after.changed!.paths.size).toBe(0);
+        expect(after.files).toEqual(parseGatherOutput(first).files);
+    });
+});

@@ -6,23 +6,37 @@
 //
 // Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
 // $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d, $6 the udev
-// rules and $7 the modules-load.d folder (the settings kept after a reboot).
+// rules and $7 the modules-load.d folder (the settings kept after a reboot), $8 "fast" to leave
+// out what a sync does not change (`@@kept sys settings`: the page keeps its last full read), $9
+// the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
 
-/** md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones are skipped. */
-export const ARRAY_ATTRIBUTES = [
-    'level', 'raid_disks', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid',
-    'array_state', 'degraded', 'sync_action', 'last_sync_action', 'sync_completed', 'sync_speed',
-    'mismatch_cnt', 'reshape_position', 'resync_start', 'sync_speed_min', 'sync_speed_max',
-    'stripe_cache_size', 'stripe_cache_active', 'group_thread_cnt', 'consistency_policy',
-    'bitmap/location', 'bitmap/chunksize',
+/**
+ * md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones
+ * are skipped. A fast read (every refresh while something syncs) takes only the ones a sync
+ * changes; a full read (when src/md/modelBuilder.ts asks: at least every few refreshes, after
+ * every change raidtune makes, at once when /proc/mdstat shows arrays or members changed) takes all of them.
+ */
+export const ARRAY_SYNC_ATTRIBUTES = [
+    'array_state', 'degraded', 'raid_disks', 'sync_action', 'last_sync_action', 'sync_completed', 'sync_speed',
+    'mismatch_cnt', 'reshape_position', 'resync_start', 'sync_speed_min', 'sync_speed_max', 'stripe_cache_active',
 ] as const;
+export const ARRAY_SETTING_ATTRIBUTES = [
+    'level', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid',
+    'stripe_cache_size', 'group_thread_cnt', 'consistency_policy', 'bitmap/location', 'bitmap/chunksize',
+] as const;
+export const ARRAY_ATTRIBUTES = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTRIBUTES] as const;
 
-/** Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/). */
-export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
+/**
+ * Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/), at full reads: a member's
+ * role changes show in /proc/mdstat first ((F), (S), [UU_]), which makes the next read a full one.
+ */
+export const MEMBER_SYNC_ATTRIBUTES = [] as const;
+export const MEMBER_SETTING_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
+export const MEMBER_ATTRIBUTES = [...MEMBER_SYNC_ATTRIBUTES, ...MEMBER_SETTING_ATTRIBUTES] as const;
 
-/** Attributes read for every block device (relative to /sys/block/NAME/). */
+/** Attributes read for every block device (relative to /sys/block/NAME/), at full reads. */
 export const DISK_ATTRIBUTES = [
     'size', 'ro', 'queue/read_ahead_kb', 'queue/scheduler', 'queue/nr_requests', 'queue/rotational',
     'device/queue_depth', 'device/wwid', 'wwid',
@@ -32,7 +46,7 @@ export const DISK_ATTRIBUTES = [
 export const PARTITION_ATTRIBUTES = ['partition', 'start'] as const;
 
 export const PROC_FILES = [
-    'mdstat', 'uptime', 'meminfo', 'diskstats',
+    'mdstat', 'uptime', 'meminfo',
     'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
 ] as const;
 
@@ -53,9 +67,14 @@ export const SYSCTL_FILES = [SYSCTL_FILE] as const;
 export const UDEV_FILES = [UDEV_RULES_FILE] as const;
 export const MODULES_LOAD_FILES = [MODULES_LOAD_FILE] as const;
 
-const sysGlobs = [
-    ...ARRAY_ATTRIBUTES.map(a => `block/md*/md/${a}`),
-    ...MEMBER_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
+/** What the fast read takes of /sys, and what only a full read adds (its `sys settings` section). */
+const sysSyncGlobs = [
+    ...ARRAY_SYNC_ATTRIBUTES.map(a => `block/md*/md/${a}`),
+    ...MEMBER_SYNC_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
+];
+const sysSettingGlobs = [
+    ...ARRAY_SETTING_ATTRIBUTES.map(a => `block/md*/md/${a}`),
+    ...MEMBER_SETTING_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
     ...DISK_ATTRIBUTES.map(a => `block/*/${a}`),
     ...PARTITION_ATTRIBUTES.map(a => `block/*/*/${a}`),
 ];
@@ -69,12 +88,19 @@ if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1; then ec
 if cd "$1" 2>/dev/null; then
   echo "@@root proc"
   grep -H -s '' /dev/null ${PROC_FILES.join(' ')} ${PROCESS_NAMES}
+  if [ -n "$9" ]; then grep -H -s -E " ($9) " diskstats; else grep -H -s '' diskstats; fi
 else
   echo "@@missing proc"
 fi
 if cd "$2" 2>/dev/null; then
   echo "@@root sys"
-  grep -H -s '' /dev/null ${sysGlobs.join(' ')}
+  grep -H -s '' /dev/null ${sysSyncGlobs.join(' ')}
+  if [ "$8" = fast ]; then
+    echo "@@kept sys settings"
+  else
+    echo "@@root sys settings"
+    grep -H -s '' /dev/null ${sysSettingGlobs.join(' ')}
+  fi
 else
   echo "@@missing sys"
 fi

@@ -10,15 +10,15 @@ import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
 import { shareUnchanged } from './share';
-import { readValue, type Snapshot } from './snapshot';
+import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
     MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
 } from './tuning/persist';
 import {
-    parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState,
+    parseBitmapLocation, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
     parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
-    type DiskStats, type MemInfo, type SpeedLimit,
+    type DiskStats, type DiskstatsLines, type MemInfo, type SpeedLimit,
 } from './sysfs';
 
 export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
@@ -154,12 +154,14 @@ export interface PreviousInputs {
     changedPaths: ReadonlySet<string>;
     mdstat: ReadonlyMap<string, MdstatArray>;
     index: SysfsIndex;
+    diskstats: DiskstatsLines;
 }
 
 export interface BuiltModel {
     model: HostModel;
     mdstat: Map<string, MdstatArray>;
     index: SysfsIndex;
+    diskstats: DiskstatsLines;
 }
 
 /**
@@ -204,7 +206,8 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     });
     explainDelays(arrays);
     const disks = buildDisks(snapshot, index, keep && { disks: keep.previous.disks, devices: keep.devices });
-    const diskStats = parseDiskstats(readValue(snapshot, '/proc/diskstats'));
+    const diskstats = parseDiskstatsKeeping(readValue(snapshot, '/proc/diskstats'), keep?.inputs.diskstats ?? new Map());
+    const diskStats = diskstats.stats;
     recordIoSamples(arrays, diskStats, previousArrays, takenAt);
 
     const model: HostModel = {
@@ -217,11 +220,11 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         pageSize: snapshot.pageSize ?? previous?.pageSize ?? null,
         disks,
         diskStats,
-        backgroundJobs: backgroundJobs(snapshot.files),
+        backgroundJobs: backgroundJobs(filesUnder(snapshot, 'proc')),
         journal: parseJournal(snapshot.files.get(`/raidtune-state/${JOURNAL_FILE}`)),
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
-        autoRestore: parseAutoRestore(snapshot.files),
+        autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
         systemd: snapshot.systemd === true,
         problems,
     };
@@ -229,6 +232,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         model: previous ? shareWithPrevious(previous, model, previousArrays) : model,
         mdstat: new Map(mdstat.arrays.map(a => [a.name, a])),
         index,
+        diskstats: diskstats.lines,
     };
 }
 

@@ -2,13 +2,53 @@
 // made of input that did not change: the parser updates only the records that differ, the build
 // keeps idle arrays and disks whose inputs are the same (src/md/model.ts buildModelKeeping). With
 // 128 arrays, a refresh then costs the ~25 syncing arrays' work instead of all 128 arrays'.
+//
+// It also says which reads may be fast ones (src/host/gatherScript.ts): while something syncs,
+// most refreshes need only what a sync changes (a quarter of the bytes at 128 arrays). A full read
+// comes at least every FULL_READ_EVERY refreshes, after each change raidtune makes, whenever
+// nothing syncs (reads are 10 s apart then), and at once when /proc/mdstat shows an array or a
+// member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended).
 
 import { buildModelKeeping, type BuiltModel, type HostModel } from './model';
+import type { MdstatArray } from './mdstat';
+import { shareUnchanged } from './share';
 import { GatherParser, type Snapshot } from './snapshot';
+
+export const FULL_READ_EVERY = 5;
+
+const PLAIN_DISK_NAME = /^[A-Za-z0-9_-]+$/;
 
 export class ModelBuilder {
     private readonly parser = new GatherParser();
     private last: (BuiltModel & { snapshotId: number | undefined; sysPaths: readonly string[] | undefined }) | null = null;
+    private fastReadsInARow = 0;
+    private fullReadDue = true;
+
+    /** The next read must be a full one. */
+    fullReadWanted(): boolean {
+        if (this.fullReadDue || !this.last || !this.last.model.arrays.some(a => a.sync)) return true;
+        return this.fastReadsInARow >= FULL_READ_EVERY - 1;
+    }
+
+    /**
+     * The disks a fast read takes /proc/diskstats lines of, as the gather script's "sda|sdb": the
+     * members of running syncs (what the diagnosis reads). Empty (all lines) when a name is not a
+     * plain kernel name, so that nothing but letters, digits, _ and - goes into grep's pattern.
+     */
+    diskstatsFilter(): string {
+        const disks = new Set(this.last?.model.arrays.flatMap(a => (a.sync?.runState === 'running' ? a.members.map(m => m.disk) : [])));
+        return [...disks].every(name => PLAIN_DISK_NAME.test(name)) ? [...disks].join('|') : '';
+    }
+
+    /** A full read is due now, not at its turn: the refresh loop reads again at once. */
+    fullReadPending(): boolean {
+        return this.fullReadDue;
+    }
+
+    /** After a change: its effects anywhere (disk queues, array settings) show at the next read. */
+    requestFullRead(): void {
+        this.fullReadDue = true;
+    }
 
     parse(output: string): Snapshot {
         return this.parser.parse(output);
@@ -22,8 +62,25 @@ export class ModelBuilder {
         const comparable = last !== null && snapshot.changed !== undefined && last.snapshotId === snapshot.changed.since &&
             snapshot.sysPaths !== undefined && snapshot.sysPaths === last.sysPaths;
         const built = buildModelKeeping(snapshot, takenAt, last?.model ?? null,
-            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, index: last.index } : null);
+            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, index: last.index, diskstats: last.diskstats } : null);
+        const fast = (snapshot.keptSections?.length ?? 0) > 0;
+        this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
+        if (!fast) this.fullReadDue = false;
+        if (fast && last && arraysChangedBeyondSync(last.mdstat, built.mdstat)) this.fullReadDue = true;
         this.last = { ...built, snapshotId: snapshot.id, sysPaths: snapshot.sysPaths };
         return built.model;
     }
+}
+
+/** Arrays came or went, or one changed in more than its sync line and bitmap counters. */
+function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>, now: ReadonlyMap<string, MdstatArray>): boolean {
+    if (before.size !== now.size) return true;
+    for (const [name, array] of now) {
+        const previous = before.get(name);
+        if (!previous) return true;
+        const shape = (a: MdstatArray) => ({ ...a, sync: null, bitmap: null });
+        const was = shape(previous);
+        if (shareUnchanged(was, shape(array)) !== was) return true;
+    }
+    return false;
 }

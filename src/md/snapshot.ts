@@ -26,9 +26,14 @@ export interface Snapshot {
     changed?: { since: number; paths: ReadonlySet<string> };
     /** The /sys paths in output order; the same array object as the previous snapshot's when it held the same paths. */
     sysPaths?: readonly string[];
+    /** Sections a fast read left out (`@@kept NAME`): their files are those of the last read that had them. */
+    keptSections?: string[];
+    /** Each section's paths ("proc", "sys", "sys settings", "raidtune-state"...). */
+    sectionPaths?: ReadonlyMap<string, readonly string[]>;
 }
 
 const MARKER = '@@';
+const SYS_PREFIX = '/sys/';
 const COLON = 58;
 
 let lastSnapshotId = 0;
@@ -40,6 +45,7 @@ export function parseGatherOutput(output: string): Snapshot {
 
 /** One root's records as last read: compared with the next output's to find what changed. */
 interface Section {
+    /** The canonical folder of its paths: "/sys/" for the sections "sys" and "sys settings". */
     prefix: string;
     /** The records exactly as read. */
     body: string;
@@ -59,18 +65,17 @@ export class GatherParser {
     private readonly files = new Map<string, string>();
     private sections = new Map<string, Section>();
     private lastId: number | null = null;
+    private sysPaths: { from: string[][]; paths: string[] } = { from: [], paths: [] };
 
     parse(output: string): Snapshot {
         const id = ++lastSnapshotId;
         const changed = new Set<string>();
-        const snapshot: Snapshot = { files: this.files, pageSize: null, missingRoots: [], complete: false, id, sysPaths: [] };
+        const snapshot: Snapshot = { files: this.files, pageSize: null, missingRoots: [], complete: false, id, keptSections: [] };
         const sections = new Map<string, Section>();
         let open: { name: string; bodyStart: number } | null = null;
         const close = (end: number) => {
             if (!open) return;
-            const section = this.updateSection(open.name, output.slice(open.bodyStart, end), changed);
-            sections.set(open.name, section);
-            if (open.name === 'sys') snapshot.sysPaths = section.paths;
+            sections.set(open.name, this.updateSection(open.name, output.slice(open.bodyStart, end), changed));
             open = null;
         };
 
@@ -84,9 +89,16 @@ export class GatherParser {
             close(start);
             const newline = output.indexOf('\n', start);
             const end = newline < 0 ? output.length : newline;
-            const [word, arg] = output.slice(start + MARKER.length, end).split(' ');
+            const marker = output.slice(start + MARKER.length, end);
+            const space = marker.indexOf(' ');
+            const word = space < 0 ? marker : marker.slice(0, space);
+            const arg = space < 0 ? '' : marker.slice(space + 1);
             if (word === 'root' && arg) open = { name: arg, bodyStart: end + 1 };
-            else if (word === 'missing') snapshot.missingRoots.push(arg);
+            else if (word === 'kept' && arg) {
+                const kept = this.sections.get(arg);
+                if (kept) sections.set(arg, kept);
+                snapshot.keptSections!.push(arg);
+            } else if (word === 'missing') snapshot.missingRoots.push(arg);
             else if (word === 'pagesize') snapshot.pageSize = positiveIntOrNull(arg);
             else if (word === 'end') snapshot.complete = true;
             else if (word === 'systemd') snapshot.systemd = true;
@@ -98,9 +110,21 @@ export class GatherParser {
             if (!sections.has(name)) this.forget(gone, changed);
         }
         if (this.lastId !== null) snapshot.changed = { since: this.lastId, paths: changed };
+        snapshot.sysPaths = this.sysPathsOf(sections);
+        snapshot.sectionPaths = new Map([...sections].map(([name, section]) => [name, section.paths]));
         this.sections = sections;
         this.lastId = id;
         return snapshot;
+    }
+
+    /** All /sys paths, as the same array as last time while every /sys section has the same paths. */
+    private sysPathsOf(sections: Map<string, Section>): string[] {
+        const from = [...sections.values()].filter(s => s.prefix === SYS_PREFIX).map(s => s.paths);
+        const last = this.sysPaths;
+        if (from.length !== last.from.length || from.some((paths, i) => paths !== last.from[i])) {
+            this.sysPaths = { from, paths: from.flat() };
+        }
+        return this.sysPaths.paths;
     }
 
     /** Brings one root's files up to date with its new records; notes the paths that changed. */
@@ -109,7 +133,7 @@ export class GatherParser {
         if (before?.body === body) return before;
         if (before && this.updateInPlace(before, body, changed)) return before;
         if (before) this.forget(before, changed);
-        const section = this.readSection(`/${name}/`, body);
+        const section = this.readSection(`/${name.split(' ')[0]}/`, body);
         for (const path of section.paths) changed.add(path);
         return section;
     }
@@ -197,6 +221,16 @@ function recordValue(text: string, colon: number, end: number): string {
 function positiveIntOrNull(text: string | undefined): number | null {
     const n = Number(text);
     return Number.isInteger(n) && n > 0 ? n : null;
+}
+
+/** The files read under one root ("proc", "raidtune-state"), without walking every path of the snapshot. */
+export function filesUnder(snapshot: Snapshot, root: string): ReadonlyMap<string, string> {
+    if (snapshot.sectionPaths) {
+        const paths = snapshot.sectionPaths.get(root) ?? [];
+        return new Map(paths.map(path => [path, snapshot.files.get(path)!]));
+    }
+    const prefix = `/${root}/`;
+    return new Map([...snapshot.files].filter(([path]) => path.startsWith(prefix)));
 }
 
 /** A snapshot's file, trimmed, or null when it was not there. */

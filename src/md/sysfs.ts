@@ -94,15 +94,35 @@ export interface DiskStats {
 
 /** /proc/diskstats: "major minor name reads merged sectors ms writes merged sectors ms inflight io_ms ...". */
 export function parseDiskstats(text: string | null): Map<string, DiskStats> {
+    return parseDiskstatsKeeping(text, new Map()).stats;
+}
+
+/** Each /proc/diskstats line, as read, with the disk it names and its counters. */
+export type DiskstatsLines = Map<string, [name: string, stats: DiskStats]>;
+
+/**
+ * parseDiskstats(), keeping the counters of every line that reads as it did last time (an idle
+ * disk's): the same objects, not parsed again (2048 disks at every refresh at 128 arrays).
+ */
+export function parseDiskstatsKeeping(text: string | null, known: ReadonlyMap<string, [string, DiskStats]>):
+    { stats: Map<string, DiskStats>; lines: DiskstatsLines } {
     const stats = new Map<string, DiskStats>();
+    const lines: DiskstatsLines = new Map();
     for (const line of text?.split('\n') ?? []) {
-        const f = line.trim().split(/\s+/);
-        if (f.length < 14) continue;
-        // Only the fields kept are converted (2048 disks at every refresh).
-        stats.set(f[2], {
-            readsCompleted: Number(f[3]), readSectors: Number(f[5]), writesCompleted: Number(f[7]),
-            writeSectors: Number(f[9]), inFlight: Number(f[11]), ioMs: Number(f[12]),
-        });
+        const parsed = known.get(line) ?? parseDiskstatsLine(line);
+        if (!parsed) continue;
+        stats.set(parsed[0], parsed[1]);
+        lines.set(line, parsed);
     }
-    return stats;
+    return { stats, lines };
+}
+
+function parseDiskstatsLine(line: string): [string, DiskStats] | null {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 14) return null;
+    // Only the fields kept are converted.
+    return [f[2], {
+        readsCompleted: Number(f[3]), readSectors: Number(f[5]), writesCompleted: Number(f[7]),
+        writeSectors: Number(f[9]), inFlight: Number(f[11]), ioMs: Number(f[12]),
+    }];
 }

@@ -214,13 +214,19 @@ const keepingOf = memoPerObject((host: HostModel) => [host.disks, host.journal, 
             diskComparisons: new Map(),
         };
         for (const disk of memberDisks(host, array)) {
-            const rule = liveDiskRule(host, disk);
+            const { rule, comparisons } = diskKeepingOf(host, disk);
             if (rule) keeping.diskRules.set(disk.name, rule);
-            const comparisons = deviceComparisons(host, disk.name, disk, diskMatch(disk), diskSettings()).filter(c => c !== null);
             if (comparisons.length) keeping.diskComparisons.set(disk.name, comparisons);
         }
         return keeping;
     });
+
+// A disk's settings object stays the same while they do, whatever its array does.
+const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
+    (host, disk: DiskModel) => ({
+        rule: liveDiskRule(host, disk),
+        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), diskSettings()).filter(c => c !== null),
+    }));
 
 /** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
 function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<string, T>): T[] {

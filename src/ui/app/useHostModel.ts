@@ -40,14 +40,16 @@ export function useHostModel(): HostState {
     const modelRef = useRef<HostModel | null>(null);
     const refreshRef = useRef<() => void>(() => undefined);
     const busyUntilRef = useRef(0);
+    // Parses and builds each refresh keeping what the previous one made of unchanged input, and
+    // says when a read may leave out what a sync does not change (src/md/modelBuilder.ts).
+    const [builder] = useState(() => new ModelBuilder());
     const refreshNow = useCallback(() => {
         busyUntilRef.current = performance.now() + AFTER_CHANGE_MS;
+        builder.requestFullRead();
         refreshRef.current();
-    }, []);
+    }, [builder]);
 
     useEffect(() => {
-        // Parses and builds each refresh keeping what the previous one made of unchanged input.
-        const builder = new ModelBuilder();
         let timer: ReturnType<typeof setTimeout> | undefined;
         let inFlight = false;
         // A refresh asked for while one is running (e.g. right after a write) runs right after it.
@@ -68,8 +70,11 @@ export function useHostModel(): HostState {
             inFlight = true;
             again = false;
             const start = performance.now();
+            // A fast read that saw arrays or members change is followed by a full one at once.
+            let fullReadNow = false;
             try {
-                const output = await readGatherOutput(config, modelRef.current?.pageSize == null);
+                const read = builder.fullReadWanted() ? { full: true as const } : { full: false as const, diskstatsOf: builder.diskstatsFilter() };
+                const output = await readGatherOutput(config, modelRef.current?.pageSize == null, read);
                 const readDone = performance.now();
                 const snapshot = builder.parse(output);
                 const parsed = performance.now();
@@ -78,11 +83,12 @@ export function useHostModel(): HostState {
                 const seq = recordRefresh(start, readDone, parsed, builtAt);
                 modelRef.current = model;
                 if (!stopped) store.set({ model, refresh: { seq, builtAt }, error: null });
+                fullReadNow = builder.fullReadPending();
             } catch (error) {
                 if (!stopped) store.set({ ...store.get(), error: (error as Error).message });
             } finally {
                 inFlight = false;
-                schedule(again ? 0 : nextDelay(modelRef.current, busyUntilRef.current));
+                schedule(again || fullReadNow ? 0 : nextDelay(modelRef.current, busyUntilRef.current));
             }
         }
 
@@ -97,7 +103,7 @@ export function useHostModel(): HostState {
             clearTimeout(timer);
             stopListening();
         };
-    }, [config, store]);
+    }, [config, store, builder]);
 
     return { config, refreshNow, store, configProblems };
 }

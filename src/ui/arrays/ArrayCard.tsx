@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import {
     Alert,
     Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
@@ -37,10 +38,18 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
+/** What the card's header and facts show of the array: they render again only when one of these changed. */
+const SUMMARY_FIELDS = [
+    'name', 'device', 'level', 'health', 'sizeKiB', 'raidDisks', 'missingSlots', 'members', 'arrayState', 'metadata',
+    'chunkKiB', 'bitmap', 'stripeCache', 'readAheadKiB', 'groupThreadCount', 'mismatchCount',
+] as const satisfies readonly (keyof ArrayModel)[];
+
+type SummaryProps = { array: ArrayModel; selected: boolean };
+
+// A syncing array is a new object at every refresh; its header and facts mostly are not new.
+const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProps) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
-    const [fixDialog, openFix] = useFixDialog(array);
     // The name links to the array's own address (#/md0): the URL can be shared and Back returns.
     const select = (event: React.MouseEvent) => {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -48,8 +57,7 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
         selectArray(array.name);
     };
     return (
-        <Card id={`array-${array.name}`} aria-labelledby={titleId} component="section"
-            className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
+        <>
             <CardHeader>
                 <Flex alignItems={{ default: 'alignItemsCenter' }}>
                     <FlexItem>
@@ -89,6 +97,17 @@ export function ArrayCard({ array, host, selected = false }: { array: ArrayModel
                     )}
                 </DescriptionList>
             </CardBody>
+        </>
+    );
+}, (before: SummaryProps, after: SummaryProps) =>
+    before.selected === after.selected && SUMMARY_FIELDS.every(field => Object.is(before.array[field], after.array[field])));
+
+export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
+    const [fixDialog, openFix] = useFixDialog(array);
+    return (
+        <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
+            className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
+            <ArraySummary array={array} selected={selected} />
             {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>}
             {fixDialog}
             {array.syncFrozen && !array.sync && (

@@ -4,7 +4,7 @@
 // processes coming and going, a whole different host).
 
 import { buildModel, type HostModel } from '../../../src/md/model';
-import { ModelBuilder } from '../../../src/md/modelBuilder';
+import { FULL_READ_EVERY, ModelBuilder } from '../../../src/md/modelBuilder';
 import { GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
 import { builtinScenarioNames } from '../../../sim';
 import { gatherOutput, removeTempRoots, startHost, tee } from '../sim/simHelpers';
@@ -85,12 +85,92 @@ describe('incremental refresh gives the same model as a full one', () => {
             return gatherOutput(host);
         });
         const [, second, third] = compareRefreshes(outputs);
+        // What a fast read leaves out is most of the bytes here: 2048 disks' and members' settings.
+        expect(gatherOutput(host, true).length).toBeLessThan(outputs[2].length / 3);
         const idle = third.arrays.filter(array => array.sync === null);
         expect(idle.length).toBeGreaterThan(90);
         for (const array of idle) expect(array).toBe(second.arrays.find(a => a.name === array.name));
         const syncing = third.arrays.filter(array => array.sync?.runState === 'running');
         expect(syncing.length).toBeGreaterThan(10);
         for (const array of syncing) expect(array).not.toBe(second.arrays.find(a => a.name === array.name));
+    });
+});
+
+describe('fast reads: only what a sync changes, the rest kept from the last full read', () => {
+    test.each(['shared-disks', 'check-mismatches', 'raid5-reshape'])('%s: the same model as from full reads', name => {
+        const host = startHost(name);
+        host.tick(1);
+        const first = gatherOutput(host);
+        const builder = new ModelBuilder();
+        builder.build(builder.parse(first), 2000);
+        const disks = builder.diskstatsFilter();
+        host.tick(20);
+        const [full, fast] = [gatherOutput(host), gatherOutput(host, true, disks)];
+        expect(fast.length).toBeLessThan(full.length);
+        expect(fast).toContain('@@kept sys settings\n');
+        expect(fast).not.toContain('/queue/scheduler:');
+        const plain = buildModel(parseGatherOutput(full), 4000, buildModel(parseGatherOutput(first), 2000));
+        const fromFast = builder.build(builder.parse(fast), 4000);
+        const running = fromFast.arrays.filter(a => a.sync?.runState === 'running');
+        expect(running.length).toBeGreaterThan(0);
+        // Only the running syncs' member disks' counters are read (all the diagnosis needs).
+        const members = [...new Set(running.flatMap(a => a.members.map(m => m.disk)))].sort();
+        expect(disks.split('|').sort()).toEqual(members);
+        expect([...fromFast.diskStats.keys()].sort()).toEqual(members);
+        for (const disk of members) expect(fromFast.diskStats.get(disk)).toEqual(plain.diskStats.get(disk));
+        expect({ ...fromFast, diskStats: null }).toEqual({ ...plain, diskStats: null });
+    });
+
+    test('a disk name that is not a plain kernel name reads every diskstats line rather than go into the pattern', () => {
+        const host = startHost('raid6-recovery');
+        const builder = new ModelBuilder();
+        builder.build(builder.parse(gatherOutput(host)), 0);
+        expect(builder.diskstatsFilter()).toMatch(/^sd[a-z](\|sd[a-z])+$/);
+        const odd = gatherOutput(host).replace(/\bsdb/g, 'sd.b');
+        const other = new ModelBuilder();
+        other.build(other.parse(odd), 0);
+        expect(other.diskstatsFilter()).toBe('');
+    });
+
+    test('a full read first, then fast ones while something syncs, a full one every FULL_READ_EVERY reads and after a change', () => {
+        const host = startHost('raid6-recovery');
+        const builder = new ModelBuilder();
+        const refresh = () => {
+            const full = builder.fullReadWanted();
+            host.tick(2);
+            builder.build(builder.parse(gatherOutput(host, !full)), 0);
+            return full ? 'full' : 'fast';
+        };
+        const kinds = Array.from({ length: 2 * FULL_READ_EVERY }, refresh);
+        expect(kinds).toEqual(Array.from({ length: 2 }, () => ['full', ...Array(FULL_READ_EVERY - 1).fill('fast')]).flat());
+        builder.requestFullRead();
+        expect(builder.fullReadPending()).toBe(true);
+        expect(refresh()).toBe('full');
+        expect(builder.fullReadPending()).toBe(false);
+        expect(refresh()).toBe('fast');
+    });
+
+    test('a fast read that shows a member changed asks for a full read at once', () => {
+        const host = startHost('raid6-recovery');
+        const builder = new ModelBuilder();
+        builder.build(builder.parse(gatherOutput(host)), 0);
+        host.tick(2);
+        builder.build(builder.parse(gatherOutput(host, true)), 2000);
+        expect(builder.fullReadPending()).toBe(false);
+        const failed = gatherOutput(host, true).replace(/^(mdstat:md0 : .*?\bsd[a-z]+\d*\[\d+\])/m, '$1(F)');
+        expect(failed).toContain('(F)');
+        builder.build(builder.parse(failed), 4000);
+        expect(builder.fullReadPending()).toBe(true);
+        expect(builder.fullReadWanted()).toBe(true);
+    });
+
+    test('nothing syncing: every read is full', () => {
+        const host = startHost('raid1-healthy');
+        const builder = new ModelBuilder();
+        for (let i = 0; i < 3; i++) {
+            expect(builder.fullReadWanted()).toBe(true);
+            builder.build(builder.parse(gatherOutput(host)), i * 10000);
+        }
     });
 });
 
@@ -139,6 +219,19 @@ describe('GatherParser: what changed since its last parse', () => {
         expect(after.missingRoots).toEqual(['sys']);
         expect([...after.files.keys()]).toEqual(['/proc/mdstat', '/proc/uptime']);
         expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded']));
+    });
+
+    test('a kept section keeps its files, paths and path list; the others are updated', () => {
+        const parser = new GatherParser();
+        const full = `${first.replace('@@end\n', '')}@@root sys settings\nblock/sda/queue/nr_requests:64\n@@end\n`;
+        const before = parser.parse(full);
+        const fast = `${first.replace('degraded:0', 'degraded:1').replace('@@end\n', '')}@@kept sys settings\n@@end\n`;
+        const after = parser.parse(fast);
+        expect(after.keptSections).toEqual(['sys settings']);
+        expect(after.files.get('/sys/block/sda/queue/nr_requests')).toBe('64\n');
+        expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/degraded']));
+        expect(after.sysPaths).toBe(before.sysPaths);
+        expect(after.sysPaths).toEqual(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded', '/sys/block/sda/queue/nr_requests']);
     });
 
     test('nothing changed: nothing listed, and the files are those of a fresh parse', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, inView, simValue, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0', config: { stateDir } });
@@ -53,7 +53,10 @@ test('gathering data first, then each array says why it is slow, with its number
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md2', 'slow-member'))).toMatch(
         /^One slow member: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.9\d MB\/s, they move 0\.9\d MB\/s\. One slow disk holds back the whole array: check its health with smartctl -a \/dev\/sdj$/);
-    await expect(finding('md2', 'slow-member').locator('code').innerText()).resolves.toBe('smartctl -a /dev/sdj');
+    // Scrolled to, as a reader would: a card out of view is not laid out (content-visibility), so it has no innerText.
+    const smartctl = await inView(finding('md2', 'slow-member').locator('code'));
+    await waitUntil('the command laid out', async () => (await smartctl.innerText()) !== '');
+    expect(await smartctl.innerText()).toBe('smartctl -a /dev/sdj');
     await finding('md3', 'stripe-cache-full').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md3', 'stripe-cache-full'))).toMatch(
         /^Stripe cache full: All or nearly all of its 256 entries were in use in (\d+) of \1 samples: the sync waits for free stripes\.$/);
@@ -68,6 +71,8 @@ test('gathering data first, then each array says why it is slow, with its number
 test('the what-if table: each change with its speed and finish time, bounded by the disks', async () => {
     const table = section('md0').getByRole('table', { name: 'What if: the finish time of md0 with each change' });
     await table.waitFor({ timeout: VERDICT_MS });
+    const firstCell = await inView(table.locator('tbody tr th, tbody tr td').first());
+    await waitUntil('the table laid out', async () => (await firstCell.innerText()) !== '');
     const rows = await table.locator('tbody tr').evaluateAll(trs => trs.map(tr =>
         [...tr.querySelectorAll('th, td')].map(cell => (cell as HTMLElement).innerText.trim())));
     expect(rows.map(r => [r[0], r[1], r[3]])).toEqual([
@@ -87,8 +92,12 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     expect(now / ten).toBeLessThan(2.8);
     expect(now / fifty).toBeGreaterThan(10);
     // md2's slow member bounds every change: none makes it faster.
+    const md2Cell = await inView(section('md2').locator('tbody tr td:last-child').first());
+    await waitUntil('md2\'s table laid out', async () => (await md2Cell.innerText()) !== '');
     const slowRows = await section('md2').locator('tbody tr td:last-child').allInnerTexts();
     expect(slowRows.slice(1).every(text => text === 'No faster: something else holds it back')).toBe(true);
+    const evidence = await inView(section('md2').locator('.raidtune-diagnosis-evidence'));
+    await waitUntil('the evidence laid out', async () => (await evidence.innerText()) !== '');
     await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(
         /The member disks can move about 0\.9\d MB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
 });

@@ -11,21 +11,39 @@ export function arrayCard(surface: Surface, name: string): Locator {
     return surface.locator(`#array-${name}`);
 }
 
+/**
+ * The card, scrolled to as a reader would. A card out of view is not laid out (content-visibility:
+ * auto, src/ui/app/app.css), so its elements have no innerText until it comes near the window.
+ */
+export async function cardInView(surface: Surface, name: string): Promise<Locator> {
+    const card = arrayCard(surface, name);
+    const title = await inView(card.locator('h2'));
+    await waitUntil(`${name}'s card laid out`, async () => (await title.innerText()) !== '', 10000);
+    return card;
+}
+
+/** Scrolled to, and laid out (the browser renders a card that came into view at its next frame). */
+export async function inView(element: Locator): Promise<Locator> {
+    await element.scrollIntoViewIfNeeded();
+    await element.waitFor({ state: 'visible' });
+    return element;
+}
+
 /** The percent the array's progress bar shows, as a number. */
 export async function shownPercent(surface: Surface, name: string): Promise<number> {
-    const text = await arrayCard(surface, name).locator('.pf-v6-c-progress__status .pf-v6-c-progress__measure').innerText();
+    const text = await (await cardInView(surface, name)).locator('.pf-v6-c-progress__status .pf-v6-c-progress__measure').innerText();
     return Number(text.replace('%', ''));
 }
 
 /** The text of one "Name: value" fact in an array's sync section. */
 export async function syncFact(surface: Surface, array: string, name: string): Promise<string> {
-    const fact = arrayCard(surface, array).locator('.raidtune-sync-fact', { hasText: new RegExp(`^${name}:`) });
+    const fact = (await cardInView(surface, array)).locator('.raidtune-sync-fact', { hasText: new RegExp(`^${name}:`) });
     return (await fact.innerText()).replace(`${name}:`, '').trim();
 }
 
 /** Roles column of the members table, keyed by device. */
 export async function memberRoles(surface: Surface, name: string): Promise<Record<string, string>> {
-    const rows = arrayCard(surface, name).locator('tbody tr[data-member]');
+    const rows = (await cardInView(surface, name)).locator('tbody tr[data-member]');
     const roles: Record<string, string> = {};
     for (const row of await rows.all()) {
         roles[(await row.getAttribute('data-member'))!] = (await row.locator('td').nth(1).innerText()).trim();
@@ -68,7 +86,7 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
 
 /** An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...), read in one go. */
 export async function cardFacts(surface: Surface, name: string): Promise<Record<string, string>> {
-    const pairs = await arrayCard(surface, name).locator('.pf-v6-c-description-list__group').evaluateAll(groups =>
+    const pairs = await (await cardInView(surface, name)).locator('.pf-v6-c-description-list__group').evaluateAll(groups =>
         groups.map(g => [g.querySelector('.pf-v6-c-description-list__term'), g.querySelector('.pf-v6-c-description-list__description')]
             .map(e => (e as HTMLElement | null)?.innerText.trim() ?? '')));
     return Object.fromEntries(pairs);
@@ -76,12 +94,12 @@ export async function cardFacts(surface: Surface, name: string): Promise<Record<
 
 /** The health label in an array card's header ("Clean", "Degraded", ...). */
 export async function healthText(surface: Surface, name: string): Promise<string> {
-    return (await arrayCard(surface, name).locator('.raidtune-health').innerText()).trim();
+    return (await (await cardInView(surface, name)).locator('.raidtune-health').innerText()).trim();
 }
 
 /** The members table as the user reads it, one entry per row (empty slots included), read in one go. */
 export async function memberRows(surface: Surface, name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
-    const rows = await arrayCard(surface, name).locator('tbody tr').evaluateAll(trs =>
+    const rows = await (await cardInView(surface, name)).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim())));
     return rows.map(cells => ({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] }));
 }

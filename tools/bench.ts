@@ -11,6 +11,9 @@
 //                            React render, median (before 2026-11-23 the parse was left out)
 //   refresh.<n>.mainThreadRangeMs  its lowest and highest sample (the spread: 2 shared cores)
 //   refresh.<n>.parseMs / buildMs / renderMs  the medians of its three parts
+//   refresh.<n>.fullReads    how many of the measured refreshes were full reads (the others fast
+//                            ones: while something syncs, src/md/modelBuilder.ts)
+//   refresh.<n>.mainThreadFullReadMs / mainThreadFastReadMs  mainThreadMs's median of each kind
 //   refresh.<n>.mainThreadCpuMs  CPU time of the page's main thread per refresh, all work included
 //                            (websocket, cockpit.js, layout, GC), from Chromium's ThreadTime metric:
 //                            unlike the timings above, not inflated when other processes take the CPU
@@ -27,7 +30,8 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, simulatedHostConfig, startCockpit, startSimulatedHost, type LaunchedBrowser } from './cockpit';
 import { HARNESS_RUN, processesTagged, repoRoot } from './cockpit/proc';
 
-const REFRESHES_MEASURED = 8;
+// Four full reads and sixteen fast ones while something syncs (src/md/modelBuilder.ts FULL_READ_EVERY = 5).
+const REFRESHES_MEASURED = 20;
 const PAGE_LOADS = 7;
 const CLOCK_TICKS_PER_S = 100;
 // 128 arrays x 16 disks take a while to create when the 2 cores are busy.
@@ -42,6 +46,7 @@ const CASES = [
 interface RefreshFigures {
     roundTrips: number; bridgeCpuMs: number; wallMs: number; mainThreadMs: number;
     mainThreadRangeMs?: [number, number]; parseMs?: number; buildMs?: number; renderMs?: number; mainThreadCpuMs?: number;
+    fullReads?: number; mainThreadFullReadMs?: number | null; mainThreadFastReadMs?: number | null;
 }
 
 const median = (values: number[]) => {
@@ -150,13 +155,14 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
                 .filter(e => (e.detail as { seq: number }).seq > from && (e.detail as { seq: number }).seq <= to);
             const renders = new Map(byName('raidtune:render').map(e => [(e.detail as { seq: number }).seq, e.duration]));
             return byName('raidtune:refresh').map(e => {
-                const d = e.detail as { seq: number; parseMs: number; buildMs: number };
+                const d = e.detail as { seq: number; full: boolean; parseMs: number; buildMs: number };
                 const render = renders.get(d.seq) ?? 0;
-                return { wall: e.duration + render, main: d.parseMs + d.buildMs + render, parse: d.parseMs, build: d.buildMs, render };
+                return { wall: e.duration + render, main: d.parseMs + d.buildMs + render, parse: d.parseMs, build: d.buildMs, render, full: d.full };
             });
         }, { from: startSeq, to: startSeq + REFRESHES_MEASURED });
         await context.close();
         const mains = timings.map(t => t.main);
+        const ofKind = (full: boolean) => timings.filter(t => t.full === full).map(t => t.main);
         return {
             roundTrips: round((opensAfter - opensBefore) / REFRESHES_MEASURED, 2),
             bridgeCpuMs: round((cpuAfter - cpuBefore) / REFRESHES_MEASURED),
@@ -167,6 +173,9 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
             buildMs: round(median(timings.map(t => t.build))),
             renderMs: round(median(timings.map(t => t.render))),
             mainThreadCpuMs: round((threadAfter - threadBefore) / REFRESHES_MEASURED),
+            fullReads: ofKind(true).length,
+            mainThreadFullReadMs: ofKind(true).length ? round(median(ofKind(true))) : null,
+            mainThreadFastReadMs: ofKind(false).length ? round(median(ofKind(false))) : null,
         };
     } finally {
         await cockpit.stop();

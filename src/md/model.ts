@@ -189,7 +189,9 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     const mdstat = parseMdstat(mdstatText ?? '');
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
-    const keep = previous && inputs ? { previous, inputs, devices: changedDevices(inputs.changedPaths) } : null;
+    const keep = previous && inputs
+        ? { previous, inputs, devices: changedDevices(inputs.changedPaths), memberArrays: arraysWithChangedMembers(inputs.changedPaths) }
+        : null;
     const index = keep?.inputs.index ?? indexSysfs(snapshot);
     const global = {
         speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
@@ -201,8 +203,11 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         if (!sysfsEntryPresent(snapshot, a.name)) {
             problems.push(`${a.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
         }
-        return before && keep && arrayInputsUnchanged(before, a, keep.inputs.mdstat.get(a.name), keep.devices)
-            ? before : buildArray(snapshot, a, index, takenAt, before);
+        if (!before || !keep) return buildArray(snapshot, a, index, takenAt, before, null);
+        const mdBefore = keep.inputs.mdstat.get(a.name);
+        if (arrayInputsUnchanged(before, a, mdBefore, keep.devices)) return before;
+        return buildArray(snapshot, a, index, takenAt, before,
+            membersUnchanged(before, a, mdBefore, keep.devices, keep.memberArrays) ? before.members : null);
     });
     explainDelays(arrays);
     const disks = buildDisks(snapshot, index, keep && { disks: keep.previous.disks, devices: keep.devices });
@@ -257,6 +262,26 @@ function arrayInputsUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: Mds
         !devices.has(md.name) && before.members.every(m => !devices.has(m.disk));
 }
 
+/** Arrays with a changed path under one of their members (/sys/block/mdX/md/dev-NAME/...). */
+function arraysWithChangedMembers(paths: ReadonlySet<string>): Set<string> {
+    const arrays = new Set<string>();
+    for (const path of paths) {
+        if (!path.startsWith(SYS_BLOCK) || !path.includes('/md/dev-')) continue;
+        arrays.add(path.slice(SYS_BLOCK.length, path.indexOf('/', SYS_BLOCK.length)));
+    }
+    return arrays;
+}
+
+/**
+ * A member's model depends on its mdstat entry, its dev-NAME attributes and, for a partition, its
+ * start under the disk's entry: a fast read (src/md/modelBuilder.ts) changes none of them.
+ */
+function membersUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
+    devices: ReadonlySet<string>, memberArrays: ReadonlySet<string>): boolean {
+    return mdBefore !== undefined && !memberArrays.has(md.name) && shareUnchanged(mdBefore.members, md.members) === mdBefore.members &&
+        before.members.every(m => !devices.has(m.disk));
+}
+
 function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
     const base = `${SYS_BLOCK}${name}/md/`;
     return snapshot.files.has(`${base}level`) || snapshot.files.has(`${base}array_state`);
@@ -270,22 +295,28 @@ function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
 function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays: Map<string, ArrayModel>): HostModel {
     const arrays = model.arrays.map(a => {
         const before = previousArrays.get(a.name);
-        return before ? shareUnchanged(before, a) : a;
+        if (!before) return a;
+        if (a.sync?.runState !== 'running' || !before.sync) return shareUnchanged(before, a);
+        // A running sync is new at every refresh, and its sample lists are the previous ones plus
+        // a sample (the same objects): comparing those hundreds of samples again finds nothing.
+        const rest = shareUnchanged({ ...before, sync: null }, { ...a, sync: null });
+        return { ...rest, sync: a.sync };
     });
     const sameList = arrays.length === previous.arrays.length && arrays.every((a, i) => a === previous.arrays[i]);
     const rest = shareUnchanged({ ...previous, arrays: [] }, { ...model, arrays: [] });
     return { ...rest, arrays: sameList ? previous.arrays : arrays };
 }
 
+/** `keptMembers`: the previous model's members, when their inputs did not change. */
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
-    previous: ArrayModel | null): ArrayModel {
+    previous: ArrayModel | null, keptMembers: MemberModel[] | null): ArrayModel {
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
 
     const level = attr('level') || md.level;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
-    const members = buildMembers(snapshot, md, index);
+    const members = keptMembers ?? buildMembers(snapshot, md, index);
     const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');

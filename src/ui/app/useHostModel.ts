@@ -80,7 +80,7 @@ export function useHostModel(): HostState {
                 const parsed = performance.now();
                 const model = builder.build(snapshot, readDone);
                 const builtAt = performance.now();
-                const seq = recordRefresh(start, readDone, parsed, builtAt);
+                const seq = recordRefresh(read.full, start, readDone, parsed, builtAt);
                 modelRef.current = model;
                 if (!stopped) store.set({ model, refresh: { seq, builtAt }, error: null });
                 fullReadNow = builder.fullReadPending();

@@ -1,7 +1,7 @@
 // The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
 // worker threads and disk queues, and its sync.
 
-import { useState } from 'react';
+import { memo, useCallback, useState } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
@@ -14,7 +14,9 @@ import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { ArrayLimitsChange } from './ArrayLimitsChange';
-import { BitmapButton } from './BitmapChange';
+import { BitmapChange } from './BitmapChange';
+import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
+import type { Message } from '../../md/message';
 import { DiskQueueChange } from './DiskQueueChange';
 import { GroupThreadsChange } from './GroupThreadsChange';
 import { ReadAheadChange } from './ReadAheadChange';
@@ -38,61 +40,82 @@ function offeredControls(array: ArrayModel): SyncControl[] {
     return ['pause', 'restart'];
 }
 
-type Open = null | 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | SyncControl;
+type Open = null | 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | `bitmap-${BitmapAction}` | SyncControl;
 
 const isSyncControl = (open: Open): open is SyncControl => open !== null && open in CONTROL_LABELS;
 
-// `host` comes from the card, not from useHost(): a context read would re-render the actions of
-// all cards at every refresh, bypassing the card's memo (src/ui/arrays/cardProps.ts).
+/** One button of the bar: what it says, why it is disabled (null: it is not), what it opens. */
+interface ActionButton {
+    opens: Exclude<Open, null>;
+    label: string;
+    reason: string | null;
+}
+
+/** The buttons the array's state calls for, with md's or raidtune's reason where one would be refused. */
+function actionButtons(array: ArrayModel, host: HostModel): ActionButton[] {
+    const redundant = array.level !== 'raid0' && array.level !== 'linear';
+    const stripeCache = hasStripeCache(array.level);
+    const reason = (message: Message | null) => message && text(message);
+    const buttons: (ActionButton | false)[] = [
+        redundant && { opens: 'limits', label: _('Speed limits…'), reason: null },
+        stripeCache && { opens: 'stripe-cache', label: _('Stripe cache…'), reason: null },
+        readAheadUnavailable(array) === null && { opens: 'read-ahead', label: _('Read-ahead…'), reason: null },
+        stripeCache && { opens: 'worker-threads', label: _('Worker threads…'), reason: reason(groupThreadsUnavailable(array)) },
+        // Disabled only when no setting of any member disk can be changed; the dialog says which can.
+        {
+            opens: 'disk-queues', label: _('Disk queues…'),
+            reason: diskQueueSettingsOffered(host, array).length ? null : reason(diskQueueUnavailable(host, array, 'nrRequests')),
+        },
+    ];
+    if (redundant) {
+        const bitmap: BitmapAction = array.bitmap ? 'remove' : 'add';
+        buttons.push({
+            opens: `bitmap-${bitmap}`, label: bitmap === 'add' ? _('Add bitmap…') : _('Remove bitmap…'),
+            reason: reason(bitmapUnavailable(array, bitmap)),
+        });
+        for (const control of offeredControls(array)) {
+            buttons.push({ opens: control, label: CONTROL_LABELS[control](), reason: reason(syncControlUnavailable(array, control)) });
+        }
+    }
+    return buttons.filter((b): b is ActionButton => b !== false);
+}
+
+const sameButtons = (a: { buttons: ActionButton[] }, b: { buttons: ActionButton[] }) =>
+    a.buttons.length === b.buttons.length &&
+    a.buttons.every((x, i) => x.opens === b.buttons[i].opens && x.label === b.buttons[i].label && x.reason === b.buttons[i].reason);
+
+// A syncing array is a new object at every refresh, its buttons rarely change: they render again
+// only when one does (a dozen PatternFly buttons on each of two dozen syncing cards add up).
+const ActionBar = memo(function ActionBar({ buttons, onOpen }: { buttons: ActionButton[]; onOpen: (open: Open) => void }) {
+    return (
+        <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
+            {buttons.map(b => (
+                <FlexItem key={b.opens}>
+                    <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}>{b.label}</GuardedButton>
+                </FlexItem>
+            ))}
+        </Flex>
+    );
+}, sameButtons);
+
+// `host` comes from the card, not from useHost(): a store read would re-render the actions of
+// all cards at every refresh, bypassing the card's memo (src/ui/arrays/cardProps.ts). The dialogs
+// render here, outside the memoised bar, so an open one follows the array at every refresh.
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
     const [open, setOpen] = useState<Open>(null);
-    const close = () => setOpen(null);
-    const redundant = array.level !== 'raid0' && array.level !== 'linear';
+    const close = useCallback(() => setOpen(null), []);
     const controlPlan = isSyncControl(open) ? syncControlPlan(array, open) : null;
-    const threadsReason = groupThreadsUnavailable(array);
-    // Disabled only when no setting of any member disk can be changed; the dialog says which can.
-    const disksReason = diskQueueSettingsOffered(host, array).length ? null : diskQueueUnavailable(host, array, 'nrRequests');
     return (
         <>
-            <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
-                {redundant && (
-                    <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('limits')}>{_('Speed limits…')}</GuardedButton></FlexItem>
-                )}
-                {hasStripeCache(array.level) && (
-                    <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('stripe-cache')}>{_('Stripe cache…')}</GuardedButton></FlexItem>
-                )}
-                {readAheadUnavailable(array) === null && (
-                    <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('read-ahead')}>{_('Read-ahead…')}</GuardedButton></FlexItem>
-                )}
-                {hasStripeCache(array.level) && (
-                    <FlexItem>
-                        <GuardedButton variant="secondary" disabledReason={threadsReason && text(threadsReason)} onClick={() => setOpen('worker-threads')}>
-                            {_('Worker threads…')}
-                        </GuardedButton>
-                    </FlexItem>
-                )}
-                <FlexItem>
-                    <GuardedButton variant="secondary" disabledReason={disksReason && text(disksReason)} onClick={() => setOpen('disk-queues')}>
-                        {_('Disk queues…')}
-                    </GuardedButton>
-                </FlexItem>
-                {redundant && <BitmapButton array={array} />}
-                {redundant && offeredControls(array).map(control => {
-                    const reason = syncControlUnavailable(array, control);
-                    return (
-                        <FlexItem key={control}>
-                            <GuardedButton variant="secondary" disabledReason={reason && text(reason)} onClick={() => setOpen(control)}>
-                                {CONTROL_LABELS[control]()}
-                            </GuardedButton>
-                        </FlexItem>
-                    );
-                })}
-            </Flex>
+            <ActionBar buttons={actionButtons(array, host)} onOpen={setOpen} />
             {open === 'limits' && <ArrayLimitsChange array={array} onClose={close} />}
             {open === 'stripe-cache' && <StripeCacheChange array={array} onClose={close} />}
             {open === 'read-ahead' && <ReadAheadChange array={array} onClose={close} />}
             {open === 'worker-threads' && <GroupThreadsChange array={array} onClose={close} />}
             {open === 'disk-queues' && <DiskQueueChange array={array} onClose={close} />}
+            {(open === 'bitmap-add' || open === 'bitmap-remove') && (
+                <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={close} />
+            )}
             {controlPlan && (
                 <ChangeModal title={'plan' in controlPlan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
                     plan={'plan' in controlPlan ? controlPlan.plan : null} recordOriginals={false} onClose={close}>

@@ -1,17 +1,16 @@
 // Adding or removing an array's write-intent bitmap: what changes, for an addition the chunk size
 // with its write cost (seed 002) and the recommended one marked, then the exact mdadm command
-// (ChangeModal). The array's button offers whichever of the two applies.
+// (ChangeModal). The array's button (ArrayActions) offers whichever of the two applies.
 
 import { useState } from 'react';
-import { Alert, Content, FlexItem, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, Stack } from '../pf';
+import { Alert, Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, Stack } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import {
     bitmapFailureHint,
-    bitmapAddPlan, bitmapGuidance, bitmapPlanTitle, bitmapRemovePlan, bitmapUnavailable, chunkLabel,
+    bitmapAddPlan, bitmapGuidance, bitmapPlanTitle, bitmapRemovePlan, chunkLabel,
     type BitmapAction, type BitmapGuidance,
 } from '../../md/tuning/bitmap';
-import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
@@ -99,20 +98,5 @@ export function BitmapChange({ array, action, onClose }: { array: ArrayModel; ac
                 {refusal && <Alert isInline variant="warning" title={text(refusal)} className="raidtune-bitmap-refusal" />}
             </Stack>
         </ChangeModal>
-    );
-}
-
-/** "Add bitmap…" or "Remove bitmap…", disabled with md's reason when it would refuse. */
-export function BitmapButton({ array }: { array: ArrayModel }) {
-    const [open, setOpen] = useState<BitmapAction | null>(null);
-    const action: BitmapAction = array.bitmap ? 'remove' : 'add';
-    const reason = bitmapUnavailable(array, action);
-    return (
-        <FlexItem>
-            <GuardedButton variant="secondary" disabledReason={reason && text(reason)} onClick={() => setOpen(action)}>
-                {action === 'add' ? _('Add bitmap…') : _('Remove bitmap…')}
-            </GuardedButton>
-            {open && <BitmapChange array={array} action={open} onClose={() => setOpen(null)} />}
-        </FlexItem>
     );
 }

@@ -2,7 +2,8 @@
 // once opened, so a page of 128 arrays pays for a toggle each. The toggle itself says when something
 // is misaligned: that must not hide behind a closed section.
 
-import { useState } from 'react';
+import { memo, useState } from 'react';
+import { sameArrayFields } from '../arrays/cardProps';
 import {
     Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
     ExpandableSection, Stack, StackItem,
@@ -16,7 +17,15 @@ import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
 import { LayoutMembers, LayoutPartitions } from './LayoutTables';
 
-export function LayoutSection({ array }: { array: ArrayModel }) {
+/** What layoutAdvice() and the section read of the array: the section renders again only when one changed. */
+const LAYOUT_FIELDS = ['name', 'device', 'level', 'raidDisks', 'layout', 'chunkKiB', 'partitions', 'members'] as const satisfies readonly (keyof ArrayModel)[];
+
+function sameLayoutInputs(before: { array: ArrayModel }, after: { array: ArrayModel }): boolean {
+    const reshape = (a: ArrayModel) => `${a.sync?.reshape?.fromDisks}>${a.sync?.reshape?.toDisks}`;
+    return sameArrayFields(before.array, after.array, LAYOUT_FIELDS) && reshape(before.array) === reshape(after.array);
+}
+
+export const LayoutSection = memo(function LayoutSection({ array }: { array: ArrayModel }) {
     const [expanded, setExpanded] = useState(false);
     const advice = layoutAdvice(array);
     const misaligned = advice.misaligned.length + advice.offStripe.length;
@@ -29,7 +38,7 @@ export function LayoutSection({ array }: { array: ArrayModel }) {
             {expanded && <LayoutDetails array={array} advice={advice} />}
         </ExpandableSection>
     );
-}
+}, sameLayoutInputs);
 
 function LayoutDetails({ array, advice }: { array: ArrayModel; advice: LayoutAdvice }) {
     return (

@@ -12,6 +12,7 @@ import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
+import { sameArrayFields } from './cardProps';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { workerThreadsText } from '../tuning/GroupThreadsChange';
@@ -100,7 +101,7 @@ const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProp
         </>
     );
 }, (before: SummaryProps, after: SummaryProps) =>
-    before.selected === after.selected && SUMMARY_FIELDS.every(field => Object.is(before.array[field], after.array[field])));
+    before.selected === after.selected && sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
 
 export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
     const [fixDialog, openFix] = useFixDialog(array);

@@ -33,3 +33,11 @@ export function sameCardProps<P extends CardProps>(before: Readonly<P>, after: R
     const factsAfter = cardHostFacts(after.host, after.array);
     return factsBefore.every((fact, i) => Object.is(fact, factsAfter[i]));
 }
+
+/**
+ * For the parts of a card memoised on what they show of the array (ArraySummary, LayoutSection):
+ * a syncing array is a new object at every refresh, the fields such a part reads mostly are not.
+ */
+export function sameArrayFields(before: ArrayModel, after: ArrayModel, fields: readonly (keyof ArrayModel)[]): boolean {
+    return fields.every(field => Object.is(before[field], after[field]));
+}

@@ -32,9 +32,7 @@ export const ARRAY_ATTRIBUTES = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTR
  * Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/), at full reads: a member's
  * role changes show in /proc/mdstat first ((F), (S), [UU_]), which makes the next read a full one.
  */
-export const MEMBER_SYNC_ATTRIBUTES = [] as const;
-export const MEMBER_SETTING_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
-export const MEMBER_ATTRIBUTES = [...MEMBER_SYNC_ATTRIBUTES, ...MEMBER_SETTING_ATTRIBUTES] as const;
+export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
 
 /** Attributes read for every block device (relative to /sys/block/NAME/), at full reads. */
 export const DISK_ATTRIBUTES = [
@@ -68,13 +66,10 @@ export const UDEV_FILES = [UDEV_RULES_FILE] as const;
 export const MODULES_LOAD_FILES = [MODULES_LOAD_FILE] as const;
 
 /** What the fast read takes of /sys, and what only a full read adds (its `sys settings` section). */
-const sysSyncGlobs = [
-    ...ARRAY_SYNC_ATTRIBUTES.map(a => `block/md*/md/${a}`),
-    ...MEMBER_SYNC_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
-];
+const sysSyncGlobs = ARRAY_SYNC_ATTRIBUTES.map(a => `block/md*/md/${a}`);
 const sysSettingGlobs = [
     ...ARRAY_SETTING_ATTRIBUTES.map(a => `block/md*/md/${a}`),
-    ...MEMBER_SETTING_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
+    ...MEMBER_ATTRIBUTES.map(a => `block/md*/md/dev-*/${a}`),
     ...DISK_ATTRIBUTES.map(a => `block/*/${a}`),
     ...PARTITION_ATTRIBUTES.map(a => `block/*/*/${a}`),
 ];

@@ -4,7 +4,7 @@
 // 128 arrays, a refresh then costs the ~25 syncing arrays' work instead of all 128 arrays'.
 //
 // It also says which reads may be fast ones (src/host/gatherScript.ts): while something syncs,
-// most refreshes need only what a sync changes (a quarter of the bytes at 128 arrays). A full read
+// most refreshes need only what a sync changes (about a ninth of the bytes at 128 arrays). A full read
 // comes at least every FULL_READ_EVERY refreshes, after each change raidtune makes, whenever
 // nothing syncs (reads are 10 s apart then), and at once when /proc/mdstat shows an array or a
 // member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended).
@@ -78,9 +78,13 @@ function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>, now: 
     for (const [name, array] of now) {
         const previous = before.get(name);
         if (!previous) return true;
-        const shape = (a: MdstatArray) => ({ ...a, sync: null, bitmap: null });
-        const was = shape(previous);
-        if (shareUnchanged(was, shape(array)) !== was) return true;
+        const was = withoutProgress(previous);
+        if (shareUnchanged(was, withoutProgress(array)) !== was) return true;
     }
     return false;
+}
+
+/** An mdstat entry without what a sync's progress changes: its sync line and bitmap counters. */
+function withoutProgress(array: MdstatArray): MdstatArray {
+    return { ...array, sync: null, bitmap: null };
 }

@@ -37,7 +37,6 @@ function nextDelay(model: HostModel | null, busyUntil: number): number {
 export function useHostModel(): HostState {
     const [{ config, problems: configProblems }] = useState(readHostConfig);
     const [store] = useState(createRefreshStore);
-    const modelRef = useRef<HostModel | null>(null);
     const refreshRef = useRef<() => void>(() => undefined);
     const busyUntilRef = useRef(0);
     // Parses and builds each refresh keeping what the previous one made of unchanged input, and
@@ -74,21 +73,20 @@ export function useHostModel(): HostState {
             let fullReadNow = false;
             try {
                 const read = builder.fullReadWanted() ? { full: true as const } : { full: false as const, diskstatsOf: builder.diskstatsFilter() };
-                const output = await readGatherOutput(config, modelRef.current?.pageSize == null, read);
+                const output = await readGatherOutput(config, store.get().model?.pageSize == null, read);
                 const readDone = performance.now();
                 const snapshot = builder.parse(output);
                 const parsed = performance.now();
                 const model = builder.build(snapshot, readDone);
                 const builtAt = performance.now();
                 const seq = recordRefresh(read.full, start, readDone, parsed, builtAt);
-                modelRef.current = model;
                 if (!stopped) store.set({ model, refresh: { seq, builtAt }, error: null });
                 fullReadNow = builder.fullReadPending();
             } catch (error) {
                 if (!stopped) store.set({ ...store.get(), error: (error as Error).message });
             } finally {
                 inFlight = false;
-                schedule(again || fullReadNow ? 0 : nextDelay(modelRef.current, busyUntilRef.current));
+                schedule(again || fullReadNow ? 0 : nextDelay(store.get().model, busyUntilRef.current));
             }
         }
 

@@ -1,11 +1,29 @@
-import { memo, useEffect, useRef } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Stack, StackItem } from '../pf';
-import type { HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/model';
+import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
+import { firstCardView, nextCardView } from './cardFreshness';
 import { sameCardProps } from './cardProps';
 
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
+
+/** A card far off screen lets a sync's progress lag a few refreshes: see cardFreshness.ts. */
+function FreshEnoughCard({ array, host, selected, position }: { array: ArrayModel; host: HostModel; selected: boolean; position: number }) {
+    const ref = useRef<HTMLDivElement>(null);
+    const near = useNearScreen(ref);
+    const [view, setView] = useState(() => firstCardView(array, host, position));
+    const next = nextCardView(view, array, host, near || selected);
+    // Kept in state, worked out during render: the card renders once per refresh, with the right model.
+    if (next !== view) setView(next);
+    // data-lagging: the card shows an older refresh than the page's latest (read by the browser tests).
+    return (
+        <div ref={ref} data-lagging={next.host !== host ? '' : undefined}>
+            <MemoArrayCard array={next.array} host={next.host} selected={selected} />
+        </div>
+    );
+}
 
 export function ArrayList({ model, selected }: { model: HostModel; selected: string | null }) {
     // Bring the selected array's card into view once per selection: when the URL names it on
@@ -23,9 +41,9 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
 
     return (
         <Stack hasGutter>
-            {model.arrays.map(array => (
+            {model.arrays.map((array, position) => (
                 <StackItem key={array.name}>
-                    <MemoArrayCard array={array} host={model} selected={array.name === selected} />
+                    <FreshEnoughCard array={array} host={model} selected={array.name === selected} position={position} />
                 </StackItem>
             ))}
         </Stack>

@@ -13,13 +13,21 @@ export function arrayCard(surface: Surface, name: string): Locator {
 
 /**
  * The card, scrolled to as a reader would. A card out of view is not laid out (content-visibility:
- * auto, src/ui/app/app.css), so its elements have no innerText until it comes near the window.
+ * auto, src/ui/app/app.css), so its elements have no innerText until it comes near the window; and
+ * it may show a sync's progress a few refreshes late (src/ui/arrays/cardFreshness.ts) until the
+ * page sees it near the window, a frame or two after the scroll.
  */
 export async function cardInView(surface: Surface, name: string): Promise<Locator> {
     const card = arrayCard(surface, name);
     const title = await inView(card.locator('h2'));
     await waitUntil(`${name}'s card laid out`, async () => (await title.innerText()) !== '', 10000);
+    await waitUntil(`${name}'s card showing the latest refresh`, () => cardIsCurrent(card), 10000, 50);
     return card;
+}
+
+/** The card shows the page's latest refresh, not one it let pass while far off screen. */
+export function cardIsCurrent(card: Locator): Promise<boolean> {
+    return card.evaluate(el => !el.closest('[data-lagging]'));
 }
 
 /** Scrolled to, and laid out (the browser renders a card that came into view at its next frame). */

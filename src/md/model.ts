@@ -8,7 +8,8 @@ import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from '.
 import { backgroundJobs, type BackgroundJob } from './diagnosis/backgroundJobs';
 import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
-import { parseMdstat, type MdstatArray, type MdstatMember } from './mdstat';
+import type { MdstatArray, MdstatMember } from './mdstat';
+import { parseMdstatKeeping, type MdstatKept } from './mdstatKeeping';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
@@ -153,6 +154,7 @@ export const CAPPED_SHARE = 0.95;
 export interface PreviousInputs {
     changedPaths: ReadonlySet<string>;
     mdstat: ReadonlyMap<string, MdstatArray>;
+    mdstatKept: MdstatKept;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -160,6 +162,7 @@ export interface PreviousInputs {
 export interface BuiltModel {
     model: HostModel;
     mdstat: Map<string, MdstatArray>;
+    mdstatKept: MdstatKept;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -186,7 +189,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     for (const root of snapshot.missingRoots) problems.push(`Cannot open the ${root} file system root.`);
 
     const mdstatText = snapshot.files.get('/proc/mdstat');
-    const mdstat = parseMdstat(mdstatText ?? '');
+    const { mdstat, kept: mdstatKept } = parseMdstatKeeping(mdstatText ?? '', inputs?.mdstatKept);
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
     const keep = previous && inputs
@@ -236,6 +239,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     return {
         model: previous ? shareWithPrevious(previous, model, previousArrays) : model,
         mdstat: new Map(mdstat.arrays.map(a => [a.name, a])),
+        mdstatKept,
         index,
         diskstats: diskstats.lines,
     };

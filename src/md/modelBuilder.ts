@@ -62,7 +62,7 @@ export class ModelBuilder {
         const comparable = last !== null && snapshot.changed !== undefined && last.snapshotId === snapshot.changed.since &&
             snapshot.sysPaths !== undefined && snapshot.sysPaths === last.sysPaths;
         const built = buildModelKeeping(snapshot, takenAt, last?.model ?? null,
-            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, index: last.index, diskstats: last.diskstats } : null);
+            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, mdstatKept: last.mdstatKept, index: last.index, diskstats: last.diskstats } : null);
         const fast = (snapshot.keptSections?.length ?? 0) > 0;
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
         if (!fast) this.fullReadDue = false;
@@ -78,6 +78,8 @@ function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>, now: 
     for (const [name, array] of now) {
         const previous = before.get(name);
         if (!previous) return true;
+        // The same stanza text gives the same object (src/md/mdstatKeeping.ts).
+        if (previous === array) continue;
         const was = withoutProgress(previous);
         if (shareUnchanged(was, withoutProgress(array)) !== was) return true;
     }

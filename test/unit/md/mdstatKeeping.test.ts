@@ -1,0 +1,56 @@
+// parseMdstatKeeping (src/md/mdstatKeeping.ts) against parseMdstat: the same result on every
+// /proc/mdstat the project has (real-kernel captures, the peers' samples, the simulator's 128
+// arrays), read cold or after another text; and an unchanged stanza keeps its array object.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseMdstat } from '../../../src/md/mdstat';
+import { parseMdstatKeeping } from '../../../src/md/mdstatKeeping';
+import { loadPeerSamples } from './mdstatPeers';
+import { read, removeTempRoots, startHost } from '../sim/simHelpers';
+
+const KERNEL_DIR = path.join(__dirname, '../../fixtures/real-kernel');
+const kernelTexts = fs.readdirSync(KERNEL_DIR).filter(f => fs.existsSync(path.join(KERNEL_DIR, f, 'mdstat'))).sort()
+    .map(folder => [`real-kernel/${folder}`, fs.readFileSync(path.join(KERNEL_DIR, folder, 'mdstat'), 'utf8')] as const);
+const peerTexts = loadPeerSamples().map(sample => [`peers/${sample.id}`, sample.text] as const);
+const allTexts = [...kernelTexts, ...peerTexts];
+
+afterEach(removeTempRoots);
+
+describe('parseMdstatKeeping reads what parseMdstat reads', () => {
+    test.each(allTexts)('%s, read cold', (_name, text) => {
+        expect(parseMdstatKeeping(text).mdstat).toEqual(parseMdstat(text));
+    });
+
+    test.each(allTexts)('%s, read after itself and after each real-kernel capture', (_name, text) => {
+        for (const other of [text, ...kernelTexts.map(([, kernel]) => kernel)]) {
+            const { kept } = parseMdstatKeeping(other);
+            expect(parseMdstatKeeping(text, kept).mdstat).toEqual(parseMdstat(text));
+        }
+    });
+
+    test('the real-kernel captures take the kept way, the pasted ones with problems do not', () => {
+        const keptStanzas = kernelTexts.map(([, text]) => parseMdstatKeeping(text).kept.stanzas.size);
+        expect(keptStanzas.filter(n => n > 0).length).toBeGreaterThan(kernelTexts.length / 2);
+        for (const [, text] of peerTexts) {
+            if (parseMdstat(text).problems.length) expect(parseMdstatKeeping(text).kept.stanzas.size).toBe(0);
+        }
+    });
+});
+
+describe('on the simulated 128 arrays, refresh after refresh', () => {
+    test('only the syncing arrays\' stanzas make new objects; the rest are the last ones', () => {
+        const host = startHost('many-arrays');
+        const first = parseMdstatKeeping(read(host, 'proc/mdstat'));
+        expect(first.mdstat.arrays).toHaveLength(128);
+        host.tick(2);
+        const text = read(host, 'proc/mdstat');
+        const second = parseMdstatKeeping(text, first.kept);
+        expect(second.mdstat).toEqual(parseMdstat(text));
+        const before = new Map(first.mdstat.arrays.map(a => [a.name, a]));
+        const renewed = second.mdstat.arrays.filter(a => a !== before.get(a.name));
+        expect(renewed.length).toBeGreaterThan(0);
+        expect(renewed.every(a => a.sync?.state === 'running')).toBe(true);
+        expect(second.mdstat.arrays.filter(a => a.sync === null).every(a => a === before.get(a.name))).toBe(true);
+    });
+});

@@ -10,18 +10,26 @@
 // by parseMdstat(), whose problems then carry their line numbers. Either way the result is the
 // one parseMdstat() gives (a unit test compares them on every capture the project has).
 
-import { parseMdstat, type Mdstat, type MdstatArray } from './mdstat';
+import { parseMdstat, type Mdstat, type MdstatArray, type MdstatMember } from './mdstat';
 
 export interface MdstatKept {
     personalitiesLine: string;
     personalities: string[];
     /** The arrays of the last parse, by their stanza's text. */
     stanzas: ReadonlyMap<string, MdstatArray>;
+    /**
+     * Their members, by the stanza's header line: a syncing array's stanza is new at every refresh
+     * (its progress line), its header line mostly is not, and the members come from that line alone.
+     */
+    members: ReadonlyMap<string, MdstatMember[]>;
 }
 
-const NOTHING_KEPT: MdstatKept = { personalitiesLine: '', personalities: [], stanzas: new Map() };
-const UNUSED_LINE = /^unused devices\s*:/;
+const NOTHING_KEPT: MdstatKept = { personalitiesLine: '', personalities: [], stanzas: new Map(), members: new Map() };
+/** The last line, alone after the last stanza. */
+const UNUSED_LINE = /^unused devices\s*:[^\n]*\n$/;
 const HEADER_LINE = /^md[^\s:]{0,29}\s:\s/;
+/** The whitespace-only line that ends each array's stanza. */
+const STANZA_END = /\n[ \t]*\n/;
 
 export function parseMdstatKeeping(text: string, kept: MdstatKept = NOTHING_KEPT): { mdstat: Mdstat; kept: MdstatKept } {
     const layout = kernelLayout(text);
@@ -32,43 +40,44 @@ export function parseMdstatKeeping(text: string, kept: MdstatKept = NOTHING_KEPT
         : readAlone(layout.personalitiesLine)?.personalities;
     if (!personalities) return whole();
     const stanzas = new Map<string, MdstatArray>();
+    const members = new Map<string, MdstatMember[]>();
     const names = new Set<string>();
     for (const stanza of layout.stanzas) {
-        const array = kept.stanzas.get(stanza) ?? onlyArray(readAlone(stanza));
+        const lineEnd = stanza.indexOf('\n');
+        const header = lineEnd < 0 ? stanza : stanza.slice(0, lineEnd);
+        const array = kept.stanzas.get(stanza) ?? withMembers(onlyArray(readAlone(stanza)), kept.members.get(header));
         // Listed twice: parseMdstat keeps the later one and says so.
         if (!array || names.has(array.name)) return whole();
         names.add(array.name);
         stanzas.set(stanza, array);
+        members.set(header, array.members);
     }
     return {
         mdstat: { personalities, arrays: [...stanzas.values()], problems: [] },
-        kept: { personalitiesLine: layout.personalitiesLine, personalities, stanzas },
+        kept: { personalitiesLine: layout.personalitiesLine, personalities, stanzas, members },
     };
 }
 
 /** The Personalities line and the array stanzas, when the text is laid out as the kernel prints it. */
 function kernelLayout(text: string): { personalitiesLine: string; stanzas: string[] } | null {
-    if (text.includes('\r')) return null;
-    const lines = text.split('\n');
-    if (!lines[0].startsWith('Personalities : ')) return null;
-    const stanzas: string[] = [];
-    let at = 1;
-    while (at < lines.length && HEADER_LINE.test(lines[at])) {
-        const start = at;
-        while (at < lines.length && lines[at].trim() !== '') at++;
-        if (at === lines.length) return null;
-        at++;
-        stanzas.push(lines.slice(start, at).join('\n'));
-    }
-    const rest = lines.slice(at);
-    if (rest.length !== 2 || !UNUSED_LINE.test(rest[0]) || rest[1] !== '') return null;
-    return { personalitiesLine: lines[0], stanzas };
+    const firstBreak = text.indexOf('\n');
+    const personalitiesLine = text.slice(0, firstBreak);
+    if (firstBreak < 0 || !personalitiesLine.startsWith('Personalities : ') || text.includes('\r')) return null;
+    // One split, not line by line: this runs at every refresh over every array's stanza.
+    const parts = text.slice(firstBreak + 1).split(STANZA_END);
+    const stanzas = parts.slice(0, -1);
+    if (!UNUSED_LINE.test(parts[parts.length - 1]) || !stanzas.every(stanza => HEADER_LINE.test(stanza))) return null;
+    return { personalitiesLine, stanzas };
 }
 
 /** Part of an mdstat text read on its own; null when it has a problem there. */
 function readAlone(part: string): Mdstat | null {
     const mdstat = parseMdstat(`${part}\nunused devices: <none>\n`);
     return mdstat.problems.length ? null : mdstat;
+}
+
+function withMembers(array: MdstatArray | null, members: MdstatMember[] | undefined): MdstatArray | null {
+    return array && members ? { ...array, members } : array;
 }
 
 function onlyArray(mdstat: Mdstat | null): MdstatArray | null {

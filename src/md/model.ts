@@ -126,7 +126,7 @@ export interface HostModel {
     memory: MemInfo | null;
     pageSize: number | null;
     /** What each disk is set to: the same object from one refresh to the next while that stays so. */
-    disks: Map<string, DiskModel>;
+    disks: ReadonlyMap<string, DiskModel>;
     /** What each block device has done (/proc/diskstats), apart: it changes at every refresh of a busy disk. */
     diskStats: Map<string, DiskStats>;
     /** Programs known for heavy disk I/O running on the host (candidates when a sync is starved). */
@@ -556,7 +556,9 @@ function explainDelays(arrays: ArrayModel[]): void {
 
 /** A disk whose /sys/block entry did not change keeps its model (2048 disks at 128 arrays). */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
-    keep: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): Map<string, DiskModel> {
+    keep: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
+    // The index is the last one, so are the disks: when none of them changed, so is their map.
+    if (keep && ![...keep.devices].some(device => keep.disks.has(device))) return keep.disks;
     const disks = new Map<string, DiskModel>();
     for (const name of index.disks) {
         const before = keep && !keep.devices.has(name) ? keep.disks.get(name) : undefined;

@@ -67,7 +67,10 @@ export class ModelBuilder {
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
         if (!fast) this.fullReadDue = false;
         if (fast && last && arraysChangedBeyondSync(last.mdstat, built.mdstat)) this.fullReadDue = true;
-        this.last = { ...built, snapshotId: snapshot.id, sysPaths: snapshot.sysPaths };
+        // The /proc/diskstats lines known for the next parse: a full read's, all disks' (a fast
+        // read has only the syncing members' lines, which change at every read anyway).
+        const diskstats = fast && last ? last.diskstats : built.diskstats;
+        this.last = { ...built, diskstats, snapshotId: snapshot.id, sysPaths: snapshot.sysPaths };
         return built.model;
     }
 }

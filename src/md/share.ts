@@ -18,26 +18,39 @@ function share(previous: unknown, next: unknown): unknown {
     return next;
 }
 
+// Each of these allocates only once a difference is found: most of what they compare is unchanged
+// (the 2048 disks of 128 arrays, at every refresh).
+
 function shareArray(previous: unknown[], next: unknown[]): unknown[] {
-    let same = previous.length === next.length;
-    const result = next.map((value, i) => {
-        const shared = share(previous[i], value);
-        if (!Object.is(shared, previous[i])) same = false;
-        return shared;
-    });
-    return same ? previous : result;
+    let result: unknown[] | null = previous.length === next.length ? null : [];
+    for (let i = 0; i < next.length; i++) {
+        const shared = share(previous[i], next[i]);
+        if (!result && !Object.is(shared, previous[i])) result = next.slice(0, i).map((_v, j) => previous[j]);
+        result?.push(shared);
+    }
+    return result ?? previous;
 }
 
 function shareMap(previous: Map<unknown, unknown>, next: Map<unknown, unknown>): Map<unknown, unknown> {
-    let same = previous.size === next.size;
-    const result = new Map<unknown, unknown>();
+    let result: Map<unknown, unknown> | null = previous.size === next.size ? null : new Map();
     for (const [key, value] of next) {
-        const has = previous.has(key);
-        const shared = has ? share(previous.get(key), value) : value;
-        if (!has || !Object.is(shared, previous.get(key))) same = false;
-        result.set(key, shared);
+        const before = previous.get(key);
+        const has = before !== undefined || previous.has(key);
+        const shared = has ? share(before, value) : value;
+        if (!result && (!has || !Object.is(shared, before))) result = copyUntil(previous, next, key);
+        result?.set(key, shared);
     }
-    return same ? previous : result;
+    return result ?? previous;
+}
+
+/** The entries of `next` before `stop`, with previous's values (they were found the same). */
+function copyUntil(previous: Map<unknown, unknown>, next: Map<unknown, unknown>, stop: unknown): Map<unknown, unknown> {
+    const copy = new Map<unknown, unknown>();
+    for (const key of next.keys()) {
+        if (Object.is(key, stop)) break;
+        copy.set(key, previous.get(key));
+    }
+    return copy;
 }
 
 function shareObject(previous: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown> {

@@ -39,7 +39,7 @@ describe('parseMdstatKeeping reads what parseMdstat reads', () => {
 });
 
 describe('on the simulated 128 arrays, refresh after refresh', () => {
-    test('only the syncing arrays\' stanzas make new objects; the rest are the last ones', () => {
+    test('only the syncing arrays\' stanzas make new objects, with the same members; the rest are the last ones', () => {
         const host = startHost('many-arrays');
         const first = parseMdstatKeeping(read(host, 'proc/mdstat'));
         expect(first.mdstat.arrays).toHaveLength(128);
@@ -51,6 +51,8 @@ describe('on the simulated 128 arrays, refresh after refresh', () => {
         const renewed = second.mdstat.arrays.filter(a => a !== before.get(a.name));
         expect(renewed.length).toBeGreaterThan(0);
         expect(renewed.every(a => a.sync?.state === 'running')).toBe(true);
+        // Their header lines did not change: neither did their members.
+        expect(renewed.every(a => a.members === before.get(a.name)!.members)).toBe(true);
         expect(second.mdstat.arrays.filter(a => a.sync === null).every(a => a === before.get(a.name))).toBe(true);
     });
 });

@@ -5,7 +5,7 @@
 // rendered here from the live model and parsed back (render -> parse round-trips), so the page can
 // say whether the live value is the one kept for reboot.
 
-import { memoPerObject } from '../memo';
+import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type DiskModel, type HostModel } from '../model';
 import type { Plan, WriteFileStep } from '../plan';
@@ -204,8 +204,16 @@ interface ArrayKeeping {
 }
 
 // Remembered per array (src/md/memo.ts): the member disks come from host.disks, the boot values
-// from the journal, the kept values from the files.
-const keepingOf = memoPerObject((host: HostModel) => [host.disks, host.journal, host.persisted],
+// from the journal, the kept values from the files. Per array object (an idle array), then per
+// what is read of it (a syncing array, new at every refresh with the same settings).
+const keepingInputs = (host: HostModel) => [host.disks, host.journal, host.persisted];
+
+/** Everything keepingOf reads of an array: its name, what its rule matches, its members, its settings. */
+function arrayReading(array: ArrayModel): [string, ...unknown[]] {
+    return [array.name, array.uuid, array.metadata, array.members, ...ARRAY_SETTINGS.map(s => s.live(array))];
+}
+
+const keepingOf = memoPerObject(keepingInputs, memoPerReading(keepingInputs, arrayReading,
     (host, array: ArrayModel): ArrayKeeping => {
         const keeping: ArrayKeeping = {
             rule: liveArrayRule(host, array),
@@ -219,7 +227,10 @@ const keepingOf = memoPerObject((host: HostModel) => [host.disks, host.journal, 
             if (comparisons.length) keeping.diskComparisons.set(disk.name, comparisons);
         }
         return keeping;
-    });
+    }));
+
+/** What the whole host's keeping reads: while none of it changed, neither did the rules or comparisons. */
+const hostKeepingInputs = (host: HostModel) => [host.global, ...keepingInputs(host), ...host.arrays.map(a => keepingOf(host, a))];
 
 // A disk's settings object stays the same while they do, whatever its array does.
 const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
@@ -371,12 +382,12 @@ function fileStep(setting: Message, path: string, content: string | null, previo
  * The rules that give every array and member disk its live settings at boot. Rules for devices not
  * present now are kept as they are: a stopped array or a pulled disk has not lost its settings.
  */
-export function wantedRules(host: HostModel): UdevRule[] {
+export const wantedRules = memoLast(hostKeepingInputs, (host: HostModel): UdevRule[] => {
     const arrays = host.arrays.map(a => keepingOf(host, a).rule);
     const disks = perTunedDisk(host, k => k.diskRules);
     const absent = (host.persisted.udev?.rules ?? []).filter(r => !rulePresent(host, r));
     return [...arrays, ...disks, ...absent].filter((r): r is UdevRule => r !== null);
-}
+});
 
 /** Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files are left alone. */
 export function keepPlan(host: HostModel, dirs: PersistDirs): PlanResult<'persist'> {
@@ -456,10 +467,10 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  * Every setting that is kept for reboot or differs from what the kernel starts with: whether the
  * live value is the kept one. Settings at their boot value and not kept are left out.
  */
-export function keptComparisons(host: HostModel): KeptComparison[] {
+export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
     const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, 'kibs'));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);
-}
+});

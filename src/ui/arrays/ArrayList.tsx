@@ -17,9 +17,9 @@ function FreshEnoughCard({ array, host, selected, position }: { array: ArrayMode
     const next = nextCardView(view, array, host, near || selected);
     // Kept in state, worked out during render: the card renders once per refresh, with the right model.
     if (next !== view) setView(next);
-    // data-lagging: the card shows an older refresh than the page's latest (read by the browser tests).
+    // data-lagging: the card shows an older refresh's array than the page's latest (read by the browser tests).
     return (
-        <div ref={ref} data-lagging={next.host !== host ? '' : undefined}>
+        <div ref={ref} data-lagging={next.array !== array ? '' : undefined}>
             <MemoArrayCard array={next.array} host={next.host} selected={selected} />
         </div>
     );

@@ -30,9 +30,15 @@ export function firstCardView(array: ArrayModel, host: HostModel, stagger: numbe
     return { array, host, seenHost: host, skipped: stagger % OFFSCREEN_REFRESH_EVERY };
 }
 
-/** The view after a refresh (or after the card came near the screen): `view` itself when unchanged. */
+/**
+ * The view after a refresh (or after the card came near the screen): `view` itself when unchanged.
+ * The card shows older content exactly when the view's array is not the latest one.
+ */
 export function nextCardView(view: CardView, array: ArrayModel, host: HostModel, nearScreen: boolean): CardView {
     if (view.array === array && view.host === host) return view;
+    // Nothing the card shows changed (an idle array): the view stands, on screen or off, and the
+    // card does not render (with the same view, nor does this wrapper a second time).
+    if (view.array === array && sameCardProps({ array, host: view.host }, { array, host })) return view;
     if (nearScreen) return { array, host, seenHost: host, skipped: 0 };
     if (view.seenHost === host) return view;
     if (view.skipped + 1 >= OFFSCREEN_REFRESH_EVERY || !onlyProgressChanged(view, array, host)) {

@@ -10,9 +10,9 @@ import { gatherOutput, md, removeTempRoots, startHost, tee } from '../sim/simHel
 
 afterEach(removeTempRoots);
 
-/** The simulated host with its recovering RAID6, read as the page reads it, refresh after refresh. */
-function recoveringHost() {
-    const host = startHost('raid6-recovery');
+/** A simulated host (by default one recovering RAID6), read as the page reads it, refresh after refresh. */
+function recoveringHost(scenario = 'raid6-recovery') {
+    const host = startHost(scenario);
     const name = host.state.arrays[0].name;
     const builder = new ModelBuilder();
     let at = 0;
@@ -53,6 +53,21 @@ describe('an array card far off screen', () => {
         view = follow(view, latest, name);
         expect(view.array).toBe(arrayOf(latest, name));
         expect(view.host).toBe(latest);
+    });
+
+    test('an idle array\'s card has nothing to catch up: its view stands, refresh after refresh', () => {
+        const { refresh } = recoveringHost('degraded-failed');
+        const first = refresh();
+        const idle = first.arrays[0];
+        expect(idle.sync).toBeNull();
+        const view = offScreenView(first, idle.name);
+        let latest = first;
+        for (let i = 0; i < OFFSCREEN_REFRESH_EVERY + 1; i++) {
+            latest = refresh();
+            expect(arrayOf(latest, idle.name)).toBe(idle);
+            expect(follow(view, latest, idle.name)).toBe(view);
+            expect(follow(view, latest, idle.name, true)).toBe(view);
+        }
     });
 
     test('a render without a new refresh does not count as one', () => {

@@ -9,6 +9,11 @@ module.exports = {
             testMatch: ['<rootDir>/test/unit/**/*.test.ts', '<rootDir>/test/unit/**/*.test.tsx'],
             testEnvironment: 'node',
             transform: { '^.+\\.tsx?$': tsJest },
+            // Components rendered in jsdom (test/unit/ui): PatternFly's CommonJS build, no styles.
+            moduleNameMapper: {
+                '^@patternfly/react-core/dist/esm/(.*)$': '@patternfly/react-core/dist/js/$1',
+                '\\.css$': '<rootDir>/test/unit/helpers/noStyles.js',
+            },
         },
         {
             displayName: 'browser',

@@ -3,7 +3,7 @@
 // is misaligned: that must not hide behind a closed section.
 
 import { memo, useState } from 'react';
-import { sameArrayFields } from '../arrays/cardProps';
+import { LAYOUT_FIELDS, sameArrayFields } from '../arrays/cardProps';
 import {
     Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
     ExpandableSection, Stack, StackItem,
@@ -16,9 +16,6 @@ import { formatChunk } from '../arrays/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
 import { LayoutMembers, LayoutPartitions } from './LayoutTables';
-
-/** What layoutAdvice() and the section read of the array: the section renders again only when one changed. */
-const LAYOUT_FIELDS = ['name', 'device', 'level', 'raidDisks', 'layout', 'chunkKiB', 'partitions', 'members'] as const satisfies readonly (keyof ArrayModel)[];
 
 function sameLayoutInputs(before: { array: ArrayModel }, after: { array: ArrayModel }): boolean {
     const reshape = (a: ArrayModel) => `${a.sync?.reshape?.fromDisks}>${a.sync?.reshape?.toDisks}`;

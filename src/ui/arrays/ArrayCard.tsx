@@ -12,7 +12,7 @@ import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { MembersTable } from './MembersTable';
-import { sameArrayFields } from './cardProps';
+import { sameArrayFields, SUMMARY_FIELDS } from './cardProps';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { workerThreadsText } from '../tuning/GroupThreadsChange';
@@ -39,16 +39,10 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-/** What the card's header and facts show of the array: they render again only when one of these changed. */
-const SUMMARY_FIELDS = [
-    'name', 'device', 'level', 'health', 'sizeKiB', 'raidDisks', 'missingSlots', 'members', 'arrayState', 'metadata',
-    'chunkKiB', 'bitmap', 'stripeCache', 'readAheadKiB', 'groupThreadCount', 'mismatchCount',
-] as const satisfies readonly (keyof ArrayModel)[];
-
 type SummaryProps = { array: ArrayModel; selected: boolean };
 
 // A syncing array is a new object at every refresh; its header and facts mostly are not new.
-const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProps) {
+export const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProps) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
     // The name links to the array's own address (#/md0): the URL can be shared and Back returns.

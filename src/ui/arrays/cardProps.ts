@@ -44,3 +44,17 @@ export function sameCardProps<P extends CardProps>(before: Readonly<P>, after: R
 export function sameArrayFields(before: ArrayModel, after: ArrayModel, fields: readonly (keyof ArrayModel)[]): boolean {
     return fields.every(field => Object.is(before[field], after[field]));
 }
+
+// The fields each memoised card part reads of its array. A field that part starts to show must be
+// added to its list (test/unit/ui/cardFields.test.tsx fails otherwise).
+
+/** What the card's header and facts show (ArraySummary in ArrayCard.tsx). */
+export const SUMMARY_FIELDS = [
+    'name', 'device', 'level', 'health', 'sizeKiB', 'raidDisks', 'missingSlots', 'members', 'arrayState', 'metadata',
+    'chunkKiB', 'bitmap', 'stripeCache', 'readAheadKiB', 'groupThreadCount', 'mismatchCount',
+] as const satisfies readonly (keyof ArrayModel)[];
+
+/** What layoutAdvice() and the layout section read (LayoutSection.tsx), besides a reshape's disk counts. */
+export const LAYOUT_FIELDS = [
+    'name', 'device', 'level', 'raidDisks', 'layout', 'chunkKiB', 'partitions', 'members',
+] as const satisfies readonly (keyof ArrayModel)[];

@@ -1,0 +1,2 @@
+// Stands for a stylesheet imported by a component rendered in jsdom (jest.config.js).
+module.exports = {};

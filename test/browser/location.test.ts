@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
+import { cardInView } from './harness/raidtunePage';
 
 type Surface = Page | Frame;
 
@@ -93,7 +94,8 @@ describe('with Cockpit\'s Storage page installed', () => {
 
     test('in the shell each array links to it, and the link opens it', async () => {
         const shell = await env.shellPage();
-        const link = shell.frame.locator('#array-md0 .raidtune-storage-link');
+        // Laid out first: right after the frame loads, the card may not be yet (content-visibility).
+        const link = (await cardInView(shell.frame, 'md0')).locator('.raidtune-storage-link');
         await expect(link.innerText()).resolves.toBe('Storage');
         await expect(link.getAttribute('aria-label')).resolves.toBe('Open /dev/md0 in the Storage page');
         await link.click();

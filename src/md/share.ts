@@ -25,7 +25,7 @@ function shareArray(previous: unknown[], next: unknown[]): unknown[] {
     let result: unknown[] | null = previous.length === next.length ? null : [];
     for (let i = 0; i < next.length; i++) {
         const shared = share(previous[i], next[i]);
-        if (!result && !Object.is(shared, previous[i])) result = next.slice(0, i).map((_v, j) => previous[j]);
+        if (!result && !Object.is(shared, previous[i])) result = previous.slice(0, i);
         result?.push(shared);
     }
     return result ?? previous;

@@ -7,7 +7,7 @@
 // before it is seen. Plain TypeScript (no React), so the rule is unit-tested on real models.
 
 import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
-import { sameCardProps } from './cardProps';
+import { sameHostFacts } from './cardProps';
 
 /** An off-screen card's sync progress is at most this many refreshes old (10 s at 2 s a refresh). */
 export const OFFSCREEN_REFRESH_EVERY = 5;
@@ -38,7 +38,7 @@ export function nextCardView(view: CardView, array: ArrayModel, host: HostModel,
     if (view.array === array && view.host === host) return view;
     // Nothing the card shows changed (an idle array): the view stands, on screen or off, and the
     // card does not render (with the same view, nor does this wrapper a second time).
-    if (view.array === array && sameCardProps({ array, host: view.host }, { array, host })) return view;
+    if (view.array === array && sameHostFacts(view.host, host, array)) return view;
     if (nearScreen) return { array, host, seenHost: host, skipped: 0 };
     if (view.seenHost === host) return view;
     if (view.skipped + 1 >= OFFSCREEN_REFRESH_EVERY || !onlyProgressChanged(view, array, host)) {
@@ -62,7 +62,7 @@ function onlyProgressChanged(view: CardView, array: ArrayModel, host: HostModel)
     if (shown.bitmap?.kind !== array.bitmap?.kind || shown.bitmap?.chunkKiB !== array.bitmap?.chunkKiB) return false;
     if (!sameSyncRun(shown.sync, array.sync)) return false;
     // The host-wide settings the card reads (global limits, its disks' queues, an armed restore).
-    return sameCardProps({ array, host: view.host }, { array, host });
+    return sameHostFacts(view.host, host, array);
 }
 
 /** The same sync, in the same state: only its progress, speed and samples differ. */

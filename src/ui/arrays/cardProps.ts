@@ -18,7 +18,7 @@ import type { ArrayModel, HostModel } from '../../md/model';
  * The parts of the host model a card reads, besides its own array, each compared by identity.
  * No list is built: this runs for each of 128 cards at every refresh.
  */
-function sameHostFacts(before: HostModel, after: HostModel, array: ArrayModel): boolean {
+export function sameHostFacts(before: HostModel, after: HostModel, array: ArrayModel): boolean {
     return before.global === after.global && before.pageSize === after.pageSize &&
         before.autoRestore.get(array.name) === after.autoRestore.get(array.name) &&
         (before.disks === after.disks || array.members.every(m => before.disks.get(m.disk) === after.disks.get(m.disk)));

@@ -105,12 +105,15 @@ fi
 GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
            /usr/bin/grep /usr/bin/dash /usr/bin/setsid)
 BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}")
-[ -x /bin/busybox ] && /bin/busybox --list | grep -qx modprobe || die "/bin/busybox is not busybox-static"
+# Output captured before grep -q reads it: busybox --list write()s each name on its own, so when
+# piped, grep quits at the match while busybox still writes, busybox dies of SIGPIPE and pipefail
+# fails the check (it did once in a clean-clone CI run under load).
+[ -x /bin/busybox ] && grep -qx modprobe <<<"$(/bin/busybox --list)" || die "/bin/busybox is not busybox-static"
 libs_of() { ldd "$1" 2>/dev/null | awk '$3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'; }
 LIBS=()
 for bin in "${BINARIES[@]}"; do
     [ -x "$bin" ] || die "$bin missing"
-    if ldd "$bin" 2>&1 | grep -q 'not found'; then die "$bin: ldd reports missing libraries"; fi
+    if grep -q 'not found' <<<"$(ldd "$bin" 2>&1)"; then die "$bin: ldd reports missing libraries"; fi
     while read -r l; do LIBS+=("$l"); done < <(libs_of "$bin")
 done
 mapfile -t LIBS < <(printf '%s\n' "${LIBS[@]}" | sort -u)

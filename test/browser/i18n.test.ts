@@ -10,7 +10,7 @@ import { isTranslated, parsePo } from '../../tools/i18n/po';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
-import { memberRoles, syncFact } from './harness/raidtunePage';
+import { cardInView, memberRoles, syncFact } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
 
@@ -71,7 +71,8 @@ async function expectTranslated(surface: Surface, c: Case) {
     const lang = await surface.evaluate(() => document.documentElement.lang);
     expect([c.htmlLang, c.cookie]).toContain(lang);
     await expect(surface.evaluate(() => document.title)).resolves.toBe(c.title);
-    const card = surface.locator('#array-md0');
+    // Laid out first: right after the page loads, the card may not be yet (content-visibility).
+    const card = await cardInView(surface, 'md0');
     await expect(card.locator('.raidtune-health').innerText()).resolves.toBe(c.degraded);
     expect((await memberRoles(surface, 'md0')).sda1).toBe(c.activeSlot0);
     await expect(card.locator('.pf-v6-c-progress__description').innerText()).resolves.toBe(c.recovery);

@@ -2,11 +2,26 @@
 // cockpit.permission({admin: true}) is false and superuser: 'require' is refused): the page still
 // shows everything it reads, every control that would change the host is disabled with a tooltip
 // that says why, and using one writes nothing.
+//
+// The plugin is served from a clone-like folder inside a mode-700 one, as a clone under /root is:
+// `nobody` cannot enter it, so the harness has to hand the session a copy it can read.
 
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody' });
+const privateFolder = mkdtempSync(join(tmpdir(), 'raidtune-private-'));
+const privateDist = join(privateFolder, 'clone', 'dist');
+cpSync(join(repoRoot(), 'dist'), privateDist, { recursive: true });
+afterAll(() => rmSync(privateFolder, { recursive: true, force: true }));
+
+const env = setupRaidtune({
+    scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDist,
+});
 const ADMIN_REASON = 'Requires administrative access. Turn it on in Cockpit\'s top bar.';
 const READ_ONLY_CONTROLS = ['Layout and alignment'];
 
@@ -14,6 +29,15 @@ const READ_ONLY_CONTROLS = ['Layout and alignment'];
 function buttons(): Promise<[string, string | null][]> {
     return env.page.locator('button').evaluateAll(all => all.map(b => [(b.textContent ?? '').trim(), b.getAttribute('aria-disabled')] as [string, string | null]));
 }
+
+test('the plugin is served to the session\'s user from a folder that user cannot enter', () => {
+    expect(statSync(privateFolder).mode & 0o777).toBe(0o700);
+    const gid = execFileSync('id', ['-g', 'nobody'], { encoding: 'utf8' }).trim();
+    const canRead = () => execFileSync('setpriv', ['--reuid=nobody', `--regid=${gid}`, '--clear-groups', 'cat', join(privateDist, 'manifest.json')],
+        { stdio: 'pipe' });
+    expect(canRead).toThrow(/Permission denied/);
+    // beforeAll loaded the page and waited for md0's card: the bridge found the package.
+});
 
 test('reads the host like an administrator would: arrays, members, the rebuild\'s progress', async () => {
     expect(await syncTitle(env.page, 'md0')).toMatch(/^Recovery/);

@@ -8,14 +8,15 @@
 //   <tmp>/bus                      a private session D-Bus (the bridge would otherwise start its own
 //                                  dbus-daemon that outlives it)
 // Packages are scanned when the bridge starts: a changed override needs a new startCockpit().
-// Rebuilt plugin files are served live.
+// Rebuilt plugin files are served live, except with `runAs`: then each package is a copy (see
+// servePackage).
 //
 // With `localSession` the session is some other program (e.g. a pipe to a cockpit-bridge inside a
 // VM, tools/vm/ws.ts): no bridge, D-Bus daemon, plugin folder or override here; only ws itself
 // (XDG_CONFIG_DIRS still hides the host's /etc/cockpit/cockpit.conf).
 import { execFileSync } from 'node:child_process';
 import {
-    existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
+    cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -74,7 +75,8 @@ export interface CockpitOptions {
     onSpawn?: (pid: number) => void;
     /**
      * Run ws, the bridge and the session bus as this (unprivileged) user, so the page sees what a
-     * user without administrative access sees. The plugin folder must be readable by that user.
+     * user without administrative access sees. The packages are copied into the session's own
+     * folder for that user, wherever the plugin folder lies.
      */
     runAs?: string;
 }
@@ -142,9 +144,9 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
         if (localSession === undefined) {
             mkdirSync(join(tmpDir, 'data', 'cockpit'), { recursive: true });
             mkdirSync(join(tmpDir, 'config', 'cockpit'), { recursive: true });
-            symlinkSync(pluginDir, join(tmpDir, 'data', 'cockpit', pluginName));
-            for (const [name, dir] of Object.entries(options.extraPackages ?? {}))
-                symlinkSync(resolve(dir), join(tmpDir, 'data', 'cockpit', name));
+            const packages = { ...options.extraPackages, [pluginName]: pluginDir };
+            for (const [name, dir] of Object.entries(packages))
+                servePackage(resolve(dir), join(tmpDir, 'data', 'cockpit', name), user !== undefined);
             if (options.config || options.manifest) {
                 writeFileSync(join(tmpDir, 'config', 'cockpit', `${pluginName}.override.json`),
                     JSON.stringify({ ...options.manifest, ...(options.config ? { config: options.config } : {}) }, null, 2) + '\n');
@@ -245,6 +247,18 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
 }
 
 /** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
+/**
+ * Puts a package where the session finds it: a link to the folder, or a copy when the session runs
+ * as another user, who may not be able to reach the folder itself (a clone under /root or another
+ * mode-700 folder: the bridge would find no package and the page would answer 404).
+ */
+function servePackage(dir: string, target: string, copy: boolean): void {
+    if (copy)
+        cpSync(dir, target, { recursive: true, dereference: true });
+    else
+        symlinkSync(dir, target);
+}
+
 /** uid and gid of a local user (`id`: Node has no getpwnam). */
 function lookUpUser(name: string): { uid: number; gid: number } {
     const id = (flag: string) => Number(execFileSync('id', [flag, name], { encoding: 'utf8' }).trim());

@@ -5,17 +5,22 @@
 // Runs until Ctrl-C / SIGTERM and then stops everything it started.
 //
 // Only imports the Node-side parts of tools/cockpit (not playwright).
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './cockpit/proc';
 import { simulatedHostConfig, startSimulatedHost, type SimulatedHost } from './cockpit/sim';
+import { cockpitUnderTest, type CockpitInstall } from './cockpit/versions';
 import { isPluginDir, simulatedHostConditions, startCockpit, type Cockpit, type RaidtuneConfig } from './cockpit/ws';
 
-const USAGE = `usage: node build/demo.mjs [--sim] [--scenario NAME] [--port N] [--address ADDR]
+const USAGE = `usage: node build/demo.mjs [--sim] [--scenario NAME] [--cockpit 287|337|372] [--port N] [--address ADDR]
 
   --sim            use the simulated md host even if this machine has md arrays
   --scenario NAME  simulate this scenario (implies --sim; default raid6-recovery)
+  --cockpit V      the Cockpit to run: 287 (the system's, default), 337 or 372 (the Python bridge of
+                   RHEL and Fedora, from Debian's backports: tools/install-cockpit.sh puts it beside
+                   the system's the first time)
   --port N         port of cockpit-ws (default 9091)
   --address ADDR   listen address (default 127.0.0.1; there is no TLS and no login: keep it local)
 `;
@@ -23,12 +28,13 @@ const USAGE = `usage: node build/demo.mjs [--sim] [--scenario NAME] [--port N] [
 interface Args {
     sim: boolean;
     scenario: string;
+    cockpit: string;
     port: number;
     address: string;
 }
 
 function parseArgs(argv: string[]): Args {
-    const args: Args = { sim: false, scenario: 'raid6-recovery', port: 9091, address: '127.0.0.1' };
+    const args: Args = { sim: false, scenario: 'raid6-recovery', cockpit: process.env.RAIDTUNE_COCKPIT || '287', port: 9091, address: '127.0.0.1' };
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -41,6 +47,12 @@ function parseArgs(argv: string[]): Args {
         switch (name) {
         case '--sim': args.sim = true; break;
         case '--scenario': args.scenario = value(); args.sim = true; break;
+        case '--cockpit': {
+            args.cockpit = value();
+            if (!['287', '337', '372'].includes(args.cockpit))
+                usage(`--cockpit: 287, 337 or 372, not ${args.cockpit}`);
+            break;
+        }
         case '--port': {
             const v = value();
             args.port = Number(v);
@@ -76,6 +88,13 @@ function realArrays(): string[] {
     return [...mdstat.matchAll(/^(md[\w/]*)\s*:/gm)].map(m => m[1]);
 }
 
+/** The Cockpit to run, installed beside the system's first when it is a newer one. */
+function chosenCockpit(key: string): CockpitInstall {
+    if (key !== '287')
+        execFileSync(join(repoRoot(), 'tools', 'install-cockpit.sh'), [key], { stdio: 'inherit' });
+    return cockpitUnderTest(key);
+}
+
 function log(message: string) {
     process.stdout.write(`${message}\n`);
 }
@@ -105,6 +124,7 @@ async function main(): Promise<number> {
     let sim: SimulatedHost | undefined;
     let cockpit: Cockpit | undefined;
     try {
+        const install = chosenCockpit(args.cockpit);
         const arrays = realArrays();
         let config: RaidtuneConfig | undefined;
         let what: string;
@@ -121,7 +141,7 @@ async function main(): Promise<number> {
         for (let first = true; ; first = false) {
             try {
                 cockpit = await startCockpit({
-                    pluginDir, config, port: args.port, address: args.address,
+                    pluginDir, config, port: args.port, address: args.address, cockpit: install,
                     manifest: sim ? simulatedHostConditions(sim.procRoot) : undefined,
                 });
             } catch (err) {
@@ -132,6 +152,7 @@ async function main(): Promise<number> {
             }
             if (first) {
                 log(`raidtune demo: ${what}`);
+                log(`  Cockpit ${install.key} (${install.version || 'version unknown'}, ${install.pythonBridge ? 'Python' : 'C'} bridge)`);
                 log(`  cockpit-ws ${cockpit.origin} (no TLS, no login; session of user ${userInfo().username})`);
                 log('');
                 log(`  raidtune alone:      ${cockpit.barePageUrl}`);

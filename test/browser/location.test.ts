@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { cockpitUnderTest } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { cardInView } from './harness/raidtunePage';
 
@@ -120,14 +121,26 @@ describe('with Cockpit\'s Storage page installed', () => {
 });
 
 describe('a condition that is not met', () => {
+    const { pythonBridge } = cockpitUnderTest();
     const env = setupRaidtune({
-        scenario: 'raid1-healthy', readySelector: '#array-md0',
+        scenario: 'raid1-healthy', openBarePage: false,
         manifest: { conditions: [{ 'path-exists': '/nonexistent/raidtune-condition' }] },
     });
 
-    test('still lists the page on 287: its C bridge ignores "conditions" (the Python bridge would hide it)', async () => {
-        const shell = await env.shellPage();
-        await shell.page.getByRole('link', { name: 'RAID tuning', exact: true }).waitFor();
-        await shell.frame.waitForSelector('#array-md0');
+    // Each bridge's own behaviour: the C bridge (287) ignores `conditions`; the Python bridge (RHEL
+    // 9.3+, 10, Fedora) hides the package, so a host without md shows no RAID page at all.
+    test(pythonBridge ? 'hides the page on the Python bridge: no menu entry, its address answers 404'
+        : 'still lists the page on 287: its C bridge ignores "conditions"', async () => {
+        const menuEntry = (page: Page) => page.getByRole('link', { name: 'RAID tuning', exact: true });
+        if (pythonBridge) {
+            const shell = await env.openPage('/');
+            await shell.page.getByRole('link', { name: 'Overview', exact: true }).waitFor();
+            expect(await menuEntry(shell.page).count()).toBe(0);
+            expect((await shell.page.request.get(env.cockpit.barePageUrl)).status()).toBe(404);
+        } else {
+            const shell = await env.shellPage();
+            await menuEntry(shell.page).waitFor();
+            await shell.frame.waitForSelector('#array-md0');
+        }
     });
 });

@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { tagEnv } from './proc';
+import { cockpitUnderTest, type CockpitInstall } from './versions';
 
 /** Chromium: $RAIDTUNE_CHROMIUM, else Debian's /usr/bin/chromium or Fedora's chromium-browser. */
 export const CHROMIUM = process.env.RAIDTUNE_CHROMIUM ||
@@ -45,15 +46,18 @@ export interface Problem {
 }
 
 /**
- * Console messages that the 287 shell's own system pages (preloaded in hidden iframes) log on a
- * machine without a system D-Bus. Ignored only by exact text and only in pages whose top document
- * is the shell; on the bare plugin page nothing is ignored.
+ * What the shell of the Cockpit under test logs of its own on this machine (versions.ts). Ignored
+ * only by exact text and only in pages whose top document is the shell; on the bare plugin page
+ * nothing is ignored.
  */
-export const KNOWN_SHELL_NOISE: readonly string[] = [
-    'Could not connect: No such file or directory',
-    'ListUnitsFiltered failed:  Internal error',
-    'Failed to get ScheduledShutdown property Could not connect: No such file or directory',
-];
+export function isKnownShellNoise(problem: Problem, topUrl: string, cockpit: CockpitInstall = cockpitUnderTest()): boolean {
+    if (!isShellUrl(topUrl))
+        return false;
+    if (problem.kind === 'pageerror')
+        return cockpit.shellPageErrors.includes(problem.text);
+    return problem.kind.startsWith('console') &&
+        cockpit.shellConsoleNoise.some(n => n.text === problem.text && (n.urlEnd === undefined || (problem.url ?? '').endsWith(n.urlEnd)));
+}
 
 /** True for a URL of the shell (the top page), false for a package page (/cockpit/@host/pkg/...). */
 function isShellUrl(url: string): boolean {
@@ -134,7 +138,7 @@ export async function openPage(browser: Browser, url?: string, options: { timeou
         const record = (problem: Problem) => {
             if (closing)
                 return; // teardown noise, e.g. the shell's "transport closed: disconnected"
-            if (problem.kind.startsWith('console') && KNOWN_SHELL_NOISE.includes(problem.text) && isShellUrl(page.url()))
+            if (isKnownShellNoise(problem, page.url()))
                 ignored.push(problem);
             else
                 recorded.push(problem);

@@ -4,9 +4,10 @@
 // Node-only code that must not pull in playwright (the demo bundle) imports './ws' and './sim'
 // directly instead of this file.
 export { startSimulatedHost, simulatedHostConfig, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
-export { startCockpit, isPluginDir, simulatedHostConditions, COCKPIT_WS, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
+export { startCockpit, isPluginDir, simulatedHostConditions, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
 export {
-    launchBrowser, openPage, formatProblems, KNOWN_SHELL_NOISE, CHROMIUM, CHROMIUM_ARGS,
+    launchBrowser, openPage, formatProblems, isKnownShellNoise, CHROMIUM, CHROMIUM_ARGS,
     type LaunchedBrowser, type Problem, type ProblemKind, type RecordedPage,
 } from './browser';
+export { cockpitUnderTest, type CockpitInstall, type CockpitVersionKey } from './versions';
 export { repoRoot, processesTagged, HARNESS_RUN, HARNESS_CHILD } from './proc';

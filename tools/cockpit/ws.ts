@@ -23,11 +23,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openKeepAlive, type KeepAlive } from './keepalive';
 import { describeExit, formatOutput, repoRoot, sleep, startChild, type Child } from './proc';
+import { cockpitUnderTest, type CockpitInstall } from './versions';
 
-/** cockpit-ws: $RAIDTUNE_COCKPIT_WS, else Debian's or Fedora's path (whichever exists). */
-export const COCKPIT_WS = process.env.RAIDTUNE_COCKPIT_WS ||
-    ['/usr/lib/cockpit/cockpit-ws', '/usr/libexec/cockpit-ws'].find(p => existsSync(p)) ||
-    '/usr/lib/cockpit/cockpit-ws';
 
 /** The plugin's manifest `config` (all optional: Cockpit merge-patches it over the manifest's). */
 export interface RaidtuneConfig {
@@ -71,6 +68,8 @@ export interface CockpitOptions {
      * session's business: pluginDir, config, manifest and extraPackages are refused.
      */
     localSession?: string;
+    /** Which Cockpit runs (default: the one RAIDTUNE_COCKPIT names, see versions.ts). */
+    cockpit?: CockpitInstall;
     /** Called with cockpit-ws's pid as soon as it is spawned (e.g. to record it for a clean-up). */
     onSpawn?: (pid: number) => void;
     /**
@@ -119,8 +118,9 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
     const pluginDir = resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
     const address = options.address ?? '127.0.0.1';
     const timeoutMs = options.timeoutMs ?? 15000;
-    if (!existsSync(COCKPIT_WS))
-        throw new Error(`${COCKPIT_WS} is missing: run tools/install-deps.sh`);
+    const cockpit = options.cockpit ?? cockpitUnderTest();
+    if (!existsSync(cockpit.ws))
+        throw new Error(`${cockpit.ws} is missing: run tools/install-deps.sh`);
     if (localSession !== undefined) {
         const local = (['pluginDir', 'config', 'manifest', 'extraPackages'] as const).filter(k => options[k] !== undefined);
         if (local.length)
@@ -154,8 +154,15 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
             if (user) handOver(tmpDir, user);
             const bus = await startSessionBus(join(tmpDir, 'bus'), user);
             cleanups.push(() => bus.stop());
+            // The shell's idea of the system: a bus with nothing on it is enough for the Python
+            // bridge, which crashes without one (the C bridge just reports that it cannot connect).
+            const systemBus = cockpit.needsSystemBus ? await startSessionBus(join(tmpDir, 'system-bus'), user) : undefined;
+            if (systemBus)
+                cleanups.push(() => systemBus.stop());
             env = {
                 ...process.env,
+                ...cockpit.env,
+                ...(systemBus ? { DBUS_SYSTEM_BUS_ADDRESS: systemBus.address } : {}),
                 XDG_DATA_HOME: join(tmpDir, 'data'),
                 XDG_CONFIG_DIRS: join(tmpDir, 'etc'),
                 XDG_CONFIG_HOME: join(tmpDir, 'config'),
@@ -163,7 +170,7 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
                 ...(user ? { HOME: join(tmpDir, 'home'), USER: options.runAs, LOGNAME: options.runAs } : {}),
             };
         } else {
-            env = { ...process.env, XDG_CONFIG_DIRS: join(tmpDir, 'etc') };
+            env = { ...process.env, ...cockpit.env, XDG_CONFIG_DIRS: join(tmpDir, 'etc') };
             delete env.XDG_RUNTIME_DIR;
         }
 
@@ -175,8 +182,8 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
             // Another server on the port would answer our readiness probe: check it is free first.
             if (options.port !== undefined && !await portIsFree(address, port))
                 throw new Error(`${address}:${port} is already in use`);
-            ws = startChild(COCKPIT_WS, ['--no-tls', '--address', address, '--port', String(port),
-                `--local-session=${localSession ?? 'cockpit-bridge'}`],
+            ws = startChild(cockpit.ws, ['--no-tls', '--address', address, '--port', String(port),
+                `--local-session=${localSession ?? cockpit.bridge}`],
             { name: localSession === undefined ? 'cockpit-ws' : `cockpit-ws (session ${localSession})`, env, user });
             const started = ws;
             cleanups.push(() => started.stop());
@@ -246,7 +253,6 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
     }
 }
 
-/** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
 /**
  * Puts a package where the session finds it: a link to the folder, or a copy when the session runs
  * as another user, who may not be able to reach the folder itself (a clone under /root or another
@@ -275,6 +281,7 @@ function handOver(dir: string, user: { uid: number; gid: number }): void {
     walk(dir);
 }
 
+/** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
 async function startSessionBus(socketPath: string, user?: { uid: number; gid: number }): Promise<{ address: string; stop(): Promise<unknown> }> {
     let address = '';
     let gotAddress!: () => void;

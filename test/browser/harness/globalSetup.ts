@@ -2,7 +2,7 @@
 // tags this run so globalTeardown can find processes a crashed test left behind.
 import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { COCKPIT_WS, CHROMIUM, repoRoot } from '../../../tools/cockpit';
+import { CHROMIUM, cockpitUnderTest, repoRoot } from '../../../tools/cockpit';
 import { newestMtime, startHarnessRun } from '../../../tools/cockpit/proc';
 
 function inPath(program: string): boolean {
@@ -12,18 +12,21 @@ function inPath(program: string): boolean {
 export default async function globalSetup(): Promise<void> {
     startHarnessRun();
 
+    const cockpit = cockpitUnderTest(); // throws with the install command for a missing newer one
     const missing: string[] = [];
-    for (const file of [COCKPIT_WS, '/usr/share/cockpit/base1/manifest.json', '/usr/share/cockpit/shell/manifest.json',
-        CHROMIUM]) {
+    const packages = ['base1', 'shell'].map(name => cockpit.dataDirs.map(dir => join(dir, 'cockpit', name, 'manifest.json')));
+    for (const file of [cockpit.ws, CHROMIUM, ...packages.map(candidates => candidates.find(existsSync) ?? candidates[0])]) {
         if (!existsSync(file))
             missing.push(file);
     }
-    for (const program of ['cockpit-bridge', 'dbus-daemon']) {
-        if (!inPath(program))
+    for (const program of [cockpit.bridge, 'dbus-daemon']) {
+        if (program.includes('/') ? !existsSync(program) : !inPath(program))
             missing.push(program);
     }
     if (missing.length)
         throw new Error(`browser tests need ${missing.join(', ')}: run tools/install-deps.sh (as root)`);
+    console.log(`raidtune browser tests: Cockpit ${cockpit.key} (${cockpit.version || 'version unknown'}), ` +
+        `${cockpit.pythonBridge ? 'Python' : 'C'} bridge`);
 
     // The build is checked again, with a hard "run make first", by each test file that needs it
     // (setupRaidtune); self-contained tests such as smoke.test.ts run without it.

@@ -8,6 +8,7 @@ import {
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { applySteps, type ApplyResult } from '../../host/executor';
+import { armedFollowSteps } from '../../md/autoRestore';
 import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
 import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
@@ -69,7 +70,8 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
     const apply = async () => {
         setPhase({ name: 'applying' });
         const all = plan && recordOriginals && !steps
-            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString())
+            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString(),
+                updated => armedFollowSteps(updated, model.autoRestore, config))
             : toApply;
         const result = await applySteps(config, all);
         setPhase({ name: 'done', result });

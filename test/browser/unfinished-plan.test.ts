@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
 
@@ -102,6 +103,8 @@ test('cut short after two disks: the next load says so, and Finish applies the r
         'Not done: nr_requests of sdc', 'Not done: nr_requests of sdd', 'Not done: nr_requests of sde',
     ]);
 
+    expect(severe(await runAxe(env.page))).toEqual([]);
+
     await applyOffer('Finish', 'Finish: Change nr_requests of the disks under md0',
         ['sdc', 'sdd', 'sde'].map(d => `echo 128 > ${nrRequests(d)}`).join('\n'), 'Finish');
     await expect(simValues()).resolves.toEqual(DISKS.map(() => '128'));
@@ -120,6 +123,15 @@ test('cut short after three disks: Undo puts back what took effect', async () =>
         ['sdc', 'sdb', 'sda'].map(d => `echo 128 > ${nrRequests(d)}`).join('\n'), 'Undo');
     await expect(simValues()).resolves.toEqual(DISKS.map(() => '128'));
     await alert().waitFor({ state: 'detached' });
+    expect(existsSync(record())).toBe(false);
+});
+
+test('cut short, then left as it is: the record goes, the values stay', async () => {
+    await applyCutShort('32', 'sdb');
+    await waitUntil('the steps listed', async () => (await shownSteps()).length === 5);
+    await applyOffer('Leave as it is', 'Forget the unfinished change', `rm -f ${record()}`, 'Forget');
+    await alert().waitFor({ state: 'detached' });
+    await expect(simValues()).resolves.toEqual(['32', '128', '128', '128', '128']);
     expect(existsSync(record())).toBe(false);
 });
 

@@ -6,7 +6,9 @@
 import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { _ } from './i18n';
+import type { Message } from '../md/message';
 import type { Step } from '../md/plan';
+import { recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
 import { readBackMatches } from '../md/readBack';
 
 export interface StepOutcome {
@@ -80,4 +82,41 @@ export async function applySteps(config: HostConfig, steps: readonly Step[]): Pr
         }
     }
     return { done, failed: null };
+}
+
+// The records this page wrote: while it applies a plan, its refreshes read that plan's record too,
+// which is no plan cut short.
+const ownRecords = new Set<string>();
+
+/** crypto.randomUUID() exists only in secure contexts: a Cockpit served over plain http is none. */
+function randomId(): string {
+    return [...crypto.getRandomValues(new Uint8Array(16))].map(b => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function isOwnRecord(record: PlanRecord): boolean {
+    return ownRecords.has(record.id);
+}
+
+/**
+ * Applies `steps` (the plan with raidtune's bookkeeping, the journal first) between the writes of
+ * the plan's record: `shown`, the steps the person saw, are what a later load offers to finish or
+ * undo if this is cut short. Nothing is applied when the record cannot be written.
+ */
+export async function applyRecorded(config: HostConfig, title: Message, shown: readonly Step[], steps: readonly Step[]): Promise<ApplyResult> {
+    const record: PlanRecord = { version: 1, id: randomId(), startedAt: new Date().toISOString(), title, steps: [...shown] };
+    ownRecords.add(record.id);
+    const start = await applySteps(config, [recordStartStep(record, config.stateDir)]);
+    if (start.failed) return start;
+    const result = await applySteps(config, steps);
+    const end = await applySteps(config, [recordEndStep(config.stateDir)]);
+    return result.failed || !end.failed ? result : { done: result.done, failed: end.failed };
+}
+
+/** What the host holds now for each step that shows its effect in a file (null: absent or unreadable). */
+export async function readStepTargets(config: HostConfig, steps: readonly Step[]): Promise<Map<string, string | null>> {
+    const paths = [...new Set(steps.map(stepCheckPath).filter((p): p is string => p !== null))];
+    const read = (path: string) => cockpitApi().spawn(['cat', hostPath(config, path)], { err: 'ignore' }).then(
+        text => text as string | null, () => null);
+    const contents = await Promise.all(paths.map(read));
+    return new Map(paths.map((path, i) => [path, contents[i]]));
 }

@@ -10,6 +10,7 @@
 // out what a sync does not change (`@@kept sys settings`: the page keeps its last full read), $9
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
+import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
 
 /**
@@ -56,9 +57,10 @@ export const PROCESS_NAMES = '[0-9]*/comm';
 
 /**
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
- * journal, and the armed automatic restores with their waiters' history (src/md/waiterScript.ts).
+ * journal, the record of a plan being applied (src/md/planRecord.ts), and the armed automatic
+ * restores with their waiters' history (src/md/waiterScript.ts).
  */
-export const STATE_FILES = ['restore.json', 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
+export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
 
 /** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME, /raidtune-modules/NAME). */
 export const SYSCTL_FILES = [SYSCTL_FILE] as const;

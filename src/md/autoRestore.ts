@@ -123,11 +123,45 @@ export function armPlan(array: string, journal: Journal, roots: WaiterRoots, sys
     return { title: msg(N_('Restore automatically when the sync of $0 finishes'), array), steps };
 }
 
+// Rewrites an armed waiter's files, only while it is armed: the page's model may be a refresh late,
+// and a waiter that already restored and removed its .armed file must not look armed again. The
+// .armed file comes before the journal copy: a waiter that restores between the two writes finds
+// its copy differing from the journal and keeps the journal (the banner still offers the restore);
+// the other order could remove a journal whose newest original was never written back.
+// $1 .armed path  $2 its content  $3 journal copy path  $4 its content (data, never script text).
+const FOLLOW_SCRIPT = `set -e; umask 022; [ -f "$1" ] || exit 0
+printf '%s' "$2" > "$1.raidtune-new"; mv -f "$1.raidtune-new" "$1"
+printf '%s' "$4" > "$3.raidtune-new"; mv -f "$3.raidtune-new" "$3"`;
+
+/**
+ * When a change made while restores are armed records new originals, each armed waiter's files
+ * follow the journal, so the waiter restores that change too.
+ */
+export function armedFollowSteps(journal: Journal, armed: ReadonlyMap<string, ArmedRestore>, roots: WaiterRoots): Step[] {
+    const content = armedFileContent(journal);
+    if (content === null) return [];
+    const dir = folder(roots);
+    return [...armed.keys()].map((array): Step => ({
+        kind: 'run', setting: setting(array), undoArgv: null,
+        argv: ['sh', '-c', FOLLOW_SCRIPT, 'raidtune-follow', `${dir}/${array}${ARMED_SUFFIX}`, content,
+            `${dir}/${array}${JOURNAL_COPY_SUFFIX}`, serializeJournal(journal)],
+    }));
+}
+
+/** The journal's settings that an armed waiter does not write back (what "Restore previous settings" still must do). */
+export function notRestoredBy(armed: ArmedRestore, journal: Journal | null): Message[] {
+    const paths = new Set(armed.writes.map(([path]) => path));
+    return (journal?.entries ?? []).filter(e => !paths.has(e.path)).map(e => e.setting);
+}
+
+function armedText(armed: ArmedRestore): string {
+    return armed.writes.map(([path, value]) => `${path}\t${value}`).join('\n') + '\n';
+}
+
 /** Removing the .armed file is the cancel: the waiter ends at its next poll (a unit is stopped at once). */
 export function cancelPlan(array: string, armed: ArmedRestore, roots: WaiterRoots, systemd: boolean): Plan {
-    const content = armed.writes.map(([path, value]) => `${path}\t${value}`).join('\n') + '\n';
     const steps: Step[] = [
-        { kind: 'write-file', setting: setting(array), path: `${folder(roots)}/${array}${ARMED_SUFFIX}`, content: null, previous: content },
+        { kind: 'write-file', setting: setting(array), path: `${folder(roots)}/${array}${ARMED_SUFFIX}`, content: null, previous: armedText(armed) },
     ];
     if (systemd) steps.push({ kind: 'run', setting: setting(array), argv: stopUnitArgv(array), undoArgv: null });
     return { title: msg(N_('Cancel the automatic restore of $0'), array), steps };

@@ -62,12 +62,14 @@ export function restorePlan(journal: Journal): Plan {
 /**
  * The plan's steps, preceded by a write of the updated journal when they change an attribute whose
  * original is not recorded yet: the record is on disk before the first change, so a crash midway
- * can still be undone.
+ * can still be undone. `alongGrowth` gives the steps that must follow the journal when it grows
+ * (the armed automatic restores' copies of it, src/md/autoRestore.ts), also before the first change.
  */
-export function stepsWithJournal(plan: Plan, journal: Journal | null, stateDir: string, now: string): Step[] {
+export function stepsWithJournal(plan: Plan, journal: Journal | null, stateDir: string, now: string,
+    alongGrowth: (updated: Journal) => Step[] = () => []): Step[] {
     const updated = recordOriginals(journal, plan.steps, now);
     if (updated.entries.length === (journal?.entries.length ?? 0)) return plan.steps;
-    return [journalWrite(stateDir, serializeJournal(updated), journal), ...plan.steps];
+    return [journalWrite(stateDir, serializeJournal(updated), journal), ...alongGrowth(updated), ...plan.steps];
 }
 
 /** Restore every original, then drop the journal. */

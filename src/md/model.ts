@@ -3,6 +3,7 @@
 
 import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
 import { parseAutoRestore, type ArmedRestore } from './autoRestore';
+import { parsePlanRecord, PLAN_RECORD_FILE, type PlanRecord } from './planRecord';
 import { addTrendSample, type TrendSample } from './trend';
 import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
 import { backgroundJobs, type BackgroundJob } from './diagnosis/backgroundJobs';
@@ -137,6 +138,8 @@ export interface HostModel {
     persisted: PersistedSettings;
     /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
     autoRestore: Map<string, ArmedRestore>;
+    /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
+    planRecord: PlanRecord | null;
     /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
     systemd: boolean;
     problems: string[];
@@ -233,6 +236,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
         autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
+        planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
         systemd: snapshot.systemd === true,
         problems,
     };

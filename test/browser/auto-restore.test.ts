@@ -4,6 +4,7 @@
 // simulated rebuild finishes the waiter writes the originals back and the banner goes.
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
@@ -55,7 +56,7 @@ async function arm(array: string) {
     await armedLabel(array).waitFor();
 }
 
-const armedLabel = (array: string) => banner().getByText(`Armed: restores the previous settings when the sync of ${array} finishes`);
+const armedLabel = (array: string, settings = 2) => banner().getByText(`Armed: restores ${settings} settings when the sync of ${array} finishes`);
 const chartSummary = (array: string) => arrayCard(env.page, array).locator('.raidtune-chart figcaption');
 /** The chart's summary once the chart is there. */
 const shownSummary = (array: string) => waitUntil(`the chart of ${array}`, async () =>
@@ -125,8 +126,23 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     expect(existsSync(stateFile('restore.json'))).toBe(true);
 }, 90000);
 
-test('when the rebuild finishes the waiter restores the originals, with the page closed meanwhile', async () => {
+/** Changes md0's read-ahead through its card's dialog. */
+async function changeReadAhead(kib: string) {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }).click();
+    await dialog().getByLabel('Read-ahead in KiB (0 to 65536)').fill(kib);
+    await applyAndClose('Apply');
+}
+
+test('a setting changed while armed is restored too; when the rebuild finishes the waiter restores the originals, with the page closed meanwhile', async () => {
+    const readAhead = '/sys/block/md0/queue/read_ahead_kb';
+    const originalReadAhead = await simValue(env, readAhead);
     await arm('md0');
+    // Changed after arming: the waiter's file follows the journal, and the banner counts it.
+    await changeReadAhead('4096');
+    await expect(readFile(stateFile('auto-restore/md0.armed'), 'utf8')).resolves.toBe(`${readAhead}\t${originalReadAhead}\n` +
+        '/proc/sys/dev/raid/speed_limit_min\t1000\n/proc/sys/dev/raid/speed_limit_max\t2000\n');
+    await armedLabel('md0', 3).waitFor();
+    await expect(banner().locator('.raidtune-auto-restore-left').count()).resolves.toBe(0);
     await env.page.goto('about:blank');
     // Let the simulated rebuilds run at the disks' speed: done within seconds.
     await env.writeSim('/proc/sys/dev/raid/speed_limit_max', '500000');
@@ -135,6 +151,7 @@ test('when the rebuild finishes the waiter restores the originals, with the page
     await waitUntil('the waiter done', async () => !existsSync(stateFile('auto-restore/md0.armed')), 60000, 500);
     await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_min')).resolves.toBe('1000');
     await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_max')).resolves.toBe('2000');
+    await expect(simValue(env, readAhead)).resolves.toBe(originalReadAhead);
     expect(existsSync(stateFile('restore.json'))).toBe(false);
 
     await env.page.goto(env.cockpit.barePageUrl);

@@ -43,7 +43,7 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     expect(commands!.endsWith(`raidtune-restore md0 /sys /proc ${VM_STATE_DIR} 5 3 360`)).toBe(true);
     expect(await applyAndWait(page, 'Arm')).toEqual([DONE]);
     await footerButton(page, 'Close').click();
-    await page.getByText('Armed: restores the previous settings when the sync of md0 finishes').waitFor();
+    await page.getByText('Armed: restores 2 settings when the sync of md0 finishes').waitFor();
     await waitForGuest('the waiter\'s first samples', async () =>
         (await vm.guest.run(`[ -s ${VM_STATE_DIR}/auto-restore/md0.history ]`)).code === 0, 30000);
 

@@ -5,6 +5,7 @@ import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
+import { UnfinishedPlan } from '../plan/UnfinishedPlan';
 import { useEffect, useMemo } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from './HostContext';
 import { recordRender } from './refreshTiming';
@@ -54,6 +55,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model === null && !error && (
                 <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
             )}
+            {model && <UnfinishedPlan />}
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}

@@ -7,7 +7,8 @@ import {
     Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { applySteps, type ApplyResult } from '../../host/executor';
+import { applyRecorded, applySteps, type ApplyResult } from '../../host/executor';
+import { armedFollowSteps } from '../../md/autoRestore';
 import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
 import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
@@ -69,9 +70,10 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
     const apply = async () => {
         setPhase({ name: 'applying' });
         const all = plan && recordOriginals && !steps
-            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString())
+            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString(),
+                updated => armedFollowSteps(updated, model.autoRestore, config))
             : toApply;
-        const result = await applySteps(config, all);
+        const result = plan ? await applyRecorded(config, plan.title, toApply, all) : await applySteps(config, all);
         setPhase({ name: 'done', result });
         refreshNow();
     };
@@ -79,7 +81,8 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
     const undo = async (result: ApplyResult) => {
         const changed = result.done.map(o => o.step).filter(s => s.kind !== 'write-file');
         setPhase({ name: 'applying' });
-        const undone = await applySteps(config, invertSteps(plan?.title ?? { message: '', args: [] }, changed).steps);
+        const reverse = invertSteps(plan?.title ?? { message: '', args: [] }, changed);
+        const undone = await applyRecorded(config, reverse.title, reverse.steps, reverse.steps);
         setPhase({ name: 'done', result, undone });
         refreshNow();
     };

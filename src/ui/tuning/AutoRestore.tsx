@@ -4,8 +4,9 @@
 // dialogs belong to the restore banner (RestoreBanner.tsx), which outlives these rows.
 
 import { Flex, FlexItem, Label, Stack, StackItem } from '../pf';
-import { _, fmt } from '../../host/i18n';
-import { armPlan, armRefusal, cancelPlan } from '../../md/autoRestore';
+import { _, fmt, ngettext } from '../../host/i18n';
+import { armPlan, armRefusal, cancelPlan, notRestoredBy, type ArmedRestore } from '../../md/autoRestore';
+import type { Journal } from '../../md/journal';
 import type { ArrayModel } from '../../md/model';
 import type { Plan, Step } from '../../md/plan';
 import { useHost } from '../app/HostContext';
@@ -21,18 +22,26 @@ export interface BannerChange {
     explanation?: string;
 }
 
-function ArmedRow({ array, onCancel }: { array: string; onCancel: () => void }) {
+/** What the waiter will really write back: its own file's count, and the recorded settings it leaves. */
+function ArmedRow({ array, armed, journal, onCancel }: { array: string; armed: ArmedRestore; journal: Journal | null; onCancel: () => void }) {
+    const count = armed.writes.length;
+    const left = notRestoredBy(armed, journal);
     return (
         <Flex spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }}>
             <FlexItem>
                 <Label color="blue" className="raidtune-auto-restore-armed">
-                    {fmt(_('Armed: restores the previous settings when the sync of $0 finishes'), array)}
+                    {fmt(ngettext('Armed: restores $0 setting when the sync of $1 finishes', 'Armed: restores $0 settings when the sync of $1 finishes', count), count, array)}
                 </Label>
             </FlexItem>
             <FlexItem>
                 <GuardedButton variant="link" isInline onClick={onCancel}
                     aria-label={fmt(_('Cancel the automatic restore of $0'), array)}>{_('Cancel')}</GuardedButton>
             </FlexItem>
+            {left.length > 0 && (
+                <FlexItem className="raidtune-auto-restore-left">
+                    {fmt(_('It leaves as they are: $0. "Restore previous settings" puts them back.'), left.map(text).join(', '))}
+                </FlexItem>
+            )}
         </Flex>
     );
 }
@@ -51,7 +60,7 @@ export function AutoRestore({ onChange }: { onChange: (change: BannerChange) => 
         title: fmt(_('Restore automatically when the sync of $0 finishes'), array),
         plan: armPlan(array, model.journal, config, model.systemd),
         applyLabel: _('Arm'),
-        explanation: fmt(_('A small program on the host checks $0 every few seconds. When its sync has finished (md reports it idle for several checks in a row), it writes back the previous values and removes raidtune\'s record, also with this page closed. Until then it keeps the speed history for the chart.'), array),
+        explanation: fmt(_('A small program on the host checks $0 every few seconds. When its sync has finished (md reports it idle for several checks in a row), it writes back the previous values and removes raidtune\'s record, also with this page closed. What raidtune changes until then is written back too. Until then it keeps the speed history for the chart.'), array),
     });
     const cancel = (array: string) => {
         const armed = model.autoRestore.get(array);
@@ -66,8 +75,9 @@ export function AutoRestore({ onChange }: { onChange: (change: BannerChange) => 
     return (
         <Stack hasGutter className="raidtune-auto-restore">
             {names.map(name => {
-                if (model.autoRestore.has(name)) {
-                    return <StackItem key={name}><ArmedRow array={name} onCancel={() => cancel(name)} /></StackItem>;
+                const armed = model.autoRestore.get(name);
+                if (armed) {
+                    return <StackItem key={name}><ArmedRow array={name} armed={armed} journal={model.journal} onCancel={() => cancel(name)} /></StackItem>;
                 }
                 const array = model.arrays.find(a => a.name === name)!;
                 const refusal = armRefusal(array, model.journal, model.autoRestore);

@@ -2,12 +2,12 @@
 // sysfs/procfs-like tree: it restores only once idle persists, ignores a brief idle (a restart),
 // keeps a bounded history, and exits without restoring when cancelled.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { armedFileContent } from '../../../src/md/autoRestore';
-import { serializeJournal, type Journal } from '../../../src/md/journal';
+import { armedFileContent, armedFollowSteps } from '../../../src/md/autoRestore';
+import { recordOriginals, serializeJournal, type Journal } from '../../../src/md/journal';
 import { parseTrendLine } from '../../../src/md/trend';
 import { WAITER_SCRIPT } from '../../../src/md/waiterScript';
 
@@ -160,4 +160,34 @@ test('keeps the history bounded to the last lines', async () => {
     });
     expect(most).toBeLessThanOrEqual(6);
     expect(historyLines().length).toBeGreaterThanOrEqual(3);
+});
+
+describe('a change made while armed', () => {
+    const readAhead = { kind: 'write-attribute' as const, setting: { message: 'read-ahead of md0', args: [] }, path: '/sys/block/md0/queue/read_ahead_kb', to: '4096', from: '128' };
+    const grown = recordOriginals(journal, [readAhead], 'T');
+    const follow = (armed: string[]) => {
+        for (const step of armedFollowSteps(grown, new Map(armed.map(a => [a, { writes: [], history: [] }])), { sysRoot: at('sys'), procRoot: at('proc'), stateDir: at('state') })) {
+            if (step.kind !== 'run') throw new Error('a follow step runs a command');
+            execFileSync(step.argv[0], step.argv.slice(1));
+        }
+    };
+
+    test('rewrites the armed waiter\'s files: it restores the new original too, then removes the journal', async () => {
+        startWaiter();
+        write('sys/block/md0/queue/read_ahead_kb', '4096\n');
+        write('state/restore.json', serializeJournal(grown));
+        follow(['md0']);
+        expect(read('state/auto-restore/md0.armed')).toBe(armedFileContent(grown));
+        write('sys/block/md0/md/sync_action', 'idle\n');
+        await expect(exited).resolves.toBe(0);
+        expect(read('sys/block/md0/queue/read_ahead_kb')).toBe('128\n');
+        expect(read('proc/sys/dev/raid/speed_limit_min')).toBe('4000\n');
+        expect(existsSync(at('state/restore.json'))).toBe(false);
+    });
+
+    test('leaves a waiter that already ended alone: no .armed file comes back', () => {
+        follow(['md0']);
+        expect(existsSync(at('state/auto-restore/md0.armed'))).toBe(false);
+        expect(existsSync(at('state/auto-restore/md0.journal'))).toBe(false);
+    });
 });

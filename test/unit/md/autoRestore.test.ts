@@ -1,5 +1,5 @@
 import {
-    armedFileContent, armPlan, armRefusal, cancelPlan, parseArmedFile, parseAutoRestore, type ArmedRestore,
+    armedFileContent, armedFollowSteps, armPlan, armRefusal, cancelPlan, notRestoredBy, parseArmedFile, parseAutoRestore, type ArmedRestore,
 } from '../../../src/md/autoRestore';
 import { recordOriginals, serializeJournal, type Journal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
@@ -54,6 +54,24 @@ describe('arming the automatic restore', () => {
         const withTab = { ...journal, entries: [{ ...journal.entries[0], original: 'a\tb' }] };
         expect(armedFileContent(withTab)).toBeNull();
         expect(text(armRefusal(running, withTab, new Map()))).toMatch(/cannot be handed/);
+    });
+});
+
+describe('a change made while armed', () => {
+    const grown = recordOriginals(journal, [write('/sys/block/md0/queue/read_ahead_kb', '4096', '128')], 'T2');
+    const armed = new Map<string, ArmedRestore>([['md0', { writes: [['/proc/sys/dev/raid/speed_limit_min', '1000']], history: [] }]]);
+
+    test('every armed waiter gets the grown journal, its .armed file before the journal copy', () => {
+        const [step, ...rest] = armedFollowSteps(grown, armed, roots);
+        expect(rest).toEqual([]);
+        expect(step.kind === 'run' && step.argv.slice(3)).toEqual(['raidtune-follow', '/var/lib/raidtune/auto-restore/md0.armed',
+            armedFileContent(grown), '/var/lib/raidtune/auto-restore/md0.journal', serializeJournal(grown)]);
+        expect(armedFollowSteps(grown, new Map(), roots)).toEqual([]);
+    });
+
+    test('the settings an armed waiter would leave as they are', () => {
+        expect(notRestoredBy(armed.get('md0')!, grown).map(m => m.message)).toEqual(['s', 's']);
+        expect(notRestoredBy({ writes: parseArmedFile(armedFileContent(grown)!), history: [] }, grown)).toEqual([]);
     });
 });
 

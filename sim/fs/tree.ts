@@ -4,8 +4,8 @@
 // without a rename, so comparing against what we last wrote finds every external write.
 
 import {
-    closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync,
-    unlinkSync, writeFileSync, writeSync,
+    closeSync, existsSync, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync,
+    rmdirSync, statSync, unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { RenderedFile } from '../kernel/files';
@@ -86,12 +86,24 @@ export class TreeWriter {
             this.replace(path, file);
             count++;
         }
+        const emptied = new Set<string>();
         for (const path of [...this.written.keys()]) {
             if (files.has(path)) continue;
             rmSync(join(this.root, path), { force: true });
             this.written.delete(path);
+            emptied.add(dirname(join(this.root, path)));
         }
+        for (const dir of emptied) this.removeEmptyDirs(dir);
         return count;
+    }
+
+    /** A directory whose last file went goes too (a removed md member's dev-X/), and so on upwards. */
+    private removeEmptyDirs(dir: string): void {
+        while (dir.startsWith(`${this.root}/`) && existsSync(dir) && readdirSync(dir).length === 0) {
+            rmdirSync(dir);
+            this.knownDirs.delete(dir);
+            dir = dirname(dir);
+        }
     }
 
     private replace(path: string, file: RenderedFile): void {

@@ -147,6 +147,20 @@ function diskWwid(disk: Disk): { file: string; value: string } | null {
     }
 }
 
+/**
+ * The serial number as text where the kernel has a file for it: virtio-blk's own `serial`, an NVMe
+ * controller's `serial` (device/ is the controller). SATA and SAS disks have none (SATA's serial
+ * is the last word of its t10 wwid; SAS keeps it in the binary vpd_pg80).
+ */
+function diskSerial(disk: Disk): { file: string; value: string } | null {
+    const id = (disk.major * 256 + disk.minor).toString(16).toUpperCase().padStart(6, '0');
+    switch (disk.kind) {
+    case 'nvme': return { file: 'device/serial', value: `SIMNVME${id}` };
+    case 'virtio': return { file: 'serial', value: `SIMVIRT${id}` };
+    default: return null;
+    }
+}
+
 function renderDisk(files: FileSet, disk: Disk): void {
     const dir = `sys/block/${disk.name}`;
     files.attribute(`${dir}/size`, disk.sizeSectors);
@@ -155,6 +169,8 @@ function renderDisk(files: FileSet, disk: Disk): void {
     if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);
     const wwid = diskWwid(disk);
     if (wwid) files.attribute(`${dir}/${wwid.file}`, wwid.value);
+    const serial = diskSerial(disk);
+    if (serial) files.attribute(`${dir}/${serial.file}`, serial.value);
     renderPartitions(files, dir, disk.partitions);
 }
 

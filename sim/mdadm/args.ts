@@ -1,6 +1,7 @@
 // The part of mdadm's command line the simulated mdadm understands, parsed like mdadm 4.2:
 //
 //     mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]
+//     mdadm [--manage] /dev/mdN --fail /dev/X --remove /dev/X     (also -f, -r, several devices)
 //
 // Options may also be given as "--bitmap internal", "-b internal", "--bitmap-chunk 64M", in any
 // order after --grow. What mdadm itself refuses while parsing gets mdadm's words and exit status
@@ -22,7 +23,18 @@ export interface MdadmOutcome {
     stderr: string;
 }
 
-export type ParsedCommand = { request: BitmapRequest } | { refused: MdadmOutcome };
+/** Manage mode: each device with the operation named before it, applied in order. */
+export interface ManageRequest {
+    device: string;
+    array: string;
+    operations: { operation: ManageOperation; member: string }[];
+}
+
+export type ManageOperation = 'fail' | 'remove';
+
+export type MdadmRequest = BitmapRequest | ManageRequest;
+
+export type ParsedCommand = { request: MdadmRequest } | { refused: MdadmOutcome };
 
 const USAGE_EXIT = 2;
 
@@ -32,7 +44,8 @@ function refuse(...lines: string[]): { refused: MdadmOutcome } {
 
 /** mdadm would do it; the simulation does not. */
 function notSimulated(what: string): { refused: MdadmOutcome } {
-    return refuse(`mdadm (simulated): ${what}; only "mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]" is simulated`);
+    return refuse(`mdadm (simulated): ${what}; only "mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]" ` +
+        'and "mdadm /dev/mdN --fail|--remove /dev/X ..." are simulated');
 }
 
 const SECTORS_PER_UNIT: Record<string, number> = { '': 2, K: 2, M: 2 * 1024, G: 2 * 1024 ** 2, T: 2 * 1024 ** 3 };
@@ -63,9 +76,40 @@ function splitOption(arg: string): [string, string | undefined] {
 
 const OPTION_NAMES: Record<string, 'bitmap' | 'chunk'> = { '--bitmap': 'bitmap', '-b': 'bitmap', '--bitmap-chunk': 'chunk' };
 
-/** mdadm's argv (without "mdadm"): the bitmap request, or what mdadm prints and its exit status. */
+/** mdadm's argv (without "mdadm"): the request, or what mdadm prints and its exit status. */
 export function parseMdadmArgs(argv: readonly string[]): ParsedCommand {
-    if (argv[0] !== '--grow' && argv[0] !== '-G') return notSimulated(`"${argv[0] ?? ''}" is not simulated`);
+    if (argv[0] === '--grow' || argv[0] === '-G') return parseGrow(argv);
+    // Manage mode is mdadm's default when the first word is an md device.
+    if (argv[0] === '--manage' || /^\/dev\/md/.test(argv[0] ?? '')) return parseManage(argv[0] === '--manage' ? argv.slice(1) : argv);
+    return notSimulated(`"${argv[0] ?? ''}" is not simulated`);
+}
+
+const MANAGE_OPTIONS: Record<string, ManageOperation> = { '--fail': 'fail', '-f': 'fail', '--remove': 'remove', '-r': 'remove' };
+
+/** The md device, then operations, each followed by the devices it applies to. */
+function parseManage(argv: readonly string[]): ParsedCommand {
+    const array = /^\/dev\/(md\d+)$/.exec(argv[0] ?? '')?.[1];
+    if (!array) return notSimulated(`device ${argv[0] ?? ''} (only /dev/mdN)`);
+    const operations: ManageRequest['operations'] = [];
+    let operation: ManageOperation | null = null;
+    for (const arg of argv.slice(1)) {
+        if (arg in MANAGE_OPTIONS) {
+            operation = MANAGE_OPTIONS[arg];
+        } else if (arg.startsWith('-')) {
+            return notSimulated(`option ${arg}`);
+        } else {
+            const member = /^\/dev\/([A-Za-z0-9._-]+)$/.exec(arg)?.[1];
+            if (!member) return notSimulated(`device ${arg} (only /dev/NAME)`);
+            // mdadm: a device before any operation is added; adding is not simulated.
+            if (!operation) return notSimulated(`adding ${arg}`);
+            operations.push({ operation, member });
+        }
+    }
+    if (operations.length === 0) return notSimulated('manage mode without --fail or --remove');
+    return { request: { device: argv[0], array, operations } };
+}
+
+function parseGrow(argv: readonly string[]): ParsedCommand {
     let bitmap: string | undefined;
     let chunkBytes: number | null = null;
     const devices: string[] = [];

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseMdadmArgs, type BitmapRequest, type MdadmOutcome } from './args';
+import { parseMdadmArgs, type MdadmOutcome, type MdadmRequest } from './args';
 import { answerPath, inboxDir, requestPath, writeAtomically } from './protocol';
 
 export interface AskOptions {
@@ -37,7 +37,7 @@ function newRequestId(): string {
 }
 
 /** Send one request to the simulator running on `root` and wait for what mdadm would print. */
-export async function askSimulator(root: string, request: BitmapRequest, options: AskOptions = {}): Promise<MdadmOutcome> {
+export async function askSimulator(root: string, request: MdadmRequest, options: AskOptions = {}): Promise<MdadmOutcome> {
     if (!existsSync(join(root, '.ready')) || !existsSync(inboxDir(root))) return failure(`no simulated md host at ${root}`);
     const id = newRequestId();
     const request_ = requestPath(root, id);

@@ -5,12 +5,13 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostState } from '../model/types';
-import type { BitmapRequest, MdadmOutcome } from './args';
+import type { BitmapRequest, ManageRequest, MdadmOutcome, MdadmRequest } from './args';
 import { growBitmap } from './grow';
+import { manageMembers } from './manage';
 import { answerPath, inboxDir, REQUEST_SUFFIX, writeAtomically } from './protocol';
 
 export interface MdadmEvent {
-    request: BitmapRequest | null;
+    request: MdadmRequest | null;
     outcome: MdadmOutcome;
 }
 
@@ -18,6 +19,16 @@ function isBitmapRequest(data: unknown): data is BitmapRequest {
     const r = data as BitmapRequest;
     return typeof r?.device === 'string' && typeof r.array === 'string' && (r.bitmap === 'internal' || r.bitmap === 'none') &&
         (r.chunkBytes === null || (Number.isSafeInteger(r.chunkBytes) && r.chunkBytes > 0));
+}
+
+function isManageRequest(data: unknown): data is ManageRequest {
+    const r = data as ManageRequest;
+    return typeof r?.device === 'string' && typeof r.array === 'string' && Array.isArray(r.operations) &&
+        r.operations.every(o => (o?.operation === 'fail' || o?.operation === 'remove') && typeof o.member === 'string');
+}
+
+function apply(state: HostState, request: MdadmRequest): MdadmOutcome {
+    return 'operations' in request ? manageMembers(state, request) : growBitmap(state, request);
 }
 
 const BAD_REQUEST: MdadmOutcome = { exitCode: 1, stdout: '', stderr: 'mdadm (simulated): the simulator could not read the request\n' };
@@ -37,15 +48,15 @@ export class MdadmInbox {
             .map(name => name.slice(0, -REQUEST_SUFFIX.length)).sort();
         for (const id of ids) {
             const path = join(inboxDir(this.root), id + REQUEST_SUFFIX);
-            let request: BitmapRequest | null = null;
+            let request: MdadmRequest | null = null;
             try {
                 const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
-                if (isBitmapRequest(data)) request = data;
+                if (isBitmapRequest(data) || isManageRequest(data)) request = data;
             } catch {
                 // answered as a bad request below
             }
             rmSync(path, { force: true });
-            const outcome = request ? growBitmap(state, request) : BAD_REQUEST;
+            const outcome = request ? apply(state, request) : BAD_REQUEST;
             onRequest?.({ request, outcome });
             this.answers.push({ id, outcome });
         }

@@ -1,5 +1,5 @@
 // How the simulated mdadm talks to the running simulator: files in <root>/.mdadm/. The mdadm
-// program writes <id>.request (JSON BitmapRequest) and waits; the simulator takes it at its next
+// program writes <id>.request (JSON MdadmRequest) and waits; the simulator takes it at its next
 // tick, applies it to its state, rewrites the tree, then writes <id>.answer (JSON MdadmOutcome).
 // Both sides write a temp file and rename it, so neither ever reads half a message.
 

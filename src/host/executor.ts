@@ -5,9 +5,10 @@
 
 import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
-import { _ } from './i18n';
+import { _, fmt } from './i18n';
+import { memberStillListed } from '../md/advice/health';
 import type { Message } from '../md/message';
-import type { Step } from '../md/plan';
+import type { RunCommandStep, Step } from '../md/plan';
 import { recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
 import { readBackMatches } from '../md/readBack';
 
@@ -63,12 +64,23 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
     case 'run': {
         const argv = step.argv[0] === 'mdadm' ? [config.mdadm, ...step.argv.slice(1)] : step.argv;
         await cockpit.spawn(argv, options);
+        await verifyRun(config, step, options);
         return { step, readBack: null, differs: false };
     }
     case 'write-file':
         if (step.content === null) await cockpit.spawn(['rm', '-f', step.path], options);
         else await cockpit.spawn(['sh', '-c', WRITE_FILE_SCRIPT, 'raidtune-write', step.path], options).input(step.content);
         return { step, readBack: null, differs: false };
+    }
+}
+
+/** Reads the kernel's view after a command: a removed member must be gone from /proc/mdstat. */
+async function verifyRun(config: HostConfig, step: RunCommandStep, options: { superuser: 'require'; err: 'message' }): Promise<void> {
+    const removed = step.verify?.memberRemoved;
+    if (!removed) return;
+    const mdstat = await cockpitApi().spawn(['cat', hostPath(config, '/proc/mdstat')], options);
+    if (memberStillListed(mdstat, removed.array, removed.member)) {
+        throw new Error(fmt(_('mdadm finished, but the kernel still lists $0 in $1.'), removed.member, removed.array));
     }
 }
 

@@ -114,6 +114,8 @@ export interface DiskModel {
     readAheadKiB: number | null;
     /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
     wwid: string | null;
+    /** The serial number it reports as text (virtio-blk serial, NVMe device/serial); SATA's is inside its wwid. */
+    serial: string | null;
 }
 
 export interface HostModel {
@@ -583,6 +585,8 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
         queueDepth: num('device/queue_depth'),
         readAheadKiB: num('queue/read_ahead_kb'),
         wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
+        // QEMU's virtio disks without serial= show an empty file.
+        serial: (readValue(snapshot, `${base}/device/serial`) ?? readValue(snapshot, `${base}/serial`))?.trim() || null,
     };
 }
 

@@ -22,6 +22,8 @@ export interface RunCommandStep {
     argv: string[];
     /** The command that reverses this one, if any. */
     undoArgv: string[] | null;
+    /** What the executor reads back afterwards, since a command's exit status alone proves little. */
+    verify?: { memberRemoved: { array: string; member: string } };
 }
 
 export interface WriteFileStep {
@@ -46,13 +48,18 @@ export function shellQuote(word: string): string {
     return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A command line as a person would type it. */
+export function describeArgv(argv: readonly string[]): string {
+    return argv.map(shellQuote).join(' ');
+}
+
 /** The command a person would type for a step. */
 export function describeStep(step: Step): string {
     switch (step.kind) {
     case 'write-attribute':
         return `echo ${shellQuote(step.to)} > ${shellQuote(step.path)}`;
     case 'run':
-        return step.argv.map(shellQuote).join(' ');
+        return describeArgv(step.argv);
     case 'write-file':
         if (step.content === null) return `rm -f ${shellQuote(step.path)}`;
         return `cat > ${shellQuote(step.path)} <<'EOF'\n${step.content.replace(/\n$/, '')}\nEOF`;

@@ -3,7 +3,7 @@
 
 import { createContext, useContext, useSyncExternalStore } from 'react';
 import type { HostConfig } from '../../host/config';
-import type { HostModel } from '../../md/model';
+import type { DiskModel, HostModel } from '../../md/model';
 import type { RefreshResult, RefreshStore } from './refreshStore';
 
 /** The context holds what rarely changes; the model comes from the store (see refreshStore.ts). */
@@ -27,6 +27,14 @@ export function useHost(): Omit<HostContextValue, 'store'> & { model: HostModel 
     const model = useSyncExternalStore(store.subscribe, () => store.get().model);
     if (!model) throw new Error('useHost() before the first model');
     return { ...rest, model };
+}
+
+const NO_DISKS: ReadonlyMap<string, DiskModel> = new Map();
+
+/** The host's disks alone: the same map from one refresh to the next while no disk changed, so its readers skip those. */
+export function useHostDisks(): ReadonlyMap<string, DiskModel> {
+    const { store } = useHostContext();
+    return useSyncExternalStore(store.subscribe, () => store.get().model?.disks ?? NO_DISKS);
 }
 
 /** The latest refresh: its model (null until the first one), its timing, its error. */

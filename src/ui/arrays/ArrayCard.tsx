@@ -11,6 +11,7 @@ import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
 import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
+import { HealthAlert } from './HealthAlert';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from './cardProps';
 import { LayoutSection } from '../advice/LayoutSection';
@@ -73,6 +74,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
                     )}
                 </Flex>
             </CardHeader>
+            <HealthAlert array={array} />
             <CardBody>
                 <DescriptionList isCompact isHorizontal columnModifier={{ default: '1Col', lg: '3Col' }}>
                     <Fact term={_('Size')}>{formatKiB(array.sizeKiB)}</Fact>

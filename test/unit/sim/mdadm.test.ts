@@ -90,6 +90,10 @@ describe('command line (mdadm 4.2 parsing)', () => {
 
     test.each([
         [['--detail', '/dev/md0']],
+        [['/dev/md0', '/dev/sde1']],
+        [['/dev/md0', '--add', '/dev/sde1']],
+        [['/dev/md0']],
+        [['/dev/md0', '--fail', 'sdc1']],
         [['--grow', '/dev/md0']],
         [['--grow', '/dev/md0', '--raid-devices=4']],
         [['--grow', '/dev/md0', '--bitmap=none', '--force']],
@@ -101,7 +105,7 @@ describe('command line (mdadm 4.2 parsing)', () => {
         [[]],
     ])('what the simulation does not do is said so, exit 2: %j', argv => {
         const parsed = parseMdadmArgs(argv);
-        expect('refused' in parsed && parsed.refused).toEqual(expect.objectContaining({ exitCode: 2, stderr: expect.stringMatching(/^mdadm \(simulated\): .* is simulated\n$/) }));
+        expect('refused' in parsed && parsed.refused).toEqual(expect.objectContaining({ exitCode: 2, stderr: expect.stringMatching(/^mdadm \(simulated\): .* are simulated\n$/) }));
     });
 });
 
@@ -159,6 +163,47 @@ describe('adding and removing on the running simulator', () => {
     test('read-only arrays are refused', async () => {
         const host = startHost(mirror({ level: 'raid1', state: 'readonly', bitmap: { chunkKiB: 65536 } }));
         await expect(mdadm(host, '--grow', '/dev/md0', '--bitmap=none')).resolves.toEqual(failed('failed to remove internal bitmap.'));
+    });
+});
+
+describe('manage mode: --fail and --remove (mdadm 4.2 Manage_subdevs)', () => {
+    test('parsed in order, each device with the operation before it', () => {
+        expect(parseMdadmArgs(['/dev/md0', '--fail', '/dev/sdc1', '--remove', '/dev/sdc1'])).toEqual({
+            request: { device: '/dev/md0', array: 'md0', operations: [{ operation: 'fail', member: 'sdc1' }, { operation: 'remove', member: 'sdc1' }] },
+        });
+        expect(parseMdadmArgs(['--manage', '/dev/md1', '-r', '/dev/sda1', '/dev/sdb1'])).toEqual({
+            request: { device: '/dev/md1', array: 'md1', operations: [{ operation: 'remove', member: 'sda1' }, { operation: 'remove', member: 'sdb1' }] },
+        });
+    });
+
+    const members = (host: SimulatedHost) => /^md0 : .*$/m.exec(read(host, 'proc/mdstat'))?.[0];
+
+    test('degraded-failed: the faulty member is failed again and removed; the tree no longer lists it', async () => {
+        const host = startHost('degraded-failed');
+        expect(members(host)).toContain('sdc1[2](F)');
+        await expect(mdadm(host, '/dev/md0', '--fail', '/dev/sdc1', '--remove', '/dev/sdc1')).resolves.toEqual({
+            exitCode: 0, stdout: '', stderr: 'mdadm: set /dev/sdc1 faulty in /dev/md0\nmdadm: hot removed /dev/sdc1 from /dev/md0\n',
+        });
+        expect(members(host)).not.toContain('sdc1');
+        expect(existsSync(join(host.root, md('md0', 'dev-sdc1')))).toBe(false);
+        expect(attr(host, md('md0', 'degraded'))).toBe('1');
+    });
+
+    test('an active member cannot be removed before it failed; one more failure than the level survives is refused', async () => {
+        const host = startHost('degraded-failed');
+        await expect(mdadm(host, '/dev/md0', '--remove', '/dev/sda1')).resolves.toEqual(failed('hot remove failed for /dev/sda1: Device or resource busy'));
+        await expect(mdadm(host, '/dev/md0', '--fail', '/dev/sda1')).resolves.toEqual(failed('set device faulty failed for /dev/sda1:  Device or resource busy'));
+        expect(attr(host, md('md0', 'dev-sda1/state'))).toBe('in_sync');
+        await expect(mdadm(host, '/dev/md0', '--remove', '/dev/sde1')).resolves.toEqual(failed('hot remove failed for /dev/sde1: No such device or address'));
+        await expect(mdadm(host, '/dev/md1', '--fail', '/dev/sdf1')).resolves.toEqual(failed('Cannot get array info for /dev/md1'));
+    });
+
+    test('a member of a healthy mirror fails: it leaves its slot and the array is degraded', async () => {
+        const host = startHost(mirror());
+        await expect(mdadm(host, '/dev/md0', '--fail', '/dev/sdb')).resolves.toEqual({ exitCode: 0, stdout: '', stderr: 'mdadm: set /dev/sdb faulty in /dev/md0\n' });
+        expect(attr(host, md('md0', 'dev-sdb/state'))).toBe('faulty');
+        expect(attr(host, md('md0', 'dev-sdb/slot'))).toBe('none');
+        expect(attr(host, md('md0', 'degraded'))).toBe('1');
     });
 });
 

@@ -12,6 +12,9 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { layoutAdvice } from '../../../src/md/advice/layout';
 import { buildModel, type ArrayModel } from '../../../src/md/model';
+import type { HostConfig } from '../../../src/host/config';
+import { HostContext } from '../../../src/ui/app/HostContext';
+import { createRefreshStore } from '../../../src/ui/app/refreshStore';
 import { ArraySummary } from '../../../src/ui/arrays/ArrayCard';
 import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/arrays/cardProps';
 import { builtinScenarioNames } from '../../../sim';
@@ -76,15 +79,21 @@ test('every field takes at least two values, so that each one is checked', () =>
 
 test('the card\'s header and facts show only SUMMARY_FIELDS', () => {
     const Summary = ArraySummary.type;
-    const container = document.createElement('div');
-    const root = createRoot(container);
+    // The health alert in the summary reads the host's disks from the store (none here).
+    const host = { config: {} as HostConfig, admin: null, store: createRefreshStore(), refreshNow: () => undefined };
+    // A root per rendering: PatternFly's Alert sets state in its effects, and hundreds of synchronous
+    // renders of one root in a row count as nested updates ("Maximum update depth exceeded").
     const markup = (array: ArrayModel) => {
-        flushSync(() => root.render(<Summary array={array} selected={false} />));
-        return container.innerHTML;
+        const container = document.createElement('div');
+        const root = createRoot(container);
+        flushSync(() => root.render(<HostContext.Provider value={host}><Summary array={array} selected={false} /></HostContext.Provider>));
+        // Without the ids a new root numbers anew (PatternFly's generated ids and OUIA ids).
+        const html = container.innerHTML.replace(/ (data-ouia-component-id|id|aria-labelledby|aria-describedby)="[^"]*"/g, '');
+        root.unmount();
+        return html;
     };
     expect(markup(arrays[0])).toContain(arrays[0].device);
     expect(unlistedFieldsShown(SUMMARY_FIELDS, markup)).toEqual([]);
-    root.unmount();
 });
 
 test('the layout advice reads only LAYOUT_FIELDS and a reshape\'s disk counts', () => {

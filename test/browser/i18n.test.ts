@@ -157,7 +157,11 @@ describe('names keep their case at the start of a cell', () => {
         const page = (await env.openPage()).page;
         await chooseLanguage(page, cookie);
         await page.reload();
-        await waitUntil('the settings listed', async () => (await settingCells(page)).includes(names[1]), 20000);
+        // Both rows there, whatever their case: the assertions below say what is wrong with them.
+        await waitUntil('the settings listed', async () => {
+            const cells = (await settingCells(page)).map(cell => cell.toLowerCase());
+            return names.every(name => cells.includes(name.toLowerCase()));
+        }, 20000);
         const cells = await settingCells(page);
         expect(cells).toEqual(expect.arrayContaining(names));
         const capitalised = cells.filter(cell => {

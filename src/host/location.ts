@@ -1,15 +1,38 @@
-// Where the user is: the page's fragment ("#/md0" selects array md0) through cockpit.location,
-// which Cockpit mirrors into the shell's address bar (/raidtune#/md0) and its history, and links
-// to other Cockpit pages through cockpit.jump().
+// Where the user is: the page's fragment ("#/md0" selects array md0), and links to other Cockpit
+// pages through cockpit.jump(). The fragment is read and written here, not through
+// cockpit.location: in 287 its getter throws a TypeError on a fragment whose ".." climbs above the
+// root ("#/md0/../../etc/passwd") and keeps throwing until the fragment changes, so one odd
+// address broke every later click on an array's name. cockpit.js still mirrors each fragment
+// change into the shell's address bar (/raidtune#/md0) and its history: it listens to hashchange.
 
 import { cockpitApi } from './cockpit';
 
 /** md device names as the kernel makes them (md0, md127, md_d0, named arrays "md/name" excluded). */
 const ARRAY_NAME = /^md[\w.-]*$/;
 
-/** The array the URL selects ("#/md0"), or null. */
+/**
+ * The fragment's path segments with "." and ".." resolved, as cockpit.location resolves them; null
+ * when ".." climbs above the root or an escape is malformed: such an address names nothing.
+ */
+export function fragmentPath(hash: string): string[] | null {
+    const path: string[] = [];
+    for (const raw of hash.replace(/^#/, '').split('?')[0].split('/')) {
+        let segment: string;
+        try {
+            segment = decodeURIComponent(raw);
+        } catch {
+            return null;
+        }
+        if (segment === '' || segment === '.') continue;
+        if (segment !== '..') path.push(segment);
+        else if (path.pop() === undefined) return null;
+    }
+    return path;
+}
+
+/** The array the URL selects ("#/md0"), or null when it names none. */
 export function selectedArray(): string | null {
-    const first = window.cockpit ? cockpitApi().location.path[0] : decodeURIComponent(window.location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]);
+    const first = fragmentPath(window.location.hash)?.[0];
     return first && ARRAY_NAME.test(first) ? first : null;
 }
 
@@ -20,16 +43,11 @@ export function arrayHref(name: string): string {
 
 /** Selects an array: the URL becomes "#/name" with a new history entry (Back returns). */
 export function selectArray(name: string): void {
-    if (window.cockpit) cockpitApi().location.go([name]);
-    else window.location.hash = arrayHref(name);
+    window.location.hash = arrayHref(name);
 }
 
-/** Calls `listener` whenever the fragment changes (a click, Back/Forward, a link). */
+/** Calls `listener` whenever the fragment changes (a click, Back/Forward, a link, the shell). */
 export function onLocationChange(listener: () => void): () => void {
-    if (window.cockpit) {
-        cockpitApi().addEventListener('locationchanged', listener);
-        return () => cockpitApi().removeEventListener('locationchanged', listener);
-    }
     window.addEventListener('hashchange', listener);
     return () => window.removeEventListener('hashchange', listener);
 }

@@ -11,6 +11,7 @@ import { recordIoSamples, type IoSample } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import type { MdstatArray, MdstatMember } from './mdstat';
 import { parseMdstatKeeping, type MdstatKept } from './mdstatKeeping';
+import { mismatchMeaning, type MismatchMeaning } from './mismatches';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
@@ -99,6 +100,8 @@ export interface ArrayModel {
     /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
     cappedByMax: boolean;
     mismatchCount: number | null;
+    /** What mismatchCount counts now (src/md/mismatches.ts); null when there is no count. */
+    mismatchMeaning: MismatchMeaning | null;
     stripeCache: { size: number; active: number | null } | null;
     groupThreadCount: number | null;
     readAheadKiB: number | null;
@@ -343,6 +346,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     }
     const chunkBytes = num('chunk_size');
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
+    const mismatchCount = num('mismatch_cnt');
 
     return {
         name: md.name,
@@ -371,7 +375,8 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         speedMax,
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
             sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
-        mismatchCount: num('mismatch_cnt'),
+        mismatchCount,
+        mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
         groupThreadCount: num('group_thread_cnt'),
         readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),

@@ -2,17 +2,20 @@
 // language" dialog does (cookie CockpitLang + localStorage "cockpit.lang"), cockpit-ws has the
 // bridge answer the page's `po.js` with dist/po.<lang>.js, and the page, its <html lang>, its
 // title and the shell's menu entry come out in German or Chinese. No English text that has a
-// translation may remain on the page.
-import { readFileSync } from 'node:fs';
+// translation may remain on the page. Device and kernel attribute names keep their case in every
+// language, also at the start of a table cell.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { isTranslated, parsePo } from '../../tools/i18n/po';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
-import { cardInView, memberRoles, syncFact } from './harness/raidtunePage';
+import { arrayCard, cardInView, changeDialog, dialogButton, memberRoles, syncFact, waitUntil } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
+const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
 
 type Surface = Page | Frame;
 
@@ -124,4 +127,47 @@ test('without a translation for the language the page is English, and po.js is e
 
 test('the check for untranslated text finds English on an English page', async () => {
     expect(await untranslatedOnPage(env.page, 'de')).toEqual(expect.arrayContaining(['RAID tuning', 'Degraded', 'Kernel state']));
+});
+
+describe('names keep their case at the start of a cell', () => {
+    /** The Setting cells of the "Keep after reboot" table, from the DOM (laid out or not). */
+    const settingCells = (surface: Surface) => surface.locator('#keep-after-reboot tbody tr td:first-child')
+        .evaluateAll(cells => cells.map(cell => cell.textContent?.trim() ?? ''));
+    /** The leading word of a cell when it is a device name (md0, sda) or a kernel attribute name (nr_requests). */
+    const leadingName = (cell: string) => cell.match(/^(md\d+|sd[a-z]+\d*|[a-z0-9]+_[a-z0-9_]+)(?![\w-])/i)?.[1] ?? null;
+
+    beforeAll(async () => {
+        // Changed through raidtune (the kept-for-reboot table lists a disk's queue only then) and
+        // from a shell: the table gets "nr_requests of sdX" and "stripe cache size of md0" rows.
+        await arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }).click();
+        const dialog = changeDialog(env.page);
+        await dialog.getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
+        await dialog.getByLabel('New value for every disk: Request queue size (nr_requests)').fill('128');
+        await dialogButton(env.page, 'Apply').click();
+        await dialog.getByText('Done.', { exact: false }).waitFor();
+        await dialogButton(env.page, 'Close').click();
+        await env.writeSim('/sys/block/md0/md/stripe_cache_size', '4096\n');
+    });
+
+    test.each([
+        { cookie: 'en-us', names: ['nr_requests of sda', 'Stripe cache size of md0'] },
+        { cookie: 'de-de', names: ['nr_requests von sda', 'Stripe-Cache-Größe von md0'] },
+        { cookie: 'zh-cn', names: ['sda 的 nr_requests', 'md0 的条带缓存大小'] },
+    ])('$cookie', async ({ cookie, names }) => {
+        const page = (await env.openPage()).page;
+        await chooseLanguage(page, cookie);
+        await page.reload();
+        // Both rows there, whatever their case: the assertions below say what is wrong with them.
+        await waitUntil('the settings listed', async () => {
+            const cells = (await settingCells(page)).map(cell => cell.toLowerCase());
+            return names.every(name => cells.includes(name.toLowerCase()));
+        }, 20000);
+        const cells = await settingCells(page);
+        expect(cells).toEqual(expect.arrayContaining(names));
+        const capitalised = cells.filter(cell => {
+            const name = leadingName(cell);
+            return name !== null && name !== name.toLowerCase();
+        });
+        expect(capitalised).toEqual([]);
+    });
 });

@@ -69,6 +69,18 @@ describe('addresses of arrays', () => {
         expect((await selection(page)).selected).toEqual([]);
     });
 
+    test('an address that climbs above the root, or has a broken escape, names nothing; clicking a name still works', async () => {
+        for (const address of ['#/md0/../../etc/passwd', '#/%E0%A4%A']) {
+            const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html${address}`)).page;
+            await page.waitForSelector('#array-md41');
+            expect((await selection(page)).selected).toEqual([]);
+            await page.locator('#array-md41 a.raidtune-array-link').click();
+            await waitForSelected(page, 'md41');
+            expect((await selection(page)).hash).toBe('#/md41');
+            // The env fails the test on any uncaught error or console error these pages recorded.
+        }
+    });
+
     test('in the shell, the shell\'s address follows and its Back works; no Storage link without storaged', async () => {
         const shell = await env.openPage('/raidtune#/md7');
         const frame = await shell.waitForFrame(env.cockpit.shellFrameName);

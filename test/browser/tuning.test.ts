@@ -79,6 +79,21 @@ test('bad values get a message next to the field and nothing is written', async 
     expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
 });
 
+test('"system" typed as an array\'s own limit is refused next to the field; the choice stays "own"', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }).click();
+    await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().check();
+    const min = dialog().getByLabel('Minimum (MB/s per disk)');
+    await min.fill('system');
+    await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
+    // The field is still there with what was typed, under the choice the user made.
+    await expect(min.inputValue()).resolves.toBe('system');
+    expect(await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().isChecked()).toBe(true);
+    expect(await footerButton('Apply').isDisabled()).toBe(true);
+    await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
+    await footerButton('Cancel').click();
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
+});
+
 test('stripe cache with its memory cost, applied and read back', async () => {
     await arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }).click();
     const field = dialog().getByLabel('Entries (17 to 32768)');

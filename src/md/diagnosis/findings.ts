@@ -6,9 +6,9 @@ import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '
 import { PRESETS } from '../tuning/presets';
 import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
 import { RATE_MAX_KIBS } from '../validate';
-import { measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
+import { capacityBound, measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
 import type { BackgroundJob } from './backgroundJobs';
-import { heldAtMinimum, whatIfEtas, type WhatIfRow } from './whatIf';
+import { heldAtMinimum, whatIfEtas, whatIfPredictor, type Predictor, type WhatIfChange, type WhatIfRow } from './whatIf';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
 export type FixIntent =
@@ -17,11 +17,15 @@ export type FixIntent =
     | { kind: 'resume' };
 
 export type Finding =
-    | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent }
+    | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent | null;
+        /** The what-if predicts no gain from a higher maximum: the member disks are at their limit too. */
+        noFix: 'no-gain' | null }
     | { kind: 'starved'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
         /** Why no higher minimum is offered: the members are the limit, or it is at Fast rebuild's already. */
         noFix: 'members' | 'fast-already' | null }
-    | { kind: 'stripe-cache-full'; size: number; fullSamples: number; samples: number; fix: FixIntent | null }
+    | { kind: 'stripe-cache-full'; size: number; fullSamples: number; samples: number; fix: FixIntent | null;
+        /** Why no larger cache is offered: it is at the kernel's largest, or the what-if predicts no gain from one. */
+        noFix: 'largest' | 'no-gain' | null }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
     | { kind: 'frozen'; fix: FixIntent }
@@ -65,7 +69,7 @@ function median(values: number[]): number | null {
 function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | null {
     if (maxKiBs === null || facts.rateKiBs < maxKiBs * CAPPED_SHARE) return null;
     const target = Math.min(RATE_MAX_KIBS, Math.max(PRESETS['fast-rebuild'].speedMaxKiBs, maxKiBs * 2));
-    return { kind: 'capped-by-max', rateKiBs: facts.rateKiBs, maxKiBs, fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: target } };
+    return { kind: 'capped-by-max', rateKiBs: facts.rateKiBs, maxKiBs, fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: target }, noFix: null };
 }
 
 /**
@@ -89,11 +93,20 @@ function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: num
     return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, ...raisedMinimum(minKiBs, maxKiBs, facts.bound) };
 }
 
+/** The stripe cache size to try next while the cache is full, or null when none is larger. */
+function nextCacheSize(facts: WindowFacts): number | null {
+    const cache = facts.cache;
+    if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
+    return CACHE_STEPS.find(n => n > cache.size) ?? null;
+}
+
 function cacheFinding(facts: WindowFacts): Finding | null {
     const cache = facts.cache;
     if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
-    const entries = CACHE_STEPS.find(n => n > cache.size);
-    return { kind: 'stripe-cache-full', ...cache, fix: entries === undefined ? null : { kind: 'stripe-cache', entries } };
+    const entries = nextCacheSize(facts);
+    return entries === null
+        ? { kind: 'stripe-cache-full', ...cache, fix: null, noFix: 'largest' }
+        : { kind: 'stripe-cache-full', ...cache, fix: { kind: 'stripe-cache', entries }, noFix: null };
 }
 
 function slowMemberFindings(members: MemberWindow[]): Finding[] {
@@ -126,6 +139,60 @@ function stoppedFindings(array: ArrayModel): Finding[] {
     return [];
 }
 
+/** The what-if change a fix makes: the table's row for it predicts what it gains. */
+function fixChange(fix: FixIntent): WhatIfChange | null {
+    switch (fix.kind) {
+    case 'speed-limits':
+        if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };
+        return fix.maxKiBs !== null ? { kind: 'max', kiBs: fix.maxKiBs } : null;
+    case 'stripe-cache': return { kind: 'stripe-cache', entries: fix.entries };
+    case 'resume': return null;
+    }
+}
+
+/**
+ * The speed a slow member's replacement by a disk like its peers would allow: what the other
+ * members can move, within the maximum (the sync goes no faster than that).
+ */
+function withoutSlowMember(facts: WindowFacts, member: string, maxKiBs: number | null): number {
+    const others = capacityBound(facts.members.filter(m => m.member !== member));
+    const limit = Math.min(others?.kiBs ?? Infinity, maxKiBs ?? Infinity);
+    return Number.isFinite(limit) ? Math.max(limit, facts.rateKiBs) : facts.rateKiBs;
+}
+
+interface Ranked { finding: Finding; predictedKiBs: number }
+
+/**
+ * A finding with the speed its remedy is predicted to give. A fix the what-if predicts no gain
+ * from is not offered: a remedy that does not help would send the admin the wrong way (a full
+ * cache behind one failing disk, say).
+ */
+function judge(finding: Finding, facts: WindowFacts, predict: Predictor, maxKiBs: number | null): Ranked {
+    const now = facts.rateKiBs;
+    if (finding.kind === 'slow-member') return { finding, predictedKiBs: withoutSlowMember(facts, finding.member, maxKiBs) };
+    const fix = 'fix' in finding ? finding.fix : null;
+    const change = fix && fixChange(fix);
+    if (!change) return { finding, predictedKiBs: now };
+    const row = predict(change);
+    return row.outcome === 'same' ? { finding: withoutFix(finding), predictedKiBs: now } : { finding, predictedKiBs: row.rateKiBs };
+}
+
+function withoutFix(finding: Finding): Finding {
+    switch (finding.kind) {
+    case 'capped-by-max': case 'stripe-cache-full': return { ...finding, fix: null, noFix: 'no-gain' };
+    // A higher minimum gains nothing only when the members cannot go faster (see whatIf's regimes).
+    case 'starved': return { ...finding, fix: null, noFix: 'members' };
+    default: return finding;
+    }
+}
+
+/** Most predicted gain first (the cause to act on), the rest in their usual order (sort is stable). */
+function rankByGain(findings: Finding[], facts: WindowFacts, predict: Predictor, maxKiBs: number | null): Finding[] {
+    return findings.map(f => judge(f, facts, predict, maxKiBs))
+        .sort((a, b) => b.predictedKiBs - a.predictedKiBs)
+        .map(r => r.finding);
+}
+
 export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const sync = array.sync;
     const none: Diagnosis = { findings: [], gathering: null, window: null, whatIf: [] };
@@ -142,5 +209,6 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
         backgroundJobsFinding(facts, host.backgroundJobs),
     ].filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
-    return { findings, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, findings) };
+    const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs), maxKiBs);
+    return { findings: ranked, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts)) };
 }

@@ -4,7 +4,6 @@
 
 import { CAPPED_SHARE } from '../model';
 import { PRESETS } from '../tuning/presets';
-import type { Finding } from './findings';
 import type { WindowFacts } from './window';
 
 /**
@@ -57,10 +56,12 @@ function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null
     return 'free';
 }
 
-export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, findings: readonly Finding[]): WhatIfRow[] {
+/** Predicts one change's speed and finish time from the window: the what-if table and the findings' ranking share it. */
+export type Predictor = (change: WhatIfChange) => WhatIfRow;
+
+export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
     const now = facts.rateKiBs;
-    if (now <= 0) return [];
-    const eta = (rate: number) => (facts.remainingKiB === null ? null : facts.remainingKiB / rate);
+    const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
     const pace = regime(now, minKiBs, maxKiBs);
     // Never below today's speed: the capacity is an estimate and the sync already does `now`.
     const ceiling = facts.bound ? Math.max(facts.bound.kiBs, now) : Infinity;
@@ -70,19 +71,28 @@ export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
         const outcome = rateKiBs === now ? 'same' : rateKiBs < wanted ? 'members' : facts.bound ? 'faster' : 'unchecked';
         return { change, rateKiBs, etaSeconds: eta(rateKiBs), outcome };
     };
-    const rows: WhatIfRow[] = [{ change: { kind: 'now' }, rateKiBs: now, etaSeconds: eta(now), outcome: 'now' }];
-    for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {
-        if (minKiBs !== null && kiBs <= minKiBs) continue;
+    return change => {
+        switch (change.kind) {
+        case 'now': return { change, rateKiBs: now, etaSeconds: eta(now), outcome: 'now' };
         // Held at the minimum, the sync runs at the new one; held at the maximum, only a minimum
         // above the maximum counts; otherwise neither limit is what holds it back.
-        const wanted = pace === 'min' || (pace === 'max' && maxKiBs !== null && kiBs > maxKiBs) ? kiBs : now;
-        rows.push(row({ kind: 'min', kiBs }, wanted));
+        case 'min': return row(change, pace === 'min' || (pace === 'max' && maxKiBs !== null && change.kiBs > maxKiBs) ? change.kiBs : now);
+        case 'max': return row(change, pace === 'max' ? change.kiBs : now);
+        case 'stripe-cache': return row(change, pace === 'free' ? now * STRIPE_CACHE_GAIN : now);
+        }
+    };
+}
+
+/** The table: no change, then the changes worth trying (`cacheEntries`: the next stripe cache size while it is full). */
+export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null): WhatIfRow[] {
+    if (facts.rateKiBs <= 0) return [];
+    const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
+    const rows: WhatIfRow[] = [predict({ kind: 'now' })];
+    for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {
+        if (minKiBs === null || kiBs > minKiBs) rows.push(predict({ kind: 'min', kiBs }));
     }
     const fastMax = PRESETS['fast-rebuild'].speedMaxKiBs;
-    if (maxKiBs !== null && fastMax > maxKiBs) rows.push(row({ kind: 'max', kiBs: fastMax }, pace === 'max' ? fastMax : now));
-    const cache = findings.find(f => f.kind === 'stripe-cache-full');
-    if (cache?.kind === 'stripe-cache-full' && cache.fix?.kind === 'stripe-cache') {
-        rows.push(row({ kind: 'stripe-cache', entries: cache.fix.entries }, pace === 'free' ? now * STRIPE_CACHE_GAIN : now));
-    }
+    if (maxKiBs !== null && fastMax > maxKiBs) rows.push(predict({ kind: 'max', kiBs: fastMax }));
+    if (cacheEntries !== null) rows.push(predict({ kind: 'stripe-cache', entries: cacheEntries }));
     return rows;
 }

@@ -91,7 +91,7 @@ function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCoun
     };
 }
 
-function capacityBound(members: MemberWindow[]): CapacityBound | null {
+export function capacityBound(members: MemberWindow[]): CapacityBound | null {
     let bound: CapacityBound | null = null;
     for (const m of members) {
         if (m.busyShare < MIN_BUSY_FOR_CAPACITY || !m.syncFactor) continue;

@@ -44,21 +44,25 @@ export function globalLimitsPlan(host: HostModel, input: { min: string; max: str
     return { plan, warnings: [] };
 }
 
-/** An array's own limit: a speed in MB/s, or "system" to follow the global limit again. */
-export type ArrayLimitInput = { min: string | 'system'; max: string | 'system' };
+/**
+ * An array's limit: its own speed as typed (MB/s), or "system" to follow the global limit again.
+ * The choice is not the text: an own limit typed as "system" is a bad number, not the other choice.
+ */
+export type ArrayLimit = 'system' | { own: string };
+export type ArrayLimitInput = { min: ArrayLimit; max: ArrayLimit };
 
 export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: ArrayLimitInput): PlanResult<LimitField> {
-    const parse = (text: string, systemValue: number | null): Parsed<number> =>
-        text === 'system'
+    const parse = (limit: ArrayLimit, systemValue: number | null): Parsed<number> =>
+        limit === 'system'
             ? (systemValue === null ? fieldError(N_('The system limit is unknown.')) : { value: systemValue })
-            : parseRateMBs(text);
+            : parseRateMBs(limit.own);
     const min = parse(input.min, host.global.speedMinKiBs);
     const max = parse(input.max, host.global.speedMaxKiBs);
     const errors = checkOrder(min, max);
     if (hasErrors(errors)) return { errors };
     const base = `/sys/block/${array.name}/md`;
     const previous = (limit: ArrayModel['speedMin']) => (limit === null ? null : limit.source === 'system' ? 'system' : String(limit.kiBs));
-    const to = (text: string, value: number) => (text === 'system' ? 'system' : value);
+    const to = (limit: ArrayLimit, value: number) => (limit === 'system' ? 'system' : value);
     return {
         plan: {
             title: msg(N_('Change the rebuild speed limits of $0'), array.name),

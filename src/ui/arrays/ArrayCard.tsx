@@ -4,13 +4,14 @@ import {
     Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
 } from '../pf';
-import { _, fmt, ngettext } from '../../host/i18n';
+import { _, fmt } from '../../host/i18n';
 import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
 import { formatKiB } from '../../md/format';
+import { mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
-import { bitmapText, formatChunk, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
+import { bitmapText, formatChunk, mismatchText, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
 import { HealthAlert } from './HealthAlert';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from './cardProps';
@@ -86,11 +87,8 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
                     {array.stripeCache && <Fact term={_('Stripe cache')}>{stripeCacheText(array.stripeCache)}</Fact>}
                     {array.readAheadKiB !== null && <Fact term={_('Read-ahead')}>{readAheadText(array.readAheadKiB)}</Fact>}
                     {array.groupThreadCount !== null && <Fact term={_('Worker threads')}>{workerThreadsText(array.groupThreadCount)}</Fact>}
-                    {array.mismatchCount !== null && array.mismatchCount > 0 && (
-                        <Fact term={_('Mismatches')}>
-                            {fmt(ngettext('$0 sector found inconsistent by the last check', '$0 sectors found inconsistent by the last check',
-                                array.mismatchCount), array.mismatchCount)}
-                        </Fact>
+                    {mismatchesShown(array.mismatchCount, array.mismatchMeaning) && (
+                        <Fact term={_('Mismatches')}>{mismatchText(array.mismatchCount ?? 0, array.mismatchMeaning)}</Fact>
                     )}
                 </DescriptionList>
             </CardBody>

@@ -52,6 +52,7 @@ export function sameArrayFields(before: ArrayModel, after: ArrayModel, fields: r
 export const SUMMARY_FIELDS = [
     'name', 'device', 'level', 'health', 'sizeKiB', 'raidDisks', 'missingSlots', 'members', 'arrayState', 'metadata',
     'chunkKiB', 'bitmap', 'stripeCache', 'readAheadKiB', 'groupThreadCount', 'mismatchCount',
+    'mismatchMeaning',
 ] as const satisfies readonly (keyof ArrayModel)[];
 
 /** What layoutAdvice() and the layout section read (LayoutSection.tsx), besides a reshape's disk counts. */

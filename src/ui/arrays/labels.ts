@@ -1,6 +1,7 @@
 // Words for model values. Kept apart from components so every view says the same thing.
 
-import { _, fmt } from '../../host/i18n';
+import { _, fmt, ngettext } from '../../host/i18n';
+import type { MismatchMeaning } from '../../md/mismatches';
 import type { ArrayHealth, ArrayModel, MemberModel, SyncAction } from '../../md/model';
 
 export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'green' | 'orange' | 'red' | 'grey' | 'blue' }> = {
@@ -53,4 +54,26 @@ export function stripeCacheText(cache: { size: number; active: number | null }):
     if (cache.active === null) return fmt(_('$0 entries'), cache.size);
     const full = cache.active >= cache.size;
     return fmt(full ? _('$0 entries, $1 in use: full, raise it') : _('$0 entries, $1 in use'), cache.size, cache.active);
+}
+
+/** The kernel's mismatch_cnt in the words of what it counts now (src/md/mismatches.ts). */
+export function mismatchText(count: number, meaning: MismatchMeaning): string {
+    switch (meaning) {
+    case 'check-so-far':
+        return fmt(ngettext('$0 sector found inconsistent so far by the running check', '$0 sectors found inconsistent so far by the running check', count), count);
+    case 'repair-so-far':
+        return fmt(ngettext('$0 sector found inconsistent and rewritten so far by the running repair',
+            '$0 sectors found inconsistent and rewritten so far by the running repair', count), count);
+    case 'check':
+        return fmt(ngettext('$0 sector found inconsistent by the last check', '$0 sectors found inconsistent by the last check', count), count);
+    case 'repair':
+        return fmt(ngettext('$0 sector found inconsistent and rewritten by the last repair',
+            '$0 sectors found inconsistent and rewritten by the last repair', count), count);
+    case 'during-sync':
+        return fmt(_('$0 (not meaningful during a resync, recovery or reshape: only a check or repair counts inconsistent sectors)'), count);
+    case 'after-sync':
+        return fmt(_('$0 (not meaningful after a resync, recovery or reshape: only a check or repair counts inconsistent sectors)'), count);
+    case 'unknown':
+        return fmt(_('$0 (counted by the last check, repair or resync: the kernel does not say which)'), count);
+    }
 }

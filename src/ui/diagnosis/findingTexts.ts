@@ -39,7 +39,8 @@ export function findingText(finding: Finding): string {
     switch (finding.kind) {
     case 'capped-by-max':
         return fmt(_('It runs at $0 per disk, at the maximum of $1 that applies to this array: the limit, not the disks, sets the pace.'),
-            formatRate(finding.rateKiBs), formatRate(finding.maxKiBs));
+            formatRate(finding.rateKiBs), formatRate(finding.maxKiBs))
+            + (finding.noFix === 'no-gain' ? ' ' + _('The member disks are near their limit too, so a higher maximum would not make it faster.') : '');
     case 'starved':
         return fmt(_('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.'),
             formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs), percent(finding.otherShare))
@@ -48,7 +49,8 @@ export function findingText(finding: Finding): string {
     case 'stripe-cache-full':
         return fmt(_('All or nearly all of its $0 entries were in use in $1 of $2 samples: the sync waits for free stripes.'),
             finding.size, finding.fullSamples, finding.samples)
-            + (finding.fix ? '' : ' ' + _('It is already at the kernel\'s largest size.'));
+            + (finding.noFix === 'largest' ? ' ' + _('It is already at the kernel\'s largest size.')
+                : finding.noFix === 'no-gain' ? ' ' + _('A larger cache would not make it faster: something else sets the pace (see the what-if table).') : '');
     case 'slow-member':
         return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6. One slow disk holds back the whole array: check its health with'),
             finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare), ms(finding.peerMsPerMiB),

@@ -3,26 +3,27 @@ import { Form, FormGroup, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import type { ArrayModel } from '../../md/model';
-import { arrayLimitsPlan, type LimitField } from '../../md/tuning/speedLimits';
+import { arrayLimitsPlan, type ArrayLimit, type LimitField } from '../../md/tuning/speedLimits';
 import { useHost } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';
 
 function LimitChoice({ array, field, value, onChange, error, systemKiBs }: {
-    array: ArrayModel; field: LimitField; value: string; onChange: (v: string) => void;
+    array: ArrayModel; field: LimitField; value: ArrayLimit; onChange: (v: ArrayLimit) => void;
     error?: Parameters<typeof RateField>[0]['error']; systemKiBs: number | null;
 }) {
     const id = `${array.name}-${field}`;
     const label = field === 'min' ? _('Minimum') : _('Maximum');
     const own = value !== 'system';
+    const setOwn = (text: string) => onChange({ own: text });
     return (
         <FormGroup role="radiogroup" label={label} fieldId={id} isStack>
             <Radio id={`${id}-system`} name={id} isChecked={!own} onChange={() => onChange('system')}
                 label={fmt(_('Follow the system limit ($0)'), formatRateWithRaw(systemKiBs))} />
             <Radio id={`${id}-own`} name={id} isChecked={own}
-                onChange={() => onChange(kiBsAsMBsInput((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs))}
+                onChange={() => setOwn(kiBsAsMBsInput((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs))}
                 label={_('Own limit for this array')} />
-            {own && <RateField id={`${id}-value`} label={fmt(_('$0 (MB/s per disk)'), label)} value={value} onChange={onChange} error={error} kernelDefault={null} />}
+            {own && <RateField id={`${id}-value`} label={fmt(_('$0 (MB/s per disk)'), label)} value={value.own} onChange={setOwn} error={error} kernelDefault={null} />}
         </FormGroup>
     );
 }
@@ -32,8 +33,8 @@ export function ArrayLimitsChange({ array, onClose, suggested }: {
     array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null };
 }) {
     const { model } = useHost();
-    const initial = (limit: ArrayModel['speedMin'], wanted: number | null | undefined) =>
-        (wanted ? kiBsAsMBsInput(wanted) : limit?.source === 'local' ? kiBsAsMBsInput(limit.kiBs) : 'system');
+    const initial = (limit: ArrayModel['speedMin'], wanted: number | null | undefined): ArrayLimit =>
+        (wanted ? { own: kiBsAsMBsInput(wanted) } : limit?.source === 'local' ? { own: kiBsAsMBsInput(limit.kiBs) } : 'system');
     const [min, setMin] = useState(initial(array.speedMin, suggested?.minKiBs));
     const [max, setMax] = useState(initial(array.speedMax, suggested?.maxKiBs));
     const result = arrayLimitsPlan(model, array, { min, max });

@@ -12,7 +12,7 @@ import {
 } from '../../md/tuning/persist';
 import { useHost } from '../app/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
-import { text } from '../common/message';
+import { text, textAtStart } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function shownValue(value: string | null, unit: KeptComparison['unit']): string {
@@ -38,8 +38,7 @@ function status(c: KeptComparison): string {
 
 /** A core setting name ("stripe cache size of md0") at the start of a table cell. */
 function settingLabel(c: KeptComparison): string {
-    const name = text(c.setting);
-    return name.charAt(0).toLocaleUpperCase() + name.slice(1);
+    return textAtStart(c.setting);
 }
 
 function keptFiles(model: HostModel, dirs: PersistDirs): string[] {

@@ -1,7 +1,8 @@
 // A monthly check of a 6-disk RAID6, 40% through, that has found inconsistent stripes. The page
-// must show the check's progress and the kernel's mismatch_cnt, and drop the check when the
-// administrator stops it (`echo idle > sync_action`: the kernel abandons a check, it does not
-// resume it).
+// must show the check's progress and the kernel's mismatch_cnt in the words of what it counts
+// (so far while a check or repair runs, found by the last check, found and rewritten by the last
+// repair), and drop the check when the administrator stops it (`echo idle > sync_action`: the
+// kernel abandons a check, it does not resume it).
 
 import { setupRaidtune } from '../harness/env';
 import {
@@ -11,13 +12,26 @@ import {
 
 const env = setupRaidtune({ scenario: 'check-mismatches', readySelector: '#array-md0' });
 
-/** The number in the Mismatches fact. */
-async function shownMismatches(): Promise<number> {
+/** The kernel's mismatch_cnt means another thing while a check or repair runs and after each (last_sync_action). */
+const RUNNING_CHECK = /^(\d+) sectors found inconsistent so far by the running check$/;
+const LAST_CHECK = /^(\d+) sectors found inconsistent by the last check$/;
+const RUNNING_REPAIR = /^(\d+) sectors found inconsistent and rewritten so far by the running repair$/;
+const LAST_REPAIR = /^(\d+) sectors found inconsistent and rewritten by the last repair$/;
+
+/** The number in the Mismatches fact, worded as `wording` says. */
+async function shownMismatches(wording: RegExp): Promise<number> {
     const text = (await cardFacts(env.page, 'md0')).Mismatches;
     if (text === undefined) throw new Error('the card shows no Mismatches fact');
-    const m = text.match(/^(\d+) sectors found inconsistent by the last check$/);
+    const m = text.match(wording);
     if (!m) throw new Error(`unexpected Mismatches text: ${text}`);
     return Number(m[1]);
+}
+
+/** Waits until the Mismatches fact reads as `wording` says. */
+async function mismatchesWorded(wording: RegExp): Promise<void> {
+    let shown: string | undefined;
+    await waitUntil(`Mismatches reading ${wording}`, async () => wording.test(shown = (await cardFacts(env.page, 'md0')).Mismatches ?? ''), 10000)
+        .catch((e: Error) => { throw new Error(`${e.message}; shown: ${shown}`); });
 }
 
 test('shows the running check with the percent mdstat reports', async () => {
@@ -41,7 +55,7 @@ test('shows the running check with the percent mdstat reports', async () => {
 test('shows the mismatch count the kernel has counted so far', async () => {
     // The count grows as the check passes more bad stripes: bracket the page between two reads.
     const { before, shown, after } = await shownBetweenSimReads(env.page,
-        () => simNumber(env, '/sys/block/md0/md/mismatch_cnt'), shownMismatches);
+        () => simNumber(env, '/sys/block/md0/md/mismatch_cnt'), () => shownMismatches(RUNNING_CHECK));
     expect(before).toBeGreaterThan(0);
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
@@ -55,7 +69,26 @@ test('writing idle to sync_action stops the check; the page drops it and keeps t
     await waitUntil('check section gone from the page', async () => await syncSection(env.page, 'md0').count() === 0, 10000);
     const text = await arrayCard(env.page, 'md0').innerText();
     expect(text).not.toMatch(/Check|Speed:|estimate/);
-    // mismatch_cnt stays until the next check starts.
-    expect(await shownMismatches()).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
+    // mismatch_cnt stays until the next check starts: what the stopped check found.
+    expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('check');
+    await mismatchesWorded(LAST_CHECK);
+    expect(await shownMismatches(LAST_CHECK)).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
     expect(await healthText(env.page, 'md0')).toBe('Clean');
+});
+
+test('a repair\'s count is of sectors found and rewritten, so far while it runs, then by the last repair', async () => {
+    // The repair starts its count from 0, shown as such while it runs.
+    await env.writeSim('/sys/block/md0/md/sync_action', 'repair\n');
+    await waitUntil('the repair running in the simulated kernel', async () => await simValue(env, '/sys/block/md0/md/sync_action') === 'repair', 10000);
+    await mismatchesWorded(RUNNING_REPAIR);
+    const { before, shown, after } = await shownBetweenSimReads(env.page,
+        () => simNumber(env, '/sys/block/md0/md/mismatch_cnt'), () => shownMismatches(RUNNING_REPAIR));
+    expect(shown).toBeGreaterThanOrEqual(before);
+    expect(shown).toBeLessThanOrEqual(after);
+
+    await env.writeSim('/sys/block/md0/md/sync_action', 'idle\n');
+    await waitUntil('the repair stopped in the simulated kernel', async () => await simValue(env, '/sys/block/md0/md/sync_action') === 'idle', 10000);
+    expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('repair');
+    await mismatchesWorded(LAST_REPAIR);
+    expect(await shownMismatches(LAST_REPAIR)).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
 });

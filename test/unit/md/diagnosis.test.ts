@@ -160,7 +160,7 @@ describe('capped by the maximum', () => {
     test('within 5% of the effective maximum', () => {
         expect(findingsOf(capped, { min: 1000, max: 30000 })).toEqual([{
             kind: 'capped-by-max', rateKiBs: 30000, maxKiBs: 30000,
-            fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2000000 },
+            fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2000000 }, noFix: null,
         }]);
         // 28500 is exactly 95% of 30000: still capped.
         expect(kinds(findingsOf({ ...capped, rate: 28500 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
@@ -195,7 +195,7 @@ describe('stripe cache full', () => {
     test('at 90% of its size or more in three samples of four', () => {
         // 256 entries; 240 >= 230.4 counts as full, 100 does not. Full in 9 of 11 samples.
         const findings = findingsOf({ ...load, active: i => (i < 2 ? 100 : 240) }, { min: 1000, max: 200000 });
-        expect(findings).toEqual([{ kind: 'stripe-cache-full', size: 256, samples: 11, fullSamples: 9, fix: { kind: 'stripe-cache', entries: 4096 } }]);
+        expect(findings).toEqual([{ kind: 'stripe-cache-full', size: 256, samples: 11, fullSamples: 9, fix: { kind: 'stripe-cache', entries: 4096 }, noFix: null }]);
     });
 
     test('no finding when full in fewer than three samples of four', () => {
@@ -229,6 +229,8 @@ describe('what-if without a known capacity, and a cache behind a limit', () => {
         const { findings, whatIf } = diagnose(array, host);
         expect(kinds(findings)).toEqual(['capped-by-max', 'stripe-cache-full']);
         expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 30000, outcome: 'same' });
+        // So the finding offers no larger cache, and says why.
+        expect(findings[1]).toMatchObject({ fix: null, noFix: 'no-gain' });
     });
 
     test('a gain under 5% is no change', () => {
@@ -274,6 +276,16 @@ describe('one slow member', () => {
         expect(window?.bound).toEqual({ kiBs: 900, member: 'vdd', disk: 'vdd', busyShare: 1 });
         // Held "at the minimum" (900 <= 1000 x 1.25), so a higher minimum would be the lever, but vdd caps it.
         expect(whatIf.filter(r => r.change.kind !== 'now').map(r => r.outcome)).toEqual(['same', 'same', 'same']);
+    });
+    test('ranked above a full stripe cache it causes, which offers no larger cache', () => {
+        // As md2 of slow-rebuilds: vdd at 100% keeps every stripe waiting. Without it the peers
+        // could move 900 / 0.1 = 9000 KiB/s; a larger cache gains nothing while vdd is the bound.
+        const members = [{ disk: 'vda', kiBs: 900, busy: 0.1 }, { disk: 'vdc', kiBs: 900, busy: 0.1 }, { disk: 'vdd', kiBs: 900, busy: 1 }];
+        const { array, host } = setup({ rate: 900, members, active: () => 256 }, { min: 100, max: 200000 });
+        const { findings, whatIf } = diagnose(array, host);
+        expect(kinds(findings)).toEqual(['slow-member', 'stripe-cache-full']);
+        expect(findings[1]).toMatchObject({ fix: null, noFix: 'no-gain' });
+        expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ change: { entries: 4096 }, outcome: 'same' });
     });
 });
 

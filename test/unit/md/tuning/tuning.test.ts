@@ -40,14 +40,20 @@ describe('array speed limits', () => {
     const md0 = host.arrays[0];
 
     test('a local value or back to the system limit', () => {
-        expect(describePlan(arrayLimitsPlan(host, md0, { min: '0.5', max: 'system' }).plan!)).toBe(
+        expect(describePlan(arrayLimitsPlan(host, md0, { min: { own: '0.5' }, max: 'system' }).plan!)).toBe(
             'echo 488 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
         // 10 MB/s against the system maximum it would follow (1000 KiB/s): refused.
-        expect(arrayLimitsPlan(host, md0, { min: '10', max: 'system' }).errors?.min).toBeDefined();
+        expect(arrayLimitsPlan(host, md0, { min: { own: '10' }, max: 'system' }).errors?.min).toBeDefined();
+    });
+
+    test('an own limit typed as "system" is refused as a number, not taken for the other choice', () => {
+        const result = arrayLimitsPlan(host, md0, { min: { own: 'system' }, max: 'system' });
+        expect(result.plan).toBeUndefined();
+        expect(result.errors?.min).toBeDefined();
     });
 
     test('undo restores "system" where the array followed the system limit', () => {
-        const step = arrayLimitsPlan(host, md0, { min: '1', max: '2' }).plan!.steps[0];
+        const step = arrayLimitsPlan(host, md0, { min: { own: '1' }, max: { own: '2' } }).plan!.steps[0];
         expect(step.kind === 'write-attribute' && step.from).toBe('system');
     });
 });

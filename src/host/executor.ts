@@ -70,6 +70,18 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
     }
 }
 
+/**
+ * What each attribute holds now (null: it could not be read, the array may be gone), read just
+ * before applying: a plan's `from` values are checked against it (src/md/openedValues.ts).
+ */
+export async function readAttributes(config: HostConfig, paths: readonly string[]): Promise<Map<string, string | null>> {
+    const cockpit = cockpitApi();
+    const read = (path: string) => cockpit.spawn(['cat', hostPath(config, path)], { superuser: 'require', err: 'message' })
+        .then(content => content, () => null);
+    const contents = await Promise.all(paths.map(read));
+    return new Map(paths.map((path, i) => [path, contents[i]]));
+}
+
 export async function applySteps(config: HostConfig, steps: readonly Step[]): Promise<ApplyResult> {
     const done: StepOutcome[] = [];
     for (const step of steps) {

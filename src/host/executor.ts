@@ -6,6 +6,7 @@
 import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { _ } from './i18n';
+import { JOURNAL_FILE, parseJournal, type Journal } from '../md/journal';
 import type { Step } from '../md/plan';
 import { readBackMatches } from '../md/readBack';
 
@@ -70,16 +71,28 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
     }
 }
 
+/** A file's content, read as root like the writes; null when it cannot be read (or does not exist). */
+function readContent(config: HostConfig, path: string): Promise<string | null> {
+    return cockpitApi().spawn(['cat', hostPath(config, path)], { superuser: 'require', err: 'message' })
+        .then(content => content, () => null);
+}
+
 /**
  * What each attribute holds now (null: it could not be read, the array may be gone), read just
  * before applying: a plan's `from` values are checked against it (src/md/openedValues.ts).
  */
 export async function readAttributes(config: HostConfig, paths: readonly string[]): Promise<Map<string, string | null>> {
-    const cockpit = cockpitApi();
-    const read = (path: string) => cockpit.spawn(['cat', hostPath(config, path)], { superuser: 'require', err: 'message' })
-        .then(content => content, () => null);
-    const contents = await Promise.all(paths.map(read));
+    const contents = await Promise.all(paths.map(path => readContent(config, path)));
     return new Map(paths.map((path, i) => [path, contents[i]]));
+}
+
+/**
+ * raidtune's record of the original values as the host has it now (null: none). Read just before
+ * a change adds to it: another tab may have recorded originals since this page last refreshed,
+ * and writing the record from an older refresh would lose them.
+ */
+export async function readJournal(config: HostConfig): Promise<Journal | null> {
+    return parseJournal(await readContent(config, `${config.stateDir}/${JOURNAL_FILE}`));
 }
 
 export async function applySteps(config: HostConfig, steps: readonly Step[]): Promise<ApplyResult> {

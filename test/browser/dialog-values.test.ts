@@ -6,8 +6,11 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -64,6 +67,8 @@ test('every change dialog applied as it opened writes nothing and says there is 
     await env.page.reload();
     const defaultLabel = env.page.locator('#global-limits').getByText('Minimum: 1.02 MB/s (1000 KiB/s), the kernel default');
     await defaultLabel.waitFor();
+    // md0 follows the system minimum: the simulated kernel shows the new one at its next tick.
+    await waitUntil('md0 following the new minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '1000 (system)');
     const before = await simSettings();
 
     const offered: Record<string, string> = {};
@@ -115,6 +120,9 @@ test('a value another tab changed after the dialog opened is shown, and written 
     await openGlobalChange();
     await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
 
+    // This tab is in the background while the user works in the other: it does not refresh, so
+    // it has not seen the originals the other tab records either.
+    await emulateDocumentHidden(env.page, true);
     const other = (await env.openPage()).page;
     await other.locator('#global-limits').waitFor();
     await openGlobalChange(other);
@@ -133,14 +141,17 @@ test('a value another tab changed after the dialog opened is shown, and written 
         'system minimum rebuild speed: was 1.02 MB/s (1000 KiB/s) when the dialog opened, is 70.0 MB/s (68359 KiB/s) now.',
     ]);
     expect(await simValue(env, GLOBAL_MIN)).toBe('68359'); // nothing written yet
+    expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
 
     await dialogButton(env.page, 'Apply anyway').click();
     await dialog().getByText(DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, GLOBAL_MIN)).toBe('78125');
-    // The record of originals still holds what the host had before raidtune's first change.
+    // The record of originals still holds what the host had before raidtune's first change,
+    // which the other tab recorded.
     const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
-    expect(journal.entries.find((e: { path: string }) => e.path === GLOBAL_MIN).original).toBe('1000');
+    expect(journal.entries.find((e: { path: string }) => e.path === GLOBAL_MIN)?.original).toBe('1000');
+    await emulateDocumentHidden(env.page, false);
 });
 
 test('the same check in an array\'s dialog: a change from a shell is kept when the user cancels', async () => {

@@ -9,7 +9,7 @@ import {
     Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { applySteps, readAttributes, type ApplyResult } from '../../host/executor';
+import { applySteps, readAttributes, readJournal, type ApplyResult } from '../../host/executor';
 import { formatRateWithRaw } from '../../md/format';
 import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
@@ -96,14 +96,14 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
 }
 
 export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children }: ChangeModalProps) {
-    const { config, model, refreshNow, admin } = useHost();
+    const { config, refreshNow, admin } = useHost();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
 
     const write = async (writing: Step[]) => {
         setPhase({ name: 'applying' });
         const all = plan && recordOriginals && !steps
-            ? stepsWithJournal({ ...plan, steps: writing }, model.journal, config.stateDir, new Date().toISOString())
+            ? stepsWithJournal({ ...plan, steps: writing }, await readJournal(config), config.stateDir, new Date().toISOString())
             : writing;
         const result = await applySteps(config, all);
         setPhase({ name: 'done', result });

@@ -7,6 +7,7 @@ import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { _, fmt } from './i18n';
 import { memberStillListed } from '../md/advice/health';
+import { JOURNAL_FILE, parseJournal, type Journal } from '../md/journal';
 import type { Message } from '../md/message';
 import type { RunCommandStep, Step } from '../md/plan';
 import { recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
@@ -84,6 +85,33 @@ async function verifyRun(config: HostConfig, step: RunCommandStep, options: { su
     }
 }
 
+/**
+ * A file's content, read as root where the session may (like the writes), else as the user: a page
+ * without administrative access still shows what the host holds. null when it cannot be read.
+ */
+function readContent(config: HostConfig, path: string): Promise<string | null> {
+    return cockpitApi().spawn(['cat', hostPath(config, path)], { superuser: 'try', err: 'message' })
+        .then(content => content, () => null);
+}
+
+/**
+ * What each attribute holds now (null: it could not be read, the array may be gone), read just
+ * before applying: a plan's `from` values are checked against it (src/md/openedValues.ts).
+ */
+export async function readAttributes(config: HostConfig, paths: readonly string[]): Promise<Map<string, string | null>> {
+    const contents = await Promise.all(paths.map(path => readContent(config, path)));
+    return new Map(paths.map((path, i) => [path, contents[i]]));
+}
+
+/**
+ * raidtune's record of the original values as the host has it now (null: none). Read just before
+ * a change adds to it: another tab may have recorded originals since this page last refreshed,
+ * and writing the record from an older refresh would lose them.
+ */
+export async function readJournal(config: HostConfig): Promise<Journal | null> {
+    return parseJournal(await readContent(config, `${config.stateDir}/${JOURNAL_FILE}`));
+}
+
 export async function applySteps(config: HostConfig, steps: readonly Step[]): Promise<ApplyResult> {
     const done: StepOutcome[] = [];
     for (const step of steps) {
@@ -126,9 +154,5 @@ export async function applyRecorded(config: HostConfig, title: Message, shown: r
 
 /** What the host holds now for each step that shows its effect in a file (null: absent or unreadable). */
 export async function readStepTargets(config: HostConfig, steps: readonly Step[]): Promise<Map<string, string | null>> {
-    const paths = [...new Set(steps.map(stepCheckPath).filter((p): p is string => p !== null))];
-    const read = (path: string) => cockpitApi().spawn(['cat', hostPath(config, path)], { err: 'ignore' }).then(
-        text => text as string | null, () => null);
-    const contents = await Promise.all(paths.map(read));
-    return new Map(paths.map((path, i) => [path, contents[i]]));
+    return readAttributes(config, [...new Set(steps.map(stepCheckPath).filter((p): p is string => p !== null))]);
 }

@@ -88,12 +88,21 @@ export function invertSteps(title: Message, applied: readonly Step[]): Plan {
     return { title, steps };
 }
 
-/** Leave out writes that would not change anything. */
-export function withoutNoOps(plan: Plan): Plan {
-    return { ...plan, steps: plan.steps.filter(s => s.kind !== 'write-attribute' || s.from !== s.to) };
+/** A write of the value already there. */
+export function isNoOp(step: Step): boolean {
+    return step.kind === 'write-attribute' && step.from === step.to;
 }
 
-/** A plan of one kernel attribute write: most single-setting changes. */
+/** Leave out writes that would not change anything. */
+export function withoutNoOps(plan: Plan): Plan {
+    return { ...plan, steps: plan.steps.filter(s => !isNoOp(s)) };
+}
+
+/**
+ * A plan of one kernel attribute write: most single-setting changes. No step when the value is
+ * already there: a dialog applied as it opened writes nothing.
+ */
 export function attributePlan(title: Message, setting: Message, path: string, to: string | number, from: string | number | null): Plan {
-    return { title, steps: [{ kind: 'write-attribute', setting, path, to: String(to), from: from === null ? null : String(from) }] };
+    const step: Step = { kind: 'write-attribute', setting, path, to: String(to), from: from === null ? null : String(from) };
+    return withoutNoOps({ title, steps: [step] });
 }

@@ -3,13 +3,21 @@
 
 /** Whether the value read back says the write took effect; sync_action changes by itself. */
 export function readBackMatches(path: string, written: string, readBack: string): boolean {
-    const value = readBack.trim();
-    if (path.endsWith('/sync_action')) return true;
+    return path.endsWith('/sync_action') || attributeValue(path, readBack) === written;
+}
+
+/**
+ * An attribute's content in the form raidtune writes it (and keeps as a step's `from`): "system"
+ * or the number for "1000 (system)" / "1000 (local)", the scheduler in use for "none [mq-deadline]".
+ */
+export function attributeValue(path: string, content: string): string {
+    const value = content.trim();
     if (/\/sync_speed_(min|max)$/.test(path)) {
-        return written === 'system' ? value.endsWith('(system)') : value === `${written} (local)`;
+        const limit = /^(\d+)\s*\((local|system)\)$/.exec(value);
+        if (limit) return limit[2] === 'system' ? 'system' : limit[1];
     }
-    if (path.endsWith('/queue/scheduler')) return schedulerInUse(value) === written;
-    return value === written;
+    if (path.endsWith('/queue/scheduler')) return schedulerInUse(value) ?? value;
+    return value;
 }
 
 /**

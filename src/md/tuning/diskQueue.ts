@@ -145,9 +145,14 @@ function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskMo
     return warnings;
 }
 
-export function diskQueuePlan(host: HostModel, array: ArrayModel, setting: DiskQueueSetting, input: string): PlanResult<'value'> {
+/**
+ * `input` null: the field still shows what the dialog opened with (the first disk's value), so
+ * nothing is written, not even to a disk that has another value: the user did not ask for it.
+ */
+export function diskQueuePlan(host: HostModel, array: ArrayModel, setting: DiskQueueSetting, input: string | null): PlanResult<'value'> {
     const unavailable = diskQueueUnavailable(host, array, setting);
     if (unavailable) return { errors: { value: unavailable } };
+    if (input === null) return { plan: { title: msg(ATTRIBUTES[setting].title, array.name), steps: [] }, warnings: [] };
     const all = memberDisks(host, array);
     const disks = disksWith(all, setting);
     const value = parseValue(disks, setting, input);

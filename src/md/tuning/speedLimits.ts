@@ -4,7 +4,7 @@
 
 import type { ArrayModel, HostModel } from '../model';
 import { msg, N_, type Message } from '../message';
-import type { Plan, WriteAttributeStep } from '../plan';
+import { withoutNoOps, type WriteAttributeStep } from '../plan';
 import { fieldError, parseRateMBs, type FieldError, type Parsed } from '../validate';
 import { hasErrors, type PlanResult } from './result';
 
@@ -17,7 +17,7 @@ function attribute(setting: Message, path: string, to: number | 'system', from: 
     return { kind: 'write-attribute', setting, path, to: String(to), from };
 }
 
-function checkOrder(min: Parsed<number>, max: Parsed<number>): Partial<Record<LimitField, FieldError>> {
+function checkOrder(min: Parsed<number | undefined>, max: Parsed<number | undefined>): Partial<Record<LimitField, FieldError>> {
     const errors: Partial<Record<LimitField, FieldError>> = { min: min.error, max: max.error };
     if (min.value !== undefined && max.value !== undefined && min.value > max.value) {
         errors.min = fieldError(N_('The minimum must not be above the maximum.')).error;
@@ -25,23 +25,31 @@ function checkOrder(min: Parsed<number>, max: Parsed<number>): Partial<Record<Li
     return errors;
 }
 
-/** Inputs in MB/s, as typed. */
-export function globalLimitsPlan(host: HostModel, input: { min: string; max: string }): PlanResult<LimitField> {
-    const min = parseRateMBs(input.min);
-    const max = parseRateMBs(input.max);
+/**
+ * Inputs in MB/s, as typed; null for a field the user left as the dialog showed it. Such a field is
+ * never written: its text is the current value rounded for display (1000 KiB/s shows as 1.02 MB/s,
+ * which is 996), so writing it back would change what the user did not touch.
+ */
+export function globalLimitsPlan(host: HostModel, input: { min: string | null; max: string | null }): PlanResult<LimitField> {
+    const min = typedOrCurrent(input.min, host.global.speedMinKiBs);
+    const max = typedOrCurrent(input.max, host.global.speedMaxKiBs);
     const errors = checkOrder(min, max);
     if (hasErrors(errors)) return { errors };
     const from = (n: number | null) => (n === null ? null : String(n));
-    const plan: Plan = {
-        title: msg(N_('Change the system rebuild speed limits')),
-        steps: [
-            attribute(msg(N_('system minimum rebuild speed')), GLOBAL_MIN_PATH, min.value!, from(host.global.speedMinKiBs)),
-            attribute(msg(N_('system maximum rebuild speed')), GLOBAL_MAX_PATH, max.value!, from(host.global.speedMaxKiBs)),
-        ],
-    };
+    const steps = [
+        input.min !== null && attribute(msg(N_('system minimum rebuild speed')), GLOBAL_MIN_PATH, min.value!, from(host.global.speedMinKiBs)),
+        input.max !== null && attribute(msg(N_('system maximum rebuild speed')), GLOBAL_MAX_PATH, max.value!, from(host.global.speedMaxKiBs)),
+    ].filter((s): s is WriteAttributeStep => s !== false);
+    const plan = withoutNoOps({ title: msg(N_('Change the system rebuild speed limits')), steps });
     // Raising the minimum above the current maximum would be refused: write the maximum first then.
     if (host.global.speedMaxKiBs !== null && min.value! > host.global.speedMaxKiBs) plan.steps.reverse();
     return { plan, warnings: [] };
+}
+
+/** A typed speed, or (null: left as shown) the current value, which the order check still needs. */
+function typedOrCurrent(text: string | null, current: number | null): Parsed<number | undefined> {
+    if (text !== null) return parseRateMBs(text);
+    return { value: current ?? undefined };
 }
 
 /**
@@ -49,28 +57,31 @@ export function globalLimitsPlan(host: HostModel, input: { min: string; max: str
  * The choice is not the text: an own limit typed as "system" is a bad number, not the other choice.
  */
 export type ArrayLimit = 'system' | { own: string };
-export type ArrayLimitInput = { min: ArrayLimit; max: ArrayLimit };
+/** null for a field left as the dialog showed it (never written, as for the global limits). */
+export type ArrayLimitInput = { min: ArrayLimit | null; max: ArrayLimit | null };
 
 export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: ArrayLimitInput): PlanResult<LimitField> {
-    const parse = (limit: ArrayLimit, systemValue: number | null): Parsed<number> =>
-        limit === 'system'
-            ? (systemValue === null ? fieldError(N_('The system limit is unknown.')) : { value: systemValue })
-            : parseRateMBs(limit.own);
-    const min = parse(input.min, host.global.speedMinKiBs);
-    const max = parse(input.max, host.global.speedMaxKiBs);
+    const parse = (limit: ArrayLimit | null, current: ArrayModel['speedMin'], systemValue: number | null): Parsed<number | undefined> => {
+        if (limit === null) return { value: current?.kiBs ?? systemValue ?? undefined };
+        if (limit !== 'system') return parseRateMBs(limit.own);
+        return systemValue === null ? fieldError(N_('The system limit is unknown.')) : { value: systemValue };
+    };
+    const min = parse(input.min, array.speedMin, host.global.speedMinKiBs);
+    const max = parse(input.max, array.speedMax, host.global.speedMaxKiBs);
     const errors = checkOrder(min, max);
     if (hasErrors(errors)) return { errors };
     const base = `/sys/block/${array.name}/md`;
     const previous = (limit: ArrayModel['speedMin']) => (limit === null ? null : limit.source === 'system' ? 'system' : String(limit.kiBs));
-    const to = (limit: ArrayLimit, value: number) => (limit === 'system' ? 'system' : value);
+    const step = (limit: ArrayLimit | null, value: number | undefined, setting: Message, file: string, current: ArrayModel['speedMin']) =>
+        limit === null ? [] : [attribute(setting, `${base}/${file}`, limit === 'system' ? 'system' : value!, previous(current))];
     return {
-        plan: {
+        plan: withoutNoOps({
             title: msg(N_('Change the rebuild speed limits of $0'), array.name),
             steps: [
-                attribute(msg(N_('minimum sync speed of $0'), array.name), `${base}/sync_speed_min`, to(input.min, min.value!), previous(array.speedMin)),
-                attribute(msg(N_('maximum sync speed of $0'), array.name), `${base}/sync_speed_max`, to(input.max, max.value!), previous(array.speedMax)),
+                ...step(input.min, min.value, msg(N_('minimum sync speed of $0'), array.name), 'sync_speed_min', array.speedMin),
+                ...step(input.max, max.value, msg(N_('maximum sync speed of $0'), array.name), 'sync_speed_max', array.speedMax),
             ],
-        },
+        }),
         warnings: [],
     };
 }

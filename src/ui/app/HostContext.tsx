@@ -1,9 +1,9 @@
 // What any component that changes something needs: where the host's files are, whether the user
 // may write, the current model (for plans' "from" values and the journal), and a way to refresh.
 
-import { createContext, useContext, useSyncExternalStore } from 'react';
+import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { HostConfig } from '../../host/config';
-import type { DiskModel, HostModel } from '../../md/model';
+import type { ArrayModel, DiskModel, HostModel } from '../../md/model';
 import type { RefreshResult, RefreshStore } from './refreshStore';
 
 /** The context holds what rarely changes; the model comes from the store (see refreshStore.ts). */
@@ -35,6 +35,23 @@ const NO_DISKS: ReadonlyMap<string, DiskModel> = new Map();
 export function useHostDisks(): ReadonlyMap<string, DiskModel> {
     const { store } = useHostContext();
     return useSyncExternalStore(store.subscribe, () => store.get().model?.disks ?? NO_DISKS);
+}
+
+/**
+ * useHost() with the model as it was when the calling dialog opened, kept while it stays open: its
+ * form starts from those values and its plan replaces them (the steps' `from`), so a change made
+ * meanwhile in another tab is found at Apply (src/md/openedValues.ts) instead of silently replaced.
+ */
+export function useHostAsOpened(): Omit<HostContextValue, 'store'> & { model: HostModel } {
+    const { store, ...rest } = useHostContext();
+    const [model] = useState(() => store.get().model);
+    if (!model) throw new Error('useHostAsOpened() before the first model');
+    return { ...rest, model };
+}
+
+/** The array as the opened model has it (the card's own may be a refresh newer). */
+export function arrayAsOpened(model: HostModel, array: ArrayModel): ArrayModel {
+    return model.arrays.find(a => a.name === array.name) ?? array;
 }
 
 /** The latest refresh: its model (null until the first one), its timing, its error. */

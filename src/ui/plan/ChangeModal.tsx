@@ -1,23 +1,31 @@
 // The one way raidtune changes anything: a form (children) whose current plan is shown as the
 // exact commands, applied only when the user confirms, then the outcome: what the kernel kept,
-// or which step failed and why, with an offer to undo what was already done.
+// or which step failed and why, with an offer to undo what was already done. Before writing, the
+// values the plan replaces are read again: when one changed since the dialog opened (another tab,
+// a shell), nothing is written until the user has seen it and confirmed.
 
 import { useState } from 'react';
 import {
     Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { applyRecorded, applySteps, type ApplyResult } from '../../host/executor';
+import { applyRecorded, applySteps, readAttributes, readJournal, type ApplyResult } from '../../host/executor';
 import { armedFollowSteps } from '../../md/autoRestore';
+import { formatRateWithRaw } from '../../md/format';
 import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
+import { changedSinceOpened, pathsToRecheck, rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
 import { useHost } from '../app/HostContext';
 import { text } from '../common/message';
 
 export interface ChangeModalProps {
     title: string;
-    /** The plan the form currently describes; null while the form has errors. */
+    /**
+     * The plan the form currently describes; null while the form has errors. Its `from` values are
+     * those the dialog showed when it opened (useHostAsOpened), so that a change made elsewhere
+     * meanwhile is caught at Apply.
+     */
     plan: Plan | null;
     warnings?: Message[];
     /** Record the values being replaced first (false for the restore itself). */
@@ -31,13 +39,39 @@ export interface ChangeModalProps {
     children?: React.ReactNode;
 }
 
-type Phase = { name: 'review' } | { name: 'applying' } | { name: 'done'; result: ApplyResult; undone?: ApplyResult };
+type Phase =
+    | { name: 'review' } | { name: 'applying' }
+    | { name: 'changed'; changes: ChangedSinceOpened[] }
+    | { name: 'done'; result: ApplyResult; undone?: ApplyResult };
 
 function Commands({ steps }: { steps: Step[] }) {
     return (
         <CodeBlock className="raidtune-commands">
             <CodeBlockCode>{steps.map(describeStep).join('\n')}</CodeBlockCode>
         </CodeBlock>
+    );
+}
+
+/** A replaced value as the user reads it: speeds in MB/s with the kernel's KiB/s, others as written. */
+function valueText(path: string, value: string | null): string {
+    if (value === null) return _('unknown');
+    if (value === 'system') return _('the system limit');
+    return /\/(speed_limit_|sync_speed_)(min|max)$/.test(path) && /^\d+$/.test(value) ? formatRateWithRaw(Number(value)) : value;
+}
+
+function ChangedValues({ changes }: { changes: ChangedSinceOpened[] }) {
+    return (
+        <Alert isInline variant="warning" className="raidtune-changed-since-opened" title={_('Changed on the host since this dialog opened')}>
+            <ul>
+                {changes.map(c => (
+                    <li key={c.step.path}>
+                        {fmt(_('$0: was $1 when the dialog opened, is $2 now.'), text(c.step.setting), valueText(c.step.path, c.was),
+                            valueText(c.step.path, c.now))}
+                    </li>
+                ))}
+            </ul>
+            <p>{_('Nothing was written. “Apply anyway” writes the values of this dialog over them.')}</p>
+        </Alert>
     );
 }
 
@@ -63,19 +97,26 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
 }
 
 export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children }: ChangeModalProps) {
-    const { config, model, refreshNow, admin } = useHost();
+    const { config, refreshNow, admin, model } = useHost();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
 
-    const apply = async () => {
+    const write = async (writing: Step[]) => {
         setPhase({ name: 'applying' });
         const all = plan && recordOriginals && !steps
-            ? stepsWithJournal({ ...plan, steps: toApply }, model.journal, config.stateDir, new Date().toISOString(),
+            ? stepsWithJournal({ ...plan, steps: writing }, await readJournal(config), config.stateDir, new Date().toISOString(),
                 updated => armedFollowSteps(updated, model.autoRestore, config))
-            : toApply;
-        const result = plan ? await applyRecorded(config, plan.title, toApply, all) : await applySteps(config, all);
+            : writing;
+        const result = plan ? await applyRecorded(config, plan.title, writing, all) : await applySteps(config, all);
         setPhase({ name: 'done', result });
         refreshNow();
+    };
+
+    const apply = async () => {
+        setPhase({ name: 'applying' });
+        const changes = changedSinceOpened(toApply, await readAttributes(config, pathsToRecheck(toApply)));
+        if (changes.length) setPhase({ name: 'changed', changes });
+        else await write(toApply);
     };
 
     const undo = async (result: ApplyResult) => {
@@ -88,6 +129,7 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
     };
 
     const done = phase.name === 'done' ? phase : null;
+    const changed = phase.name === 'changed' ? phase.changes : null;
     const undoable = done && done.result.failed && !done.undone
         ? done.result.done.filter(o => o.step.kind !== 'write-file') : [];
 
@@ -96,8 +138,9 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
             <ModalHeader title={title} labelId="change-modal-title" />
             <ModalBody>
                 <Stack hasGutter>
-                    {!done && children && <StackItem>{children}</StackItem>}
-                    {!done && warnings.map(w => (
+                    {!done && !changed && children && <StackItem>{children}</StackItem>}
+                    {changed && <StackItem><ChangedValues changes={changed} /></StackItem>}
+                    {!done && toApply.length > 0 && warnings.map(w => (
                         <StackItem key={w.message}><Alert isInline variant="warning" title={text(w)} /></StackItem>
                     ))}
                     {!done && toApply.length > 0 && (
@@ -118,7 +161,10 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
                 </Stack>
             </ModalBody>
             <ModalFooter>
-                {!done && (
+                {changed && (
+                    <Button variant="primary" onClick={() => write(rebasedOnCurrent(toApply, changed))}>{_('Apply anyway')}</Button>
+                )}
+                {!done && !changed && (
                     <Button variant="primary" onClick={apply} isLoading={phase.name === 'applying'}
                         isDisabled={!admin || phase.name === 'applying' || toApply.length === 0}>
                         {applyLabel ?? _('Apply')}

@@ -4,7 +4,8 @@ import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import type { ArrayModel } from '../../md/model';
 import { arrayLimitsPlan, type ArrayLimit, type LimitField } from '../../md/tuning/speedLimits';
-import { useHost } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';
 
@@ -28,16 +29,25 @@ function LimitChoice({ array, field, value, onChange, error, systemKiBs }: {
     );
 }
 
+/** The limit as chosen, or null while it is still the one the dialog opened with. */
+function editedLimit(value: ArrayLimit, asOpened: ArrayLimit): ArrayLimit | null {
+    if (value === 'system' || asOpened === 'system') return value === asOpened ? null : value;
+    return editedText(value.own, asOpened.own) === null ? null : value;
+}
+
 /** `suggested` (KiB/s) prefills an own limit, as a diagnosis fix does; otherwise the current values. */
-export function ArrayLimitsChange({ array, onClose, suggested }: {
+export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
     array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null };
 }) {
-    const { model } = useHost();
-    const initial = (limit: ArrayModel['speedMin'], wanted: number | null | undefined): ArrayLimit =>
-        (wanted ? { own: kiBsAsMBsInput(wanted) } : limit?.source === 'local' ? { own: kiBsAsMBsInput(limit.kiBs) } : 'system');
-    const [min, setMin] = useState(initial(array.speedMin, suggested?.minKiBs));
-    const [max, setMax] = useState(initial(array.speedMax, suggested?.maxKiBs));
-    const result = arrayLimitsPlan(model, array, { min, max });
+    const { model } = useHostAsOpened();
+    const array = arrayAsOpened(model, shown);
+    const current = (limit: ArrayModel['speedMin']): ArrayLimit => (limit?.source === 'local' ? { own: kiBsAsMBsInput(limit.kiBs) } : 'system');
+    const opened = { min: current(array.speedMin), max: current(array.speedMax) };
+    // A suggestion (a diagnosis fix) is a change asked for: it differs from `opened`, so it is written.
+    const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit => (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
+    const [min, setMin] = useState(initial(opened.min, suggested?.minKiBs));
+    const [max, setMax] = useState(initial(opened.max, suggested?.maxKiBs));
+    const result = arrayLimitsPlan(model, array, { min: editedLimit(min, opened.min), max: editedLimit(max, opened.max) });
     return (
         <ChangeModal title={fmt(_('Rebuild speed limits of $0'), array.name)} plan={result.plan ?? null} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>

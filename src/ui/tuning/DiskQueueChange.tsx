@@ -11,7 +11,8 @@ import {
     type DiskQueueSetting,
 } from '../../md/tuning/diskQueue';
 import type { FieldError } from '../../md/validate';
-import { useHost } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
@@ -120,12 +121,13 @@ function ValueField({ array, setting, value, choices, error, onChange }: {
     );
 }
 
-export function DiskQueueChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
-    const { model } = useHost();
+export function DiskQueueChange({ array: shown, onClose }: { array: ArrayModel; onClose: () => void }) {
+    const { model } = useHostAsOpened();
+    const array = arrayAsOpened(model, shown);
     const disks = memberDisks(model, array);
     const [setting, setSetting] = useState<DiskQueueSetting>(() => diskQueueSettingsOffered(model, array)[0] ?? 'nrRequests');
     const [value, setValue] = useState(() => diskQueueInitial(model, array, setting));
-    const result = diskQueuePlan(model, array, setting, value);
+    const result = diskQueuePlan(model, array, setting, editedText(value, diskQueueInitial(model, array, setting)));
     const choose = (next: DiskQueueSetting) => {
         setSetting(next);
         setValue(diskQueueInitial(model, array, next));

@@ -6,7 +6,8 @@ import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/mod
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';
 import { mbsToKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';
-import { useHost } from '../app/HostContext';
+import { useHostAsOpened } from '../app/HostContext';
+import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
@@ -40,10 +41,11 @@ export function RateField({ id, label, value, onChange, error, kernelDefault }: 
 }
 
 export function GlobalLimitsChange({ onClose }: { onClose: () => void }) {
-    const { model } = useHost();
-    const [min, setMin] = useState(kiBsAsMBsInput(model.global.speedMinKiBs));
-    const [max, setMax] = useState(kiBsAsMBsInput(model.global.speedMaxKiBs));
-    const result = globalLimitsPlan(model, { min, max });
+    const { model } = useHostAsOpened();
+    const opened = { min: kiBsAsMBsInput(model.global.speedMinKiBs), max: kiBsAsMBsInput(model.global.speedMaxKiBs) };
+    const [min, setMin] = useState(opened.min);
+    const [max, setMax] = useState(opened.max);
+    const result = globalLimitsPlan(model, { min: editedText(min, opened.min), max: editedText(max, opened.max) });
     return (
         <ChangeModal title={_('System rebuild speed limits')} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>

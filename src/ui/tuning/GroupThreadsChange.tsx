@@ -7,7 +7,7 @@ import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
-import { useHost } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 
 /** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
@@ -15,8 +15,9 @@ export function workerThreadsText(count: number): string {
     return count === 0 ? _('0 (md\'s own thread only)') : fmt(_('$0 per NUMA node'), count);
 }
 
-export function GroupThreadsChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
-    const { model } = useHost();
+export function GroupThreadsChange({ array: shown, onClose }: { array: ArrayModel; onClose: () => void }) {
+    const { model } = useHostAsOpened();
+    const array = arrayAsOpened(model, shown);
     const [threads, setThreads] = useState(String(array.groupThreadCount ?? 0));
     const result = groupThreadsPlan(model, array, threads);
     const id = `${array.name}-worker-threads`;

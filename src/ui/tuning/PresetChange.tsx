@@ -6,7 +6,7 @@ import { Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, R
 import { _, fmt } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import { PRESET_MEMORY_SHARE, PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
-import { useHost } from '../app/HostContext';
+import { useHostAsOpened } from '../app/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
@@ -32,7 +32,7 @@ function explanation(name: PresetName): string {
 }
 
 export function PresetChange({ onClose }: { onClose: () => void }) {
-    const { model } = useHost();
+    const { model } = useHostAsOpened();
     const [chosen, setChosen] = useState<PresetName | null>(null);
     const result = chosen === null ? null : presetPlan(model, chosen);
     return (

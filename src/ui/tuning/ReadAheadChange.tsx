@@ -7,7 +7,7 @@ import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/model';
 import { readAheadPlan, READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB, setraSectors } from '../../md/tuning/readAhead';
-import { useHost } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 
 /** "2048 KiB (4096 sectors for blockdev --setra)": the array card's fact. */
@@ -15,8 +15,9 @@ export function readAheadText(kib: number): string {
     return fmt(_('$0 KiB ($1 sectors for blockdev --setra)'), kib, setraSectors(kib));
 }
 
-export function ReadAheadChange({ array, onClose }: { array: ArrayModel; onClose: () => void }) {
-    const { model } = useHost();
+export function ReadAheadChange({ array: shown, onClose }: { array: ArrayModel; onClose: () => void }) {
+    const { model } = useHostAsOpened();
+    const array = arrayAsOpened(model, shown);
     const [kib, setKib] = useState(String(array.readAheadKiB ?? ''));
     const result = readAheadPlan(model, array, kib);
     const id = `${array.name}-read-ahead`;

@@ -5,7 +5,7 @@ import { _, fmt } from '../../host/i18n';
 import { formatKiB } from '../../md/format';
 import type { ArrayModel } from '../../md/model';
 import { stripeCacheCost, stripeCachePlan, STRIPE_CACHE_MAX, STRIPE_CACHE_MIN } from '../../md/tuning/stripeCache';
-import { useHost } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function percent(share: number | null): string {
@@ -13,8 +13,9 @@ function percent(share: number | null): string {
 }
 
 /** `suggested` prefills the entries, as a diagnosis fix does. */
-export function StripeCacheChange({ array, onClose, suggested }: { array: ArrayModel; onClose: () => void; suggested?: number }) {
-    const { model } = useHost();
+export function StripeCacheChange({ array: shown, onClose, suggested }: { array: ArrayModel; onClose: () => void; suggested?: number }) {
+    const { model } = useHostAsOpened();
+    const array = arrayAsOpened(model, shown);
     const [entries, setEntries] = useState(String(suggested ?? array.stripeCache?.size ?? 256));
     const result = stripeCachePlan(model, array, entries);
     const parsed = /^\d+$/.test(entries.trim()) ? Number(entries) : null;

@@ -1,4 +1,4 @@
-import { describePlan, describeStep, invertSteps, shellQuote, withoutNoOps, type Step } from '../../../src/md/plan';
+import { attributePlan, describePlan, describeStep, invertSteps, shellQuote, withoutNoOps, type Step } from '../../../src/md/plan';
 import { msg } from '../../../src/md/message';
 
 const write = (path: string, to: string, from: string | null): Step =>
@@ -26,5 +26,10 @@ describe('plans', () => {
 
     test('writes that change nothing are dropped', () => {
         expect(withoutNoOps({ title: msg('t'), steps: [write('/a', '1', '1'), write('/b', '2', '1')] }).steps).toHaveLength(1);
+    });
+
+    test('a single attribute plan writes nothing when the value is already there', () => {
+        expect(attributePlan(msg('t'), msg('x'), '/a', 256, '256').steps).toEqual([]);
+        expect(attributePlan(msg('t'), msg('x'), '/a', 512, '256').steps).toHaveLength(1);
     });
 });

@@ -98,6 +98,12 @@ describe('the disks under an array', () => {
         expect(diskQueueInitial(host, md0(), 'queueDepth')).toBe('32');
         expect(diskQueueInitial(host, md0(), 'scheduler')).toBe('none'); // nvme0n1 comes first
     });
+
+    test('a value left as the form started (null) writes nothing, not even to disks that have another', () => {
+        // The form shows nvme0n1's "none"; the SATA disks use another scheduler, which stays.
+        expect(describePlan(plan('scheduler', 'none').plan!)).not.toBe('');
+        expect(diskQueuePlan(host, md0(), 'scheduler', null)).toEqual({ plan: expect.objectContaining({ steps: [] }), warnings: [] });
+    });
 });
 
 describe('queue depth (NCQ)', () => {

@@ -24,6 +24,17 @@ describe('global speed limits', () => {
         expect(result.plan!.steps.map(s => s.kind === 'write-attribute' && s.from)).toEqual(['1000', '1000']);
     });
 
+    test('a field left as the dialog showed it (null) is never written, whatever its display rounding', () => {
+        // 1000 KiB/s shows as 1.02 MB/s, which would write 996: left alone, nothing is written.
+        expect(globalLimitsPlan(host, { min: null, max: null }).plan!.steps).toEqual([]);
+        expect(describePlan(globalLimitsPlan(host, { min: null, max: '2' }).plan!)).toBe('echo 1953 > /proc/sys/dev/raid/speed_limit_max');
+        // A typed value that means what is there already writes nothing either.
+        expect(globalLimitsPlan(host, { min: '1.024', max: null }).errors).toBeDefined(); // at most 2 decimals
+        expect(globalLimitsPlan({ ...host, global: { ...host.global, speedMinKiBs: 977 } }, { min: '1', max: null }).plan!.steps).toEqual([]);
+        // The untouched maximum (1000 KiB/s) still bounds a typed minimum.
+        expect(globalLimitsPlan(host, { min: '2', max: null }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
+    });
+
     test('minimum above maximum is refused, though the kernel would take it', () => {
         expect(globalLimitsPlan(host, { min: '300', max: '200' }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
     });
@@ -40,7 +51,11 @@ describe('array speed limits', () => {
     const md0 = host.arrays[0];
 
     test('a local value or back to the system limit', () => {
+        // md0 follows the system maximum already: "system" there writes nothing.
         expect(describePlan(arrayLimitsPlan(host, md0, { min: { own: '0.5' }, max: 'system' }).plan!)).toBe(
+            'echo 488 > /sys/block/md0/md/sync_speed_min');
+        const ownMax = { ...md0, speedMax: { kiBs: 5000, source: 'local' as const } };
+        expect(describePlan(arrayLimitsPlan(host, ownMax, { min: { own: '0.5' }, max: 'system' }).plan!)).toBe(
             'echo 488 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
         // 10 MB/s against the system maximum it would follow (1000 KiB/s): refused.
         expect(arrayLimitsPlan(host, md0, { min: { own: '10' }, max: 'system' }).errors?.min).toBeDefined();
@@ -50,6 +65,14 @@ describe('array speed limits', () => {
         const result = arrayLimitsPlan(host, md0, { min: { own: 'system' }, max: 'system' });
         expect(result.plan).toBeUndefined();
         expect(result.errors?.min).toBeDefined();
+    });
+
+    test('a field left as the dialog showed it (null) is not written, yet bounds the other', () => {
+        const own = { ...md0, speedMin: { kiBs: 1000, source: 'local' as const }, speedMax: { kiBs: 4000, source: 'local' as const } };
+        expect(arrayLimitsPlan(host, own, { min: null, max: null }).plan!.steps).toEqual([]);
+        expect(describePlan(arrayLimitsPlan(host, own, { min: { own: '2' }, max: null }).plan!)).toBe('echo 1953 > /sys/block/md0/md/sync_speed_min');
+        // 5 MB/s is above the untouched own maximum of 4000 KiB/s.
+        expect(arrayLimitsPlan(host, own, { min: { own: '5' }, max: null }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
     });
 
     test('undo restores "system" where the array followed the system limit', () => {

@@ -1,0 +1,170 @@
+// What a change dialog writes (issue #18): nothing the user did not change, whatever the display
+// rounding, and nothing over a value that changed on the host since the dialog opened (another
+// tab, a shell) until the user has seen it and confirmed. The simulated host's files are the truth.
+
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
+import { setupRaidtune } from './harness/env';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, simValue, waitUntil,
+} from './harness/raidtunePage';
+
+const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
+const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+
+const GLOBAL_MIN = '/proc/sys/dev/raid/speed_limit_min';
+const GLOBAL_MAX = '/proc/sys/dev/raid/speed_limit_max';
+const MD = '/sys/block/md0/md';
+const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
+/** Every file a dialog of this page could write on this host. */
+const SETTINGS = [
+    GLOBAL_MIN, GLOBAL_MAX, `${MD}/sync_speed_min`, `${MD}/sync_speed_max`, `${MD}/stripe_cache_size`, `${MD}/group_thread_cnt`,
+    '/sys/block/md0/queue/read_ahead_kb',
+    ...DISKS.flatMap(d => [`/sys/block/${d}/device/queue_depth`, `/sys/block/${d}/queue/nr_requests`, `/sys/block/${d}/queue/scheduler`]),
+];
+const NOTHING_TO_CHANGE = 'Nothing to change: the values are already set.';
+const DONE = 'Done. The values were read back from the kernel.';
+
+const dialog = () => changeDialog(env.page);
+const commands = (page: Page = env.page) => changeDialog(page).locator('.raidtune-commands').innerText();
+
+beforeEach(() => closeLeftoverDialog(env.page));
+
+async function simSettings(): Promise<Record<string, string>> {
+    return Object.fromEntries(await Promise.all(SETTINGS.map(async path => [path, await simValue(env, path)])));
+}
+
+async function openGlobalChange(page: Page = env.page): Promise<void> {
+    await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await changeDialog(page).waitFor();
+}
+
+async function openArrayDialog(button: string): Promise<void> {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }).click();
+    await dialog().waitFor();
+}
+
+/** The commands the open dialog offers to run (none: it says there is nothing to change), then Cancel. */
+async function offeredAndCancel(): Promise<string> {
+    const offered = await dialog().locator('.raidtune-commands').count() ? await commands() : '';
+    if (!offered) {
+        await dialog().getByText(NOTHING_TO_CHANGE).waitFor();
+        expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    }
+    await dialogButton(env.page, 'Cancel').click();
+    await dialog().waitFor({ state: 'detached' });
+    return offered;
+}
+
+test('every change dialog applied as it opened writes nothing and says there is nothing to change', async () => {
+    // The kernel's default minimum, shown as 1.02 MB/s (= 996 KiB/s), and one disk whose queue
+    // differs from the first disk's, whose value the disk queue form starts with.
+    await env.writeSim(GLOBAL_MIN, '1000');
+    await env.writeSim('/sys/block/sdb/queue/nr_requests', '128');
+    await env.page.reload();
+    const defaultLabel = env.page.locator('#global-limits').getByText('Minimum: 1.02 MB/s (1000 KiB/s), the kernel default');
+    await defaultLabel.waitFor();
+    // md0 follows the system minimum: the simulated kernel shows the new one at its next tick.
+    await waitUntil('md0 following the new minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '1000 (system)');
+    const before = await simSettings();
+
+    const offered: Record<string, string> = {};
+    await openGlobalChange();
+    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
+    offered['System limits'] = await offeredAndCancel();
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await dialog().getByRole('radio', { name: 'Low impact', exact: true }).check(); // the kernel defaults: what the host has
+    offered['Low impact preset'] = await offeredAndCancel();
+    for (const button of ['Speed limits…', 'Stripe cache…', 'Read-ahead…', 'Worker threads…']) {
+        await openArrayDialog(button);
+        offered[button] = await offeredAndCancel();
+    }
+    for (const setting of ['Queue depth (NCQ)', 'Request queue size (nr_requests)', 'I/O scheduler']) {
+        await openArrayDialog('Disk queues…');
+        await dialog().getByRole('radio', { name: setting, exact: true }).check();
+        offered[`Disk queues: ${setting}`] = await offeredAndCancel();
+    }
+    expect(offered).toEqual(Object.fromEntries(Object.keys(offered).map(name => [name, ''])));
+    expect(await simSettings()).toEqual(before);
+    expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
+    await expect(defaultLabel.count()).resolves.toBe(1);
+});
+
+test('only the value the user changed is written, exactly as typed', async () => {
+    await openGlobalChange();
+    await dialog().getByLabel('Maximum (MB/s per disk)').fill('300');
+    await expect(commands()).resolves.toBe('echo 292969 > /proc/sys/dev/raid/speed_limit_max');
+    await dialogButton(env.page, 'Apply').click();
+    await dialog().getByText(DONE).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    expect(await simValue(env, GLOBAL_MIN)).toBe('1000');
+    expect(await simValue(env, GLOBAL_MAX)).toBe('292969');
+
+    // An own minimum for md0: its maximum keeps following the system limit, unwritten.
+    await openArrayDialog('Speed limits…');
+    await dialog().locator('#md0-min-own').check();
+    await dialog().locator('#md0-min-value').fill('50');
+    await expect(commands()).resolves.toBe('echo 48828 > /sys/block/md0/md/sync_speed_min');
+    await dialogButton(env.page, 'Apply').click();
+    await dialog().getByText(DONE).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    // The simulated kernel shows the written word until its next tick, then its own form.
+    await waitUntil('md0\'s own minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '48828 (local)');
+    expect(await simValue(env, `${MD}/sync_speed_max`)).toBe('292969 (system)');
+});
+
+test('a value another tab changed after the dialog opened is shown, and written over only when confirmed', async () => {
+    await openGlobalChange();
+    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
+
+    // This tab is in the background while the user works in the other: it does not refresh, so
+    // it has not seen the originals the other tab records either.
+    await emulateDocumentHidden(env.page, true);
+    const other = (await env.openPage()).page;
+    await other.locator('#global-limits').waitFor();
+    await openGlobalChange(other);
+    await changeDialog(other).getByLabel('Minimum (MB/s per disk)').fill('70');
+    await dialogButton(other, 'Apply').click();
+    await changeDialog(other).getByText(DONE).waitFor();
+    expect(await simValue(env, GLOBAL_MIN)).toBe('68359');
+
+    // The first tab's dialog still shows what it opened with; the user types 80 there.
+    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
+    await dialog().getByLabel('Minimum (MB/s per disk)').fill('80');
+    await dialogButton(env.page, 'Apply').click();
+    const changed = dialog().locator('.raidtune-changed-since-opened');
+    await changed.waitFor();
+    await expect(changed.locator('li').allInnerTexts()).resolves.toEqual([
+        'system minimum rebuild speed: was 1.02 MB/s (1000 KiB/s) when the dialog opened, is 70.0 MB/s (68359 KiB/s) now.',
+    ]);
+    expect(await simValue(env, GLOBAL_MIN)).toBe('68359'); // nothing written yet
+    expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
+
+    await dialogButton(env.page, 'Apply anyway').click();
+    await dialog().getByText(DONE).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    expect(await simValue(env, GLOBAL_MIN)).toBe('78125');
+    // The record of originals still holds what the host had before raidtune's first change,
+    // which the other tab recorded.
+    const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
+    expect(journal.entries.find((e: { path: string }) => e.path === GLOBAL_MIN)?.original).toBe('1000');
+    await emulateDocumentHidden(env.page, false);
+});
+
+test('the same check in an array\'s dialog: a change from a shell is kept when the user cancels', async () => {
+    await openArrayDialog('Stripe cache…');
+    const opened = await simValue(env, `${MD}/stripe_cache_size`);
+    await env.writeSim(`${MD}/stripe_cache_size`, '1024'); // as `echo 1024 > .../stripe_cache_size` would
+    await dialog().getByLabel('Entries (17 to 32768)').fill('2048');
+    await dialogButton(env.page, 'Apply').click();
+    await dialog().locator('.raidtune-changed-since-opened').waitFor();
+    await expect(dialog().locator('.raidtune-changed-since-opened li').allInnerTexts()).resolves.toEqual([
+        `stripe cache size of md0: was ${opened} when the dialog opened, is 1024 now.`,
+    ]);
+    await dialogButton(env.page, 'Cancel').click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await simValue(env, `${MD}/stripe_cache_size`)).toBe('1024');
+});

@@ -18,7 +18,7 @@ import {
 } from './tuning/persist';
 import {
     parseBitmapLocation, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
-    parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
+    parseChunkSize, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
     type DiskStats, type DiskstatsLines, type MemInfo, type SpeedLimit,
 } from './sysfs';
 
@@ -79,6 +79,8 @@ export interface ArrayModel {
     sizeKiB: number | null;
     metadata: string | null;
     chunkKiB: number | null;
+    /** The chunk before a reshape that changes it (chunk_size reads "new (old)"); null otherwise. */
+    previousChunkKiB: number | null;
     /** md's layout number (raid10: near and far copies). */
     layout: number | null;
     /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
@@ -335,7 +337,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
             minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null,
         });
     }
-    const chunkBytes = num('chunk_size');
+    const chunk = parseChunkSize(attr('chunk_size'));
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
 
     return {
@@ -347,7 +349,8 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         level,
         sizeKiB: md.blocks ?? (sectors === null ? null : sectors / 2),
         metadata: md.super ?? attr('metadata_version'),
-        chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
+        chunkKiB: chunk?.bytes ? chunk.bytes / 1024 : md.chunkKiB,
+        previousChunkKiB: chunk?.previousBytes ? chunk.previousBytes / 1024 : null,
         layout: num('layout'),
         partitions: (index.partitionsByDisk.get(md.name) ?? []).map(name => ({
             name, startSectors: parseIntValue(readValue(snapshot, `${base}/${name}/start`)),

@@ -111,6 +111,8 @@ export interface DiskModel {
     rotational: boolean | null;
     scheduler: { current: string | null; available: string[] } | null;
     nrRequests: number | null;
+    /** blk-mq's tags per hardware queue (mq/0/nr_tags): nr_requests' ceiling without a scheduler. */
+    hwTags: number | null;
     queueDepth: number | null;
     readAheadKiB: number | null;
     /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
@@ -579,6 +581,7 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
         rotational: rotational === null ? null : rotational === 1,
         scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
         nrRequests: num('queue/nr_requests'),
+        hwTags: num('mq/0/nr_tags'),
         queueDepth: num('device/queue_depth'),
         readAheadKiB: num('queue/read_ahead_kb'),
         wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),

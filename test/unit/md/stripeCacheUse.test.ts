@@ -14,5 +14,4 @@ describe('stripe cache use', () => {
         expect(stripeCacheShare(256, 300)).toBe(1);
         expect(stripeCacheShare(0, 5)).toBe(0);
     });
-
 });

@@ -54,7 +54,7 @@ const plugin = {
 };
 
 const simulator = {
-    entryPoints: { 'mdsim': 'sim/main.ts', 'demo': 'tools/demo.ts', 'mdadm-sim': 'sim/mdadm/main.ts' },
+    entryPoints: { 'mdsim': 'sim/main.ts', 'demo': 'tools/demo.ts', 'mdadm-sim': 'sim/mdadm/main.ts', 'tee-sim': 'sim/tee/main.ts' },
     outdir: 'build',
     bundle: true,
     platform: 'node',

@@ -36,6 +36,11 @@ export interface SimulatedHost {
     readonly state: HostState;
     /** Apply pending writes, advance `seconds` of simulated time, rewrite the tree. */
     tick(seconds: number): void;
+    /**
+     * Apply pending writes and the simulated programs' requests now, without advancing time, and
+     * answer them: a tee write takes effect inside the write, as in the kernel.
+     */
+    serveRequests(): void;
     /** Stop: the tree stays on disk as it is. */
     close(): void;
 }
@@ -61,12 +66,29 @@ class Host implements SimulatedHost {
 
     tick(seconds: number): void {
         if (this.closed) throw new Error('mdsim: tick() after close()');
+        this.takeWrites();
+        advanceHost(this.state, seconds, this.rng);
+        this.publish();
+    }
+
+    serveRequests(): void {
+        if (this.closed) throw new Error('mdsim: serveRequests() after close()');
+        this.takeWrites();
+        this.publish();
+    }
+
+    /** Apply what was written into the tree and what the simulated programs asked for. */
+    private takeWrites(): void {
         for (const [path, value] of this.writer.collectExternalWrites()) {
             const outcome = applyAttributeWrite(this.state, path, value);
             this.options.onWrite?.({ path, value, outcome });
         }
-        this.mdadm.receive(this.state, this.options.onMdadm);
-        advanceHost(this.state, seconds, this.rng);
+        this.mdadm.receive(this.state, this.options.onMdadm, (write, outcome) =>
+            this.options.onWrite?.({ path: write.path, value: write.value, outcome }));
+    }
+
+    /** Rewrite the tree, then answer the programs: when one exits, the tree shows what it did. */
+    private publish(): void {
         this.writer.sync(renderTree(this.state));
         this.mdadm.reply();
     }

@@ -1,6 +1,8 @@
 // mdsim: the simulated md host as a program (bundled to build/mdsim.mjs by build.mjs).
 
+import { watch } from 'node:fs';
 import { resolve } from 'node:path';
+import { inboxDir, REQUEST_SUFFIX } from './mdadm/protocol';
 import { parseCli, USAGE, UsageError, type CliOptions } from './cli';
 import { createSimulatedHost, type WriteEvent } from './host';
 import { builtinScenarioNames } from './scenario/load';
@@ -31,7 +33,23 @@ function run(options: CliOptions): void {
         }
         last = now;
     }, options.tickMs);
+    // A simulated tee or mdadm waits for its answer: serve it at once rather than at the next tick.
+    let serving = false;
+    const watcher = watch(inboxDir(root), (_event, name) => {
+        if (serving || !name?.endsWith(REQUEST_SUFFIX)) return; // not for the answers it writes itself
+        serving = true;
+        setImmediate(() => {
+            serving = false;
+            try {
+                host.serveRequests();
+            } catch (error) {
+                process.stderr.write(`mdsim: ${(error as Error).message}\n`);
+                process.exit(1);
+            }
+        });
+    });
     const stop = () => {
+        watcher.close();
         clearInterval(timer);
         host.close();
         process.exit(0);

@@ -166,6 +166,8 @@ function renderDisk(files: FileSet, disk: Disk): void {
     files.attribute(`${dir}/size`, disk.sizeSectors);
     files.attribute(`${dir}/ro`, 0);
     renderQueue(files, dir, disk.queue, false);
+    // blk-mq's tags per hardware queue: without a scheduler nr_requests may not exceed them.
+    files.attribute(`${dir}/mq/0/nr_tags`, disk.queue.hwTags);
     if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);
     const wwid = diskWwid(disk);
     if (wwid) files.attribute(`${dir}/${wwid.file}`, wwid.value);

@@ -6,15 +6,18 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMdadmArgs, type MdadmOutcome, type MdadmRequest } from './args';
 import { answerPath, inboxDir, requestPath, writeAtomically } from './protocol';
+import type { WriteRequest } from '../tee/request';
 
 export interface AskOptions {
+    /** Who asks, for the failure messages (default mdadm). */
+    program?: string;
     /** How long to wait for the simulator's next tick (default 15 s; it ticks every second by default). */
     timeoutMs?: number;
     pollMs?: number;
 }
 
-function failure(text: string): MdadmOutcome {
-    return { exitCode: 1, stdout: '', stderr: `mdadm (simulated): ${text}\n` };
+function failure(text: string, program = 'mdadm'): MdadmOutcome {
+    return { exitCode: 1, stdout: '', stderr: `${program} (simulated): ${text}\n` };
 }
 
 function readAnswer(path: string): MdadmOutcome | null {
@@ -36,9 +39,9 @@ function newRequestId(): string {
     return `${String(Date.now()).padStart(15, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`;
 }
 
-/** Send one request to the simulator running on `root` and wait for what mdadm would print. */
-export async function askSimulator(root: string, request: MdadmRequest, options: AskOptions = {}): Promise<MdadmOutcome> {
-    if (!existsSync(join(root, '.ready')) || !existsSync(inboxDir(root))) return failure(`no simulated md host at ${root}`);
+/** Send one request to the simulator running on `root` and wait for what the program would print. */
+export async function askSimulator(root: string, request: MdadmRequest | WriteRequest, options: AskOptions = {}): Promise<MdadmOutcome> {
+    if (!existsSync(join(root, '.ready')) || !existsSync(inboxDir(root))) return failure(`no simulated md host at ${root}`, options.program);
     const id = newRequestId();
     const request_ = requestPath(root, id);
     writeAtomically(request_, request);
@@ -53,7 +56,7 @@ export async function askSimulator(root: string, request: MdadmRequest, options:
     const taken = !existsSync(request_);
     rmSync(request_, { force: true });
     return failure(taken ? 'the simulator took the request but did not answer in time; look at the tree for its effect'
-        : `the simulated md host at ${root} did not answer (is mdsim still running?)`);
+        : `the simulated md host at ${root} did not answer (is mdsim still running?)`, options.program);
 }
 
 /** The whole program: mdadm's argv (without "mdadm") against the simulated host at `root`. */

@@ -1,6 +1,7 @@
-// The simulator's side of the simulated mdadm: requests found in <root>/.mdadm/ are applied at
-// the tick's start, next to the attribute writes, and answered after the tree was rewritten, so
-// when mdadm exits a reader already sees what it did (as with the real one).
+// The simulator's side of the simulated mdadm and tee: requests found in <root>/.mdadm/ are applied
+// at the tick's start, next to the attribute writes, or at once when the simulator is told one
+// arrived (main.ts watches the folder), and answered after the tree was rewritten, so when the
+// program exits a reader already sees what it did (as with the real ones).
 
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +10,16 @@ import type { BitmapRequest, ManageRequest, MdadmOutcome, MdadmRequest } from '.
 import { growBitmap } from './grow';
 import { manageMembers } from './manage';
 import { answerPath, inboxDir, REQUEST_SUFFIX, writeAtomically } from './protocol';
+import { applyWriteRequest, isWriteRequest, type WriteRequest } from '../tee/request';
+import type { WriteOutcome } from '../writes/attributes';
 
 export interface MdadmEvent {
     request: MdadmRequest | null;
     outcome: MdadmOutcome;
 }
+
+/** A write through the simulated tee, as SimulatedHostOptions.onWrite reports it. */
+export type TeeWriteHandler = (write: WriteRequest['write'], outcome: WriteOutcome | null) => void;
 
 function isBitmapRequest(data: unknown): data is BitmapRequest {
     const r = data as BitmapRequest;
@@ -43,19 +49,26 @@ export class MdadmInbox {
     }
 
     /** Apply the requests that arrived since the last tick, oldest first (ids start with the time). */
-    receive(state: HostState, onRequest?: (event: MdadmEvent) => void): void {
+    receive(state: HostState, onRequest?: (event: MdadmEvent) => void, onWrite?: TeeWriteHandler): void {
         const ids = readdirSync(inboxDir(this.root)).filter(name => name.endsWith(REQUEST_SUFFIX))
             .map(name => name.slice(0, -REQUEST_SUFFIX.length)).sort();
         for (const id of ids) {
             const path = join(inboxDir(this.root), id + REQUEST_SUFFIX);
             let request: MdadmRequest | null = null;
+            let data: unknown = null;
             try {
-                const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+                data = JSON.parse(readFileSync(path, 'utf8'));
                 if (isBitmapRequest(data) || isManageRequest(data)) request = data;
             } catch {
                 // answered as a bad request below
             }
             rmSync(path, { force: true });
+            if (isWriteRequest(data)) {
+                const { outcome, result } = applyWriteRequest(state, data);
+                onWrite?.(data.write, outcome);
+                this.answers.push({ id, outcome: result });
+                continue;
+            }
             const outcome = request ? apply(state, request) : BAD_REQUEST;
             onRequest?.({ request, outcome });
             this.answers.push({ id, outcome });

@@ -14,16 +14,18 @@ export interface MdadmWrapperOptions {
     path: string;
     /** The simulated host's root (mdsim --root). */
     root: string;
-    /** build/mdadm-sim.mjs */
+    /** build/mdadm-sim.mjs (or build/tee-sim.mjs: the same wrapper serves the simulated tee) */
     program: string;
+    /** What it stands in for, in the script's comment (default mdadm). */
+    standsFor?: string;
     /** Node.js to run it with (default: the one running this code, by absolute path). */
     node?: string;
 }
 
-export function writeMdadmWrapper({ path, root, program, node = process.execPath }: MdadmWrapperOptions): void {
+export function writeMdadmWrapper({ path, root, program, standsFor = 'mdadm', node = process.execPath }: MdadmWrapperOptions): void {
     writeFileSync(path, [
         '#!/bin/sh',
-        '# mdadm for a simulated md host (sim/mdadm/README.md)',
+        `# ${standsFor} for a simulated md host (sim/mdadm/README.md)`,
         `MDSIM_ROOT=${shellWord(root)}`,
         'export MDSIM_ROOT',
         `exec ${shellWord(node)} ${shellWord(program)} "$@"`,

@@ -8,6 +8,8 @@ export interface HostConfig {
     procRoot: string;
     sysRoot: string;
     mdadm: string;
+    /** The program kernel attributes are written with (a simulated host's tests point it at its own). */
+    tee: string;
     /** Root-owned folder for the restore journal. */
     stateDir: string;
     /** Where "Keep after reboot" writes the global limits (sysctl.d), the md driver's early load
@@ -18,7 +20,7 @@ export interface HostConfig {
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
-    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', stateDir: '/var/lib/raidtune',
+    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
 };
 
@@ -35,6 +37,8 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
-    if (typeof raw.mdadm === 'string' && raw.mdadm.trim()) config.mdadm = raw.mdadm;
+    for (const program of ['mdadm', 'tee'] as const) {
+        if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
+    }
     return { config, problems };
 }

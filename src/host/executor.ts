@@ -58,7 +58,7 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
     switch (step.kind) {
     case 'write-attribute': {
         const path = hostPath(config, step.path);
-        await cockpit.spawn(['tee', path], options).input(`${step.to}\n`);
+        await cockpit.spawn([config.tee, path], options).input(`${step.to}\n`);
         const readBack = (await cockpit.spawn(['cat', path], options)).trim();
         return { step, readBack, differs: !readBackMatches(step.path, step.to, readBack) };
     }

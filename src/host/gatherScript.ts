@@ -38,7 +38,7 @@ export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', '
 /** Attributes read for every block device (relative to /sys/block/NAME/), at full reads. */
 export const DISK_ATTRIBUTES = [
     'size', 'ro', 'queue/read_ahead_kb', 'queue/scheduler', 'queue/nr_requests', 'queue/rotational',
-    'device/queue_depth', 'device/wwid', 'wwid', 'serial', 'device/serial',
+    'device/queue_depth', 'device/wwid', 'wwid', 'serial', 'device/serial', 'mq/0/nr_tags',
 ] as const;
 
 /** Read per partition (relative to /sys/block/DISK/PART/): marks it a partition, and where it starts. */

@@ -20,7 +20,7 @@ import {
 } from './tuning/persist';
 import {
     parseBitmapLocation, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
-    parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
+    parseChunkSize, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
     type DiskStats, type DiskstatsLines, type MemInfo, type SpeedLimit,
 } from './sysfs';
 
@@ -81,6 +81,8 @@ export interface ArrayModel {
     sizeKiB: number | null;
     metadata: string | null;
     chunkKiB: number | null;
+    /** The chunk before a reshape that changes it (chunk_size reads "new (old)"); null otherwise. */
+    previousChunkKiB: number | null;
     /** md's layout number (raid10: near and far copies). */
     layout: number | null;
     /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
@@ -113,6 +115,8 @@ export interface DiskModel {
     rotational: boolean | null;
     scheduler: { current: string | null; available: string[] } | null;
     nrRequests: number | null;
+    /** blk-mq's tags per hardware queue (mq/0/nr_tags): nr_requests' ceiling without a scheduler. */
+    hwTags: number | null;
     queueDepth: number | null;
     readAheadKiB: number | null;
     /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
@@ -344,7 +348,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
             minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null,
         });
     }
-    const chunkBytes = num('chunk_size');
+    const chunk = parseChunkSize(attr('chunk_size'));
     const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
     const mismatchCount = num('mismatch_cnt');
 
@@ -357,7 +361,8 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         level,
         sizeKiB: md.blocks ?? (sectors === null ? null : sectors / 2),
         metadata: md.super ?? attr('metadata_version'),
-        chunkKiB: chunkBytes ? chunkBytes / 1024 : md.chunkKiB,
+        chunkKiB: chunk?.bytes ? chunk.bytes / 1024 : md.chunkKiB,
+        previousChunkKiB: chunk?.previousBytes ? chunk.previousBytes / 1024 : null,
         layout: num('layout'),
         partitions: (index.partitionsByDisk.get(md.name) ?? []).map(name => ({
             name, startSectors: parseIntValue(readValue(snapshot, `${base}/${name}/start`)),
@@ -587,6 +592,7 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
         rotational: rotational === null ? null : rotational === 1,
         scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
         nrRequests: num('queue/nr_requests'),
+        hwTags: num('mq/0/nr_tags'),
         queueDepth: num('device/queue_depth'),
         readAheadKiB: num('queue/read_ahead_kb'),
         wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),

@@ -32,6 +32,12 @@ export function parseRaidDisks(text: string | null): { count: number; previous: 
     return m ? { count: Number(m[1]), previous: m[2] === undefined ? null : Number(m[2]) } : null;
 }
 
+/** `chunk_size`: bytes, or "new (old)" while a reshape changes the chunk (md.c chunk_size_show). */
+export function parseChunkSize(text: string | null): { bytes: number; previousBytes: number | null } | null {
+    const both = parseRaidDisks(text); // the same "N (M)" form
+    return both && { bytes: both.count, previousBytes: both.previous };
+}
+
 /** Member `state`: comma list such as "in_sync,writemostly" or "faulty,blocked". */
 export function parseMemberState(text: string | null): string[] {
     return text ? text.split(',').map(s => s.trim()).filter(Boolean) : [];

@@ -145,7 +145,7 @@ describe.each(SCENARIOS)('%s', scenario => {
 
     if (scenario === 'raid6-recovery') {
         test('the progress bar has a name, a value and a text equivalent that axe accepts', async () => {
-            const bar = env.page.locator('#array-md0 [role="progressbar"]');
+            const bar = env.page.locator('#array-md0 .raidtune-sync [role="progressbar"]');
             await expect(bar.getAttribute('aria-valuenow')).resolves.toMatch(/^\d+(\.\d+)?$/);
             await expect(bar.getAttribute('aria-label')).resolves.toBe('Recovery progress');
             // The text equivalent next to it: percent, done, speed and estimates in words.

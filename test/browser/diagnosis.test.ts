@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, inView, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, inView, simValue, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0', config: { stateDir } });
@@ -67,6 +67,29 @@ test('gathering data first, then each array says why it is slow, with its number
         'Waiting for another array: Arrays that share disks sync one at a time: this one starts when md5 finishes.');
     // md5 resyncs as fast as its disks go: nothing to blame.
     await section('md5').locator('.raidtune-diagnosis-clear').waitFor();
+});
+
+test('the stripe cache gauge calls a cache full where the diagnosis does (90%), coloured, with an accessible name', async () => {
+    const gauge = async (array: string) => {
+        const bar = (await cardInView(env.page, array)).getByRole('progressbar', { name: `Stripe cache of ${array} in use` });
+        const root = bar.locator('xpath=ancestor::div[contains(@class, "pf-v6-c-progress")][1]');
+        return { percent: Number(await bar.getAttribute('aria-valuenow')), text: (await root.innerText()).trim(),
+            danger: (await root.getAttribute('class'))!.split(' ').includes('pf-m-danger') };
+    };
+    // md3 waits for stripes: the simulated kernel keeps ~95% of its 256 entries in use, never all of them.
+    await waitUntil('md3\'s cache above 90% in the kernel', async () => Number(await simValue(env, '/sys/block/md3/md/stripe_cache_active')) > 231, 10000);
+    await waitUntil('md3\'s card showing it', async () => (await gauge('md3')).percent > 90, 10000);
+    const full = await gauge('md3');
+    const inUse = Number(full.text.match(/^256 entries, (\d+) in use: full, raise it$/)?.[1]);
+    expect(inUse).toBeGreaterThanOrEqual(231);
+    expect(inUse).toBeLessThan(256);
+    expect(full.percent).toBe(Math.round(inUse / 256 * 100));
+    expect(full.danger).toBe(true);
+    // md1 is held back by its own maximum: its cache has room.
+    const roomy = await gauge('md1');
+    expect(roomy.text).toMatch(/^256 entries, \d+ in use$/);
+    expect(roomy.percent).toBeLessThan(90);
+    expect(roomy.danger).toBe(false);
 });
 
 test('the what-if table: each change with its speed and finish time, bounded by the disks', async () => {

@@ -78,7 +78,7 @@ async function expectTranslated(surface: Surface, c: Case) {
     const card = await cardInView(surface, 'md0');
     await expect(card.locator('.raidtune-health').innerText()).resolves.toBe(c.degraded);
     expect((await memberRoles(surface, 'md0')).sda1).toBe(c.activeSlot0);
-    await expect(card.locator('.pf-v6-c-progress__description').innerText()).resolves.toBe(c.recovery);
+    await expect(card.locator('.raidtune-sync .pf-v6-c-progress__description').innerText()).resolves.toBe(c.recovery);
     const estimate = await card.locator('.raidtune-sync-fact').nth(2).innerText();
     expect(estimate.replace(/^[^:：]+[:：]\s*/, '')).toMatch(c.duration);
     expect(await untranslatedOnPage(surface, c.po)).toEqual([]);

@@ -91,22 +91,70 @@ test('disk queues: a scheduler for both members; nr_requests refused by the kern
     // The kernel resets nr_requests with the scheduler: 2 x min(tags, 128) for mq-deadline.
     expect(await guestValues(...paths)).toEqual(['[mq-deadline] none', '256', '[mq-deadline] none', '256']);
 
-    // Someone takes vdb's scheduler away again: there the kernel allows no more than the 256 tags.
+    // Someone takes vdb's scheduler away again: there the kernel allows no more than the 256 tags,
+    // and the page, which reads them (mq/0/nr_tags), refuses more before writing anything.
     await vm.guest.runOk('echo none > /sys/block/vdb/queue/scheduler');
     await page.reload();
     await waitForCard(page, 'md0', false);
     await openArrayDialog(page, 'Disk queues…');
     await dialog(page).locator('#md0-disk-setting-nrRequests').check();
     await dialog(page).locator('#md0-disk-value').fill('1000');
-    expect(await previewedCommands(page)).toBe(
-        'echo 1000 > /sys/block/vda/queue/nr_requests\necho 1000 > /sys/block/vdb/queue/nr_requests');
-    await dialog(page).getByText('vdb use no I/O scheduler: there the kernel refuses more requests than the hardware queue holds', { exact: false }).waitFor();
-    expect(await applyAndWait(page)).toEqual(['Changing the nr_requests of vdb failed: Invalid argument']);
+    await dialog(page).getByText('vdb use no I/O scheduler: there the kernel takes at most 256 requests, the tags of the hardware queue.', { exact: false }).waitFor();
+    expect((await formState(page)).applyDisabled).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await guestValues('/sys/block/vda/queue/nr_requests', '/sys/block/vdb/queue/nr_requests')).toEqual(['256', '256']);
+
+    // The kernel refuses it when vdb loses its scheduler after the page read it: the failure, and the undo of vda's step.
+    await vm.guest.runOk('echo mq-deadline > /sys/block/vdb/queue/scheduler');
+    let outcome: string[] = [];
+    for (let attempt = 0; ; attempt++) {
+        await page.reload();
+        await waitForCard(page, 'md0', false);
+        await openArrayDialog(page, 'Disk queues…');
+        await dialog(page).locator('#md0-disk-setting-nrRequests').check();
+        await dialog(page).locator('#md0-disk-value').fill('1000');
+        expect(await previewedCommands(page)).toBe(
+            'echo 1000 > /sys/block/vda/queue/nr_requests\necho 1000 > /sys/block/vdb/queue/nr_requests');
+        const seen = await renderedRefreshes(page);
+        await vm.guest.runOk('echo none > /sys/block/vdb/queue/scheduler');
+        // Had the page refreshed meanwhile, it would refuse the value itself.
+        if (await renderedRefreshes(page) === seen && !(await formState(page)).applyDisabled) {
+            outcome = await applyAndWait(page);
+            break;
+        }
+        if (attempt >= 2)
+            throw new Error('the page refreshed between opening the dialog and applying three times');
+        await page.keyboard.press('Escape');
+        await vm.guest.runOk('echo mq-deadline > /sys/block/vdb/queue/scheduler');
+    }
+    expect(outcome).toEqual(['Changing the nr_requests of vdb failed: Invalid argument']);
     expect(await guestValues('/sys/block/vda/queue/nr_requests', '/sys/block/vdb/queue/nr_requests')).toEqual(['1000', '256']);
     await footerButton(page, 'Undo the 1 change already made').click();
     await dialog(page).getByText('The changes made before the failure were undone.').waitFor();
     expect(await guestValues('/sys/block/vda/queue/nr_requests', '/sys/block/vdb/queue/nr_requests')).toEqual(['256', '256']);
     await close(page);
+});
+
+test('what the kernel does with nr_requests and sync_speed_max out of range (the simulator does the same: test/unit/sim/tee.test.ts)', async () => {
+    await createSlowly(vm.guest, mdCreate('md0', 'raid1', ['vda', 'vdb'], '--assume-clean'));
+    /** `echo VALUE | /usr/bin/tee FILE` in the guest (GNU tee: the errno's words), then the value read back at once. */
+    const write = async (file: string, value: string) => {
+        const result = await vm.guest.run(`echo ${value} | /usr/bin/tee ${file} >/dev/null; cat ${file}`);
+        return result.out.replace(`/usr/bin/tee: ${file}: `, '').trim().split('\n');
+    };
+    const nrRequests = '/sys/block/vdb/queue/nr_requests';
+    // virtio-blk: 256 tags per hardware queue; without a scheduler no more, with one up to 2048.
+    expect(await guestValues('/sys/block/vdb/mq/0/nr_tags', '/sys/block/vdb/queue/scheduler')).toEqual(['256', '[none] mq-deadline']);
+    expect(await write(nrRequests, '257')).toEqual(['Invalid argument', '256']);
+    expect(await write(nrRequests, '100')).toEqual(['100']);
+    await vm.guest.runOk('echo mq-deadline > /sys/block/vdb/queue/scheduler');
+    expect(await write(nrRequests, '2049')).toEqual(['Invalid argument', '256']);
+    expect(await write(nrRequests, '2048')).toEqual(['2048']);
+    // sync_speed_max: any unsigned int is taken and reads back "(local)" at once; beyond: ERANGE.
+    const speedMax = '/sys/block/md0/md/sync_speed_max';
+    expect(await write(speedMax, '20000000')).toEqual(['20000000 (local)']);
+    expect(await write(speedMax, '99999999999')).toEqual(['Numerical result out of range', '20000000 (local)']);
+    await vm.guest.runOk('echo none > /sys/block/vdb/queue/scheduler'); // back to the boot default for the next tests
 });
 
 test('write-intent bitmap: added and removed with mdadm --grow, read from the guest', async () => {

@@ -111,12 +111,15 @@ function isFile(path: string): boolean {
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
  * would write outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm) inside the simulated root too,
- * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm wrapper.
+ * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm and tee wrappers:
+ * the simulated tee applies an attribute write inside the write, as the kernel does.
  */
 export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
     const mdadm = join(sim.root, 'bin', 'mdadm');
+    const tee = join(sim.root, 'bin', 'tee');
     mkdirSync(dirname(mdadm), { recursive: true });
     writeMdadmWrapper({ path: mdadm, root: sim.root, program: join(repoRoot(), 'build', 'mdadm-sim.mjs') });
+    writeMdadmWrapper({ path: tee, root: sim.root, program: join(repoRoot(), 'build', 'tee-sim.mjs'), standsFor: 'tee' });
     return {
         procRoot: sim.procRoot,
         sysRoot: sim.sysRoot,
@@ -125,5 +128,6 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         udevRulesDir: join(sim.root, 'etc/udev/rules.d'),
         modulesLoadDir: join(sim.root, 'etc/modules-load.d'),
         mdadm,
+        tee,
     };
 }

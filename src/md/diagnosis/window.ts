@@ -1,19 +1,14 @@
 // What one minute of samples says about a running sync: how fast it progressed, how much each
 // member disk moved and how busy it was, how much of that was not the sync's own I/O, how often
-// the stripe cache was full, and how fast the members could go at most.
+// the stripe cache was full (src/md/stripeCacheUse.ts), and how fast the members could go at most.
 
 import type { ArrayModel } from '../model';
+import { isStripeCacheFull } from '../stripeCacheUse';
 import type { IoSample, MemberCounters } from './samples';
 
 /** No verdict from fewer samples or a shorter span: at the 2 s refresh that is the first 10 s. */
 export const MIN_SAMPLES = 3;
 export const MIN_WINDOW_S = 10;
-/**
- * A cache counts as full at 90% of its entries: md hands out stripes on demand, so a sync that
- * waits for free stripes keeps stripe_cache_active at the size or a few entries below it (stripes
- * are released and taken again between two reads), while one with room stays well under.
- */
-export const CACHE_FULL_SHARE = 0.9;
 /**
  * Below 5% busy a disk's capacity (what it moved / the share of time it was busy) is too loose an
  * extrapolation (x20 and more) to state as a bound. The estimate errs high on SSDs, which serve
@@ -104,7 +99,7 @@ export function capacityBound(members: MemberWindow[]): CapacityBound | null {
 function cacheFacts(samples: readonly IoSample[]): WindowFacts['cache'] {
     const known = samples.filter(s => s.stripeCacheActive !== null && s.stripeCacheSize);
     if (!known.length) return null;
-    const fullSamples = known.filter(s => s.stripeCacheActive! >= s.stripeCacheSize! * CACHE_FULL_SHARE).length;
+    const fullSamples = known.filter(s => isStripeCacheFull(s.stripeCacheSize!, s.stripeCacheActive!)).length;
     return { samples: known.length, fullSamples, size: known[known.length - 1].stripeCacheSize! };
 }
 

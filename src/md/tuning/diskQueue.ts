@@ -7,7 +7,7 @@
 import { msg, N_, type Message } from '../message';
 import type { ArrayModel, DiskModel, HostModel } from '../model';
 import type { WriteAttributeStep } from '../plan';
-import { knownDevice, parseChoice, parseWholeNumber, type Parsed } from '../validate';
+import { fieldError, knownDevice, parseChoice, parseWholeNumber, type Parsed } from '../validate';
 import type { PlanResult } from './result';
 
 export type DiskQueueSetting = 'queueDepth' | 'nrRequests' | 'scheduler';
@@ -21,11 +21,22 @@ export const QUEUE_DEPTH_MIN = 1;
 export const QUEUE_DEPTH_MAX = 128;
 /**
  * BLKDEV_MIN_RQ: the kernel silently turns 1..3 into 4, so raidtune does not offer them. The
- * maximum is MAX_SCHED_RQ, the most a scheduler takes; without one the hardware's tag depth is the
- * limit, which the kernel refuses to exceed (warned about below, as raidtune cannot read it).
+ * maximum is MAX_SCHED_RQ, the most a scheduler takes; without one the hardware queue's tags are
+ * the limit (nrRequestsMax()).
  */
 export const NR_REQUESTS_MIN = 4;
 export const NR_REQUESTS_MAX = 2048;
+
+/**
+ * The most nr_requests one disk takes: blk_mq_update_nr_requests() grows a scheduler's tags up to
+ * MAX_SCHED_RQ and refuses more (EINVAL); without a scheduler it can only shrink the hardware
+ * queue's tags, mq/0/nr_tags (EINVAL above: 256 on virtio-blk, checked on Linux 6.1 in test/vm).
+ * null: no scheduler and the tags unknown.
+ */
+export function nrRequestsMax(disk: DiskModel): number | null {
+    const scheduler = disk.scheduler?.current ?? 'none';
+    return scheduler === 'none' ? disk.hwTags : NR_REQUESTS_MAX;
+}
 
 export interface Attribute {
     /** Relative to /sys/block/DISK/. */
@@ -102,12 +113,23 @@ export function diskQueueInitial(host: HostModel, array: ArrayModel, setting: Di
     return values[0] ?? '';
 }
 
+/** Disks that take fewer than `requests` (below MAX_SCHED_RQ: those without a scheduler, by their tags). */
+function tooFewTags(disks: DiskModel[], requests: number): DiskModel[] {
+    return disks.filter(d => requests > (nrRequestsMax(d) ?? Infinity));
+}
+
 function parseValue(disks: DiskModel[], setting: DiskQueueSetting, input: string): Parsed<string> {
     if (setting === 'scheduler') return parseChoice(input, schedulerChoices(disks));
     const parsed = setting === 'queueDepth'
         ? parseWholeNumber(input, QUEUE_DEPTH_MIN, QUEUE_DEPTH_MAX)
         : parseWholeNumber(input, NR_REQUESTS_MIN, NR_REQUESTS_MAX);
-    return parsed.error ? { error: parsed.error } : { value: String(parsed.value) };
+    if (parsed.error) return { error: parsed.error };
+    const bounded = setting === 'nrRequests' ? tooFewTags(disks, parsed.value) : [];
+    if (bounded.length) {
+        return fieldError(N_('$0 use no I/O scheduler: there the kernel takes at most $1 requests, the tags of the hardware queue.'),
+            list(bounded), Math.min(...bounded.map(d => nrRequestsMax(d)!)));
+    }
+    return { value: String(parsed.value) };
 }
 
 function step(disk: DiskModel, setting: DiskQueueSetting, to: string): WriteAttributeStep {
@@ -134,7 +156,8 @@ function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskMo
         if (ssds.length) warnings.push(msg(N_('Turning NCQ off slows SSDs down a lot, and these are SSDs: $0.'), list(ssds)));
     }
     if (setting === 'nrRequests') {
-        const bounded = disks.filter(d => d.scheduler?.current === 'none' && d.nrRequests !== null && Number(value) > d.nrRequests);
+        // Where the tags are unknown, the current value is all raidtune knows of them.
+        const bounded = disks.filter(d => d.scheduler?.current === 'none' && d.hwTags === null && d.nrRequests !== null && Number(value) > d.nrRequests);
         if (bounded.length) {
             warnings.push(msg(N_('$0 use no I/O scheduler: there the kernel refuses more requests than the hardware queue holds, and nothing after a refused write is changed.'), list(bounded)));
         }

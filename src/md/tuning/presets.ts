@@ -9,7 +9,7 @@ import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, ty
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
 import type { PlanResult } from './result';
 import { GLOBAL_MAX_PATH, GLOBAL_MIN_PATH } from './speedLimits';
-import { STRIPE_CACHE_DEFAULT, stripeCacheBytes, stripeCacheUnavailable, WARN_SHARE } from './stripeCache';
+import { reshapeStripeCacheMin, STRIPE_CACHE_DEFAULT, stripeCacheBytes, stripeCacheUnavailable, WARN_SHARE } from './stripeCache';
 
 export type PresetName = 'low-impact' | 'balanced' | 'fast-rebuild';
 
@@ -82,11 +82,17 @@ function arrayLimitSteps(array: ArrayModel): WriteAttributeStep[] {
     return steps;
 }
 
+/** The preset's entries for one array: never fewer than its running reshape needs. */
+function entriesFor(array: ArrayModel, entries: number): number {
+    return Math.max(entries, reshapeStripeCacheMin(array) ?? 0);
+}
+
 /** Bytes the stripe caches would take beyond what they take now; null when that cannot be known. */
-function extraStripeCacheBytes(host: HostModel, arrays: ArrayModel[], entries: number): number | null {
+function extraStripeCacheBytes(host: HostModel, arrays: ArrayModel[], presetEntries: number): number | null {
     let extra = 0;
     for (const array of arrays) {
         const current = array.stripeCache!.size;
+        const entries = entriesFor(array, presetEntries);
         if (entries <= current) continue; // shrinking frees memory; it is not counted as room for others
         if (host.pageSize === null || array.raidDisks === null) return null;
         extra += stripeCacheBytes(host.pageSize, array.raidDisks, entries) - stripeCacheBytes(host.pageSize, array.raidDisks, current);
@@ -126,7 +132,12 @@ function tooLarge(host: HostModel, arrays: ArrayModel[], wanted: number, entries
 
 function stripeCacheSteps(arrays: ArrayModel[], entries: number): WriteAttributeStep[] {
     return arrays.map(array => attribute(msg(N_('stripe cache size of $0'), array.name),
-        `/sys/block/${array.name}/md/stripe_cache_size`, String(entries), String(array.stripeCache!.size)));
+        `/sys/block/${array.name}/md/stripe_cache_size`, String(entriesFor(array, entries)), String(array.stripeCache!.size)));
+}
+
+function reshapeWarnings(arrays: ArrayModel[], entries: number): Message[] {
+    return arrays.filter(array => entriesFor(array, entries) > entries).map(array =>
+        msg(N_('$0 gets $1 stripe cache entries: its running reshape needs at least that many.'), array.name, entriesFor(array, entries)));
 }
 
 /** What applying the preset would write, without the writes that change nothing. */
@@ -142,8 +153,7 @@ export function presetPlan(host: HostModel, name: PresetName): PlanResult<'prese
         ...host.arrays.flatMap(arrayLimitSteps),
         ...(stripeCache.entries === null ? [] : stripeCacheSteps(parity, stripeCache.entries)),
     ];
-    return {
-        plan: withoutNoOps({ title: msg(preset.title), steps }),
-        warnings: stripeCache.warning ? [stripeCache.warning] : [],
-    };
+    const warnings = stripeCache.warning ? [stripeCache.warning] : [];
+    if (stripeCache.entries !== null) warnings.push(...reshapeWarnings(parity, stripeCache.entries));
+    return { plan: withoutNoOps({ title: msg(preset.title), steps }), warnings };
 }

@@ -1,6 +1,7 @@
 // RAID4/5/6 stripe cache: more entries speed up rebuilds (seed 001: 4096 -> 16384 took a rebuild
 // from 90 to 120 MB/s) at a memory cost of page_size x member disks x entries (md(4)).
 
+import { formatKiB } from '../format';
 import type { ArrayModel, HostModel } from '../model';
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
@@ -15,6 +16,25 @@ export const STRIPE_CACHE_DEFAULT = 256;
 export const REFUSE_SHARE = 0.25;
 /** Above this share it is allowed with a warning. */
 export const WARN_SHARE = 0.1;
+
+/**
+ * A raid4/5/6 reshape moves whole chunks: the kernel starts one only while the stripe cache holds
+ * four chunks' worth of stripes, of the larger of the old and the new chunk (raid5.c,
+ * check_stripe_cache(): (max(chunk, new chunk) / STRIPE_SIZE) * 4 <= min_nr_stripes, the number
+ * stripe_cache_size shows), and mdadm raises stripe_cache_size to that before it grows an array
+ * (Grow.c, update_cache_size()). The kernel does not check it again when the cache is changed
+ * during the reshape (raid5_set_cache_size() accepts 17..32768), so raidtune refuses a smaller one.
+ */
+export const RESHAPE_CHUNKS_IN_CACHE = 4;
+/** md's stripe unit (DEFAULT_STRIPE_SIZE); 64 KiB-page kernels may set md/stripe_size otherwise. */
+export const STRIPE_SIZE_BYTES = 4096;
+
+/** The fewest entries the array's reshape needs, or null when no reshape is under way. */
+export function reshapeStripeCacheMin(array: ArrayModel): number | null {
+    if (array.sync?.action !== 'reshape' || !array.chunkKiB) return null;
+    const chunkBytes = Math.max(array.chunkKiB, array.previousChunkKiB ?? 0) * 1024;
+    return Math.floor(chunkBytes / STRIPE_SIZE_BYTES) * RESHAPE_CHUNKS_IN_CACHE;
+}
 
 export interface StripeCacheCost {
     bytes: number;
@@ -50,6 +70,11 @@ export function stripeCachePlan(host: HostModel, array: ArrayModel, input: strin
     if (unavailable) return { errors: { entries: unavailable } };
     const entries = parseWholeNumber(input, STRIPE_CACHE_MIN, STRIPE_CACHE_MAX);
     if (entries.error) return { errors: { entries: entries.error } };
+    const reshapeMin = reshapeStripeCacheMin(array);
+    if (reshapeMin !== null && entries.value < reshapeMin) {
+        return { errors: { entries: fieldError(N_('The running reshape needs at least $0 entries: four stripes per 4 KiB of its $1 chunk. With fewer it stalls.'),
+            reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0))).error } };
+    }
     const cost = stripeCacheCost(host, array, entries.value);
     if (cost === null) return { errors: { entries: fieldError(N_('The page size or the number of disks is unknown, so the memory cost cannot be checked.')).error } };
     const warnings: FieldError[] = [];

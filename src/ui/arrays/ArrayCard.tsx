@@ -11,8 +11,9 @@ import { mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/model';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
-import { bitmapText, formatChunk, mismatchText, stripeCacheText, HEALTH_LABEL, levelName } from './labels';
+import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from './labels';
 import { HealthAlert } from './HealthAlert';
+import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from './cardProps';
 import { LayoutSection } from '../advice/LayoutSection';
@@ -84,7 +85,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
                     <Fact term={_('Metadata')}>{array.metadata ?? '—'}</Fact>
                     <Fact term={_('Chunk size')}>{array.chunkKiB ? formatChunk(array.chunkKiB) : '—'}</Fact>
                     <Fact term={_('Bitmap')}>{bitmapText(array)}</Fact>
-                    {array.stripeCache && <Fact term={_('Stripe cache')}>{stripeCacheText(array.stripeCache)}</Fact>}
+                    {array.stripeCache && <Fact term={_('Stripe cache')}><StripeCacheGauge arrayName={array.name} cache={array.stripeCache} /></Fact>}
                     {array.readAheadKiB !== null && <Fact term={_('Read-ahead')}>{readAheadText(array.readAheadKiB)}</Fact>}
                     {array.groupThreadCount !== null && <Fact term={_('Worker threads')}>{workerThreadsText(array.groupThreadCount)}</Fact>}
                     {mismatchesShown(array.mismatchCount, array.mismatchMeaning) && (

@@ -3,6 +3,7 @@
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { MismatchMeaning } from '../../md/mismatches';
 import type { ArrayHealth, ArrayModel, MemberModel, SyncAction } from '../../md/model';
+import { isStripeCacheFull } from '../../md/stripeCacheUse';
 
 export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'green' | 'orange' | 'red' | 'grey' | 'blue' }> = {
     clean: { text: () => _('Clean'), color: 'green' },
@@ -49,10 +50,13 @@ export function formatChunk(kib: number): string {
     return kib >= 1024 && kib % 1024 === 0 ? `${kib / 1024} MiB` : `${kib} KiB`;
 }
 
-/** "256 entries, 250 in use: full, raise it" (seed 001: a cache that stays full limits the rebuild). */
+/**
+ * "256 entries, 242 in use: full, raise it" (seed 001: a cache that stays full limits the rebuild),
+ * full by the diagnosis's own rule.
+ */
 export function stripeCacheText(cache: { size: number; active: number | null }): string {
     if (cache.active === null) return fmt(_('$0 entries'), cache.size);
-    const full = cache.active >= cache.size;
+    const full = isStripeCacheFull(cache.size, cache.active);
     return fmt(full ? _('$0 entries, $1 in use: full, raise it') : _('$0 entries, $1 in use'), cache.size, cache.active);
 }
 

@@ -39,7 +39,7 @@ export async function inView(element: Locator): Promise<Locator> {
 
 /** The percent the array's progress bar shows, as a number. */
 export async function shownPercent(surface: Surface, name: string): Promise<number> {
-    const text = await (await cardInView(surface, name)).locator('.pf-v6-c-progress__status .pf-v6-c-progress__measure').innerText();
+    const text = await (await cardInView(surface, name)).locator('.raidtune-sync .pf-v6-c-progress__status .pf-v6-c-progress__measure').innerText();
     return Number(text.replace('%', ''));
 }
 

@@ -3,7 +3,7 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, memberRows, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
+    arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
     syncFact, syncTitle,
 } from '../harness/raidtunePage';
 
@@ -55,4 +55,26 @@ test('shows the array healthy with all of its new disks working', async () => {
     for (const m of ['sdb1', 'sdc1', 'sdd1', 'sde1'])
         expected.push({ device: `/dev/${m}`, role: `Active, slot ${await simValue(env, `/sys/block/md0/md/dev-${m}/slot`)}` });
     expect(rows.map(r => ({ device: r.device, role: r.role }))).toEqual(expected);
+});
+
+test('a stripe cache smaller than the running reshape needs is refused with the reason, and nothing is written', async () => {
+    // 512 KiB chunks: the kernel reshapes with four chunks of 4 KiB stripes in the cache, 4 x 128 = 512.
+    expect(await simValue(env, '/sys/block/md0/md/chunk_size')).toBe('524288');
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }).click();
+    const dialog = changeDialog(env.page);
+    const field = dialog.getByLabel('Entries (17 to 32768)');
+    const error = dialog.locator('.pf-v6-c-helper-text__item.pf-m-error');
+    for (const tooFew of ['17', '256', '511']) {
+        await field.fill(tooFew);
+        // (PatternFly adds ": error status;" for screen readers)
+        await expect(error.innerText()).resolves.toMatch(
+            /^The running reshape needs at least 512 entries: four stripes per 4 KiB of its 512 KiB chunk\. With fewer it stalls\./);
+        expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+        await expect(dialog.locator('.raidtune-commands').count()).resolves.toBe(0);
+    }
+    await field.fill('512');
+    await expect(dialog.locator('.raidtune-commands').innerText()).resolves.toBe('echo 512 > /sys/block/md0/md/stripe_cache_size');
+    await expect(error.count()).resolves.toBe(0);
+    await dialogButton(env.page, 'Cancel').click();
+    expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
 });

@@ -65,7 +65,7 @@ test('a healthy array has nothing to say; without a spare, --replace names a new
 });
 
 test('disk identity: whitespace runs of a padded wwid shown as one blank; a serial file wins; nothing known', () => {
-    const disk = { name: 'sdz', rotational: null, scheduler: null, nrRequests: null, queueDepth: null, readAheadKiB: null };
+    const disk = { name: 'sdz', rotational: null, scheduler: null, nrRequests: null, queueDepth: null, readAheadKiB: null, hwTags: null };
     expect(diskIdentity('sdz', { ...disk, wwid: 't10.ATA     WDC WD40EFRX-68N32N0                    WD-WCC7K1234567  ', serial: null }))
         .toEqual({ disk: 'sdz', wwid: 't10.ATA WDC WD40EFRX-68N32N0 WD-WCC7K1234567', serial: 'WD-WCC7K1234567' });
     expect(diskIdentity('vdb', { ...disk, wwid: null, serial: 'QM00001' })).toEqual({ disk: 'vdb', wwid: null, serial: 'QM00001' });

@@ -169,13 +169,22 @@ describe('nr_requests', () => {
         expect(applyToSim(sim, result.plan!).every(o => o.matches)).toBe(true);
     });
 
-    test('warns where no scheduler lets the kernel take more than the hardware queue', () => {
+    test('refuses more than the hardware queue\'s tags where no scheduler is in use, with the reason', () => {
         const { sim, host } = start();
-        const result = plan('nrRequests', '2048', host);
-        expect(result.warnings).toContainEqual(expect.objectContaining({ message: expect.stringMatching(/no I\/O scheduler/), args: ['nvme0n1'] }));
-        // The simulated kernel indeed refuses it there (and takes it elsewhere).
-        expect(applyToSim(sim, result.plan!).map(o => [o.path, o.matches])[0]).toEqual(['/sys/block/nvme0n1/queue/nr_requests', false]);
+        expect(host.disks.get('nvme0n1')).toMatchObject({ hwTags: 1023, scheduler: { current: 'none' } });
+        const result = plan('nrRequests', '1024', host);
+        expect(result.plan).toBeUndefined();
+        expect(result.errors?.value).toEqual({
+            message: '$0 use no I/O scheduler: there the kernel takes at most $1 requests, the tags of the hardware queue.',
+            args: ['nvme0n1', 1023],
+        });
+        expect(plan('nrRequests', '1023', host).errors).toBeUndefined(); // nvme0n1 has it already
+        // The simulated kernel indeed refuses one more there, and takes the most a scheduler allows elsewhere.
+        tee(sim, 'sys/block/nvme0n1/queue/nr_requests', '1024');
+        tee(sim, 'sys/block/sda/queue/nr_requests', '2048');
+        sim.tick(0);
         expect(attr(sim, 'sys/block/nvme0n1/queue/nr_requests')).toBe('1023');
+        expect(attr(sim, 'sys/block/sda/queue/nr_requests')).toBe('2048');
     });
 
     test.each([...BAD_TEXT_VALUES, '1', '3', '2049', '4096'])('refuses %j and plans nothing', bad => {

@@ -142,6 +142,13 @@ describe('Low impact and Balanced', () => {
         ].join('\n')); // the cache is at 4096 already
     });
 
+    test('Low impact keeps the stripe cache a running reshape needs (512 entries for 512 KiB chunks), and says so', () => {
+        const host = hostFrom('raid5-recovery', { files: { ...TUNED, '/sys/block/md0/md/sync_action': 'reshape', '/sys/block/md0/md/raid_disks': '4 (3)' } });
+        const { plan, warnings } = planOf(host, 'low-impact');
+        expect(describePlan(plan)).toMatch(/\necho 512 > \/sys\/block\/md0\/md\/stripe_cache_size$/);
+        expect(warnings).toEqual(['$0 gets $1 stripe cache entries: its running reshape needs at least that many. ["md0",512]']);
+    });
+
     test('a preset already in place writes nothing', () => {
         const defaults = hostFrom('raid5-recovery', { files: { '/proc/sys/dev/raid/speed_limit_max': '200000' } });
         expect(planOf(defaults, 'low-impact').plan.steps).toEqual([]);

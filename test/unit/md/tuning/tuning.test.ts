@@ -2,14 +2,15 @@ import { buildModel, type HostModel } from '../../../../src/md/model';
 import { describePlan } from '../../../../src/md/plan';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
-import { stripeCacheCost, stripeCachePlan } from '../../../../src/md/tuning/stripeCache';
+import { reshapeStripeCacheMin, stripeCacheCost, stripeCachePlan } from '../../../../src/md/tuning/stripeCache';
 import { syncControlPlan, syncControlUnavailable } from '../../../../src/md/tuning/syncControl';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 
-function hostFrom(capture: string, memAvailableKiB = 1024 * 1024): HostModel {
+function hostFrom(capture: string, memAvailableKiB = 1024 * 1024, changed: Record<string, string> = {}): HostModel {
     const files = loadCaptureFiles(capture);
     files.set('/proc/meminfo', `MemTotal:        2048000 kB\nMemAvailable:    ${memAvailableKiB} kB\n`);
+    for (const [path, content] of Object.entries(changed)) files.set(path, `${content}\n`);
     return buildModel({ files, pageSize: 4096, missingRoots: [], complete: true }, 0);
 }
 
@@ -104,6 +105,33 @@ describe('stripe cache', () => {
     test.each(['16', '32769', '0', '-1', '4096.5', '1; reboot'])('refuses %j', bad => {
         const host = hostFrom('raid5-recovery');
         expect(stripeCachePlan(host, host.arrays[0], bad).plan).toBeUndefined();
+    });
+
+    // The capture's RAID5 (512 KiB chunks) as if it were growing from 3 to 4 disks.
+    const reshaping = (changed: Record<string, string> = {}) => hostFrom('raid5-recovery', 1024 * 1024,
+        { '/sys/block/md0/md/sync_action': 'reshape', '/sys/block/md0/md/raid_disks': '4 (3)', ...changed });
+
+    test('a reshape needs four chunks of 4 KiB stripes: below that is refused with the reason', () => {
+        const host = reshaping();
+        expect(reshapeStripeCacheMin(host.arrays[0])).toBe(512);
+        const refused = stripeCachePlan(host, host.arrays[0], '511');
+        expect(refused.plan).toBeUndefined();
+        expect(refused.errors?.entries).toEqual({
+            message: 'The running reshape needs at least $0 entries: four stripes per 4 KiB of its $1 chunk. With fewer it stalls.',
+            args: [512, '512 KiB'],
+        });
+        expect(describePlan(stripeCachePlan(host, host.arrays[0], '512').plan!)).toBe('echo 512 > /sys/block/md0/md/stripe_cache_size');
+        // Without a reshape only the kernel's own range counts.
+        expect(reshapeStripeCacheMin(hostFrom('raid5-recovery').arrays[0])).toBeNull();
+        expect(stripeCachePlan(hostFrom('raid5-recovery'), hostFrom('raid5-recovery').arrays[0], '17').plan).toBeDefined();
+    });
+
+    test('a reshape that changes the chunk needs the larger one ("new (old)" in chunk_size)', () => {
+        const host = reshaping({ '/sys/block/md0/md/chunk_size': '1048576 (524288)' });
+        expect(host.arrays[0]).toMatchObject({ chunkKiB: 1024, previousChunkKiB: 512 });
+        expect(reshapeStripeCacheMin(host.arrays[0])).toBe(1024);
+        const shrinking = reshaping({ '/sys/block/md0/md/chunk_size': '65536 (524288)' });
+        expect(reshapeStripeCacheMin(shrinking.arrays[0])).toBe(512);
     });
 });
 

@@ -1,0 +1,18 @@
+// The stripe cache in use as a gauge an admin reads at a glance, coloured from the point where the
+// diagnosis calls the cache full; the words beside it say the same for screen readers and copies.
+
+import { Progress } from '../pf';
+import { _, fmt } from '../../host/i18n';
+import { isStripeCacheFull, stripeCacheShare } from '../../md/stripeCacheUse';
+import { stripeCacheText } from './labels';
+
+export function StripeCacheGauge({ arrayName, cache }: { arrayName: string; cache: { size: number; active: number | null } }) {
+    const text = stripeCacheText(cache);
+    if (cache.active === null) return <>{text}</>;
+    return (
+        <Progress className="raidtune-stripe-gauge" size="sm" measureLocation="outside"
+            value={Math.round(stripeCacheShare(cache.size, cache.active) * 100)} label={text}
+            aria-label={fmt(_('Stripe cache of $0 in use'), arrayName)}
+            variant={isStripeCacheFull(cache.size, cache.active) ? 'danger' : undefined} />
+    );
+}

@@ -1,0 +1,55 @@
+// What the page says after a write must be what the kernel did (issue #18): the simulated host
+// applies a tee write inside the write, as sysfs does, so the read-back sees the kernel's value
+// and a refusal fails the write; nr_requests is checked against the hardware queue's tags first.
+
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setupRaidtune } from './harness/env';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
+
+/** A RAID1 on two NVMe disks: no I/O scheduler, 1023 tags per hardware queue. */
+const SCENARIO = {
+    name: 'nvme-mirror',
+    description: 'RAID1 on two NVMe disks, clean and idle.',
+    disks: ['nvme0n1', 'nvme1n1'].map(name => ({ name, kind: 'nvme', sizeBytes: 512110190592 })),
+    arrays: [{ name: 'md0', level: 'raid1', members: [{ device: 'nvme0n1' }, { device: 'nvme1n1' }] }],
+};
+
+const work = mkdtempSync(join(tmpdir(), 'raidtune-kernel-writes-'));
+const scenarioFile = join(work, 'nvme-mirror.json');
+writeFileSync(scenarioFile, JSON.stringify(SCENARIO));
+const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir: join(work, 'state') } });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const dialog = () => changeDialog(env.page);
+
+beforeEach(() => closeLeftoverDialog(env.page));
+
+test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, and nothing is written', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }).click();
+    await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
+    await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('2000');
+    await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').innerText()).resolves.toMatch(
+        /^nvme0n1, nvme1n1 use no I\/O scheduler: there the kernel takes at most 1023 requests, the tags of the hardware queue\./);
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
+    await dialogButton(env.page, 'Cancel').click();
+    expect(await simValue(env, '/sys/block/nvme0n1/queue/nr_requests')).toBe('1023');
+    expect(await simValue(env, '/sys/block/nvme0n1/mq/0/nr_tags')).toBe('1023');
+});
+
+test('an array\'s maximum the kernel takes is "Done", read back as the kernel shows it, never "kept ... (asked for ...)"', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }).click();
+    await dialog().getByRole('radiogroup', { name: 'Maximum' }).getByRole('radio', { name: 'Own limit for this array' }).check();
+    await dialog().getByLabel('Maximum (MB/s per disk)').fill('20480');
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(
+        'echo system > /sys/block/md0/md/sync_speed_min\necho 20000000 > /sys/block/md0/md/sync_speed_max');
+    await dialogButton(env.page, 'Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    // Read back when tee returned: the kernel's own form of the value, already there.
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe('20000000 (local)');
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('1000 (system)');
+    await expect(dialog().getByText(/The kernel kept/).count()).resolves.toBe(0);
+    await dialogButton(env.page, 'Close').click();
+});

@@ -4,29 +4,14 @@
 // why, and the simulated mdadm refuses like mdadm 4.2 does.
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator } from 'playwright-core';
-import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
-import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
 
-// raidtune's `mdadm` config is one program path, fixed before the simulated host (and its root)
-// exists: the wrapper is written there once the host runs, with the root baked in.
-const wrapperDir = mkdtempSync(join(tmpdir(), 'raidtune-mdadm-'));
-const mdadm = join(wrapperDir, 'mdadm');
-const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0', config: { mdadm } });
-
-beforeAll(() => {
-    const program = join(repoRoot(), 'build', 'mdadm-sim.mjs');
-    if (!existsSync(program)) throw new Error(`${program} is missing: run make first`);
-    writeMdadmWrapper({ path: mdadm, root: env.sim.root, program });
-});
-
-afterAll(() => rmSync(wrapperDir, { recursive: true, force: true }));
+// The simulated host's config runs the simulated mdadm (simulatedHostConfig).
+const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
 
 const card = () => arrayCard(env.page, 'md0');
 const dialog = () => env.page.getByRole('dialog');
@@ -94,7 +79,7 @@ test('while a sync is paused the button says why, and mdadm refuses as the real 
     await env.page.getByRole('tooltip').getByText('A sync is paused (frozen). md refuses bitmap changes even then', { exact: false }).waitFor();
 
     // The same refusal from the simulated mdadm, as a stale page would meet it (checked on Linux 6.1).
-    const refused = await promisify(execFile)(mdadm, ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
+    const refused = await promisify(execFile)(join(env.sim.root, 'bin', 'mdadm'), ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toEqual(expect.objectContaining({ code: 1, stderr: 'mdadm: failed to remove internal bitmap.\n' }));
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
 

@@ -4,28 +4,15 @@
 // files hold them, and the next mdadm commands; the failed member's removal runs from the page
 // through the simulated mdadm and the simulated kernel no longer lists it.
 
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
-import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
-import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import {
     arrayCard, cardInView, changeDialog, dialogButton, memberRows, simMdstat, simValue, waitUntil,
 } from './harness/raidtunePage';
 
-const wrapperDir = mkdtempSync(join(tmpdir(), 'raidtune-mdadm-'));
-const mdadm = join(wrapperDir, 'mdadm');
-const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1', config: { mdadm } });
-
-beforeAll(() => {
-    const program = join(repoRoot(), 'build', 'mdadm-sim.mjs');
-    if (!existsSync(program)) throw new Error(`${program} is missing: run make first`);
-    writeMdadmWrapper({ path: mdadm, root: env.sim.root, program });
-});
-
-afterAll(() => rmSync(wrapperDir, { recursive: true, force: true }));
+// The simulated host's config runs the simulated mdadm (simulatedHostConfig).
+const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
 
 function healthAlert(name: string): Locator {
     return arrayCard(env.page, name).locator('.raidtune-health-alert');

@@ -39,7 +39,7 @@ function ArmedRow({ array, armed, journal, onCancel }: { array: string; armed: A
             </FlexItem>
             {left.length > 0 && (
                 <FlexItem className="raidtune-auto-restore-left">
-                    {fmt(_('It leaves as they are: $0. "Restore previous settings" puts them back.'), left.map(text).join(', '))}
+                    {fmt(_('The automatic restore leaves these settings as they are: $0. “Restore previous settings” puts them back.'), left.map(text).join(', '))}
                 </FlexItem>
             )}
         </Flex>

@@ -1,6 +1,7 @@
 // The simulated `tee` as a program (bundled to build/tee-sim.mjs by build.mjs), for the simulated
 // md host whose root is in $MDSIM_ROOT (set by the wrapper tools/cockpit/sim.ts writes).
 
+import { runAsProgram } from '../program';
 import { runSimulatedTee } from './client';
 
 async function readStdin(): Promise<string> {
@@ -9,14 +10,4 @@ async function readStdin(): Promise<string> {
     return Buffer.concat(chunks).toString('utf8');
 }
 
-async function main(): Promise<void> {
-    const outcome = await runSimulatedTee(process.argv.slice(2), await readStdin(), process.env.MDSIM_ROOT);
-    process.stdout.write(outcome.stdout);
-    process.stderr.write(outcome.stderr);
-    process.exitCode = outcome.exitCode;
-}
-
-main().catch(error => {
-    process.stderr.write(`tee (simulated): ${(error as Error).stack}\n`);
-    process.exitCode = 1;
-});
+runAsProgram('tee', async () => runSimulatedTee(process.argv.slice(2), await readStdin(), process.env.MDSIM_ROOT));

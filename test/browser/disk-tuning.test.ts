@@ -2,10 +2,10 @@
 // host: preview, apply through tee, the simulated kernel's value read back from its files, the
 // kernel's clamp, refused values that write nothing, and restoring the originals.
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
+import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, cardFacts, simValue, waitUntil } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
@@ -27,12 +27,8 @@ const SCENARIO = {
     arrays: [{ name: 'md0', level: 'raid6', members: DISKS.map(d => ({ device: `${d}1` })) }],
 };
 
-const work = mkdtempSync(join(tmpdir(), 'raidtune-disk-tuning-'));
-const scenarioFile = join(work, 'disk-tuning.json');
-writeFileSync(scenarioFile, JSON.stringify(SCENARIO));
-const stateDir = join(work, 'state');
+const { file: scenarioFile, stateDir } = customScenario('disk-tuning', SCENARIO);
 const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir } });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const queueDepth = (disk: string) => `/sys/block/${disk}/device/queue_depth`;
 const nrRequests = (disk: string) => `/sys/block/${disk}/queue/nr_requests`;

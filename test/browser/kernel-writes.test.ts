@@ -2,9 +2,7 @@
 // applies a tee write inside the write, as sysfs does, so the read-back sees the kernel's value
 // and a refusal fails the write; nr_requests is checked against the hardware queue's tags first.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
 
@@ -16,11 +14,7 @@ const SCENARIO = {
     arrays: [{ name: 'md0', level: 'raid1', members: [{ device: 'nvme0n1' }, { device: 'nvme1n1' }] }],
 };
 
-const work = mkdtempSync(join(tmpdir(), 'raidtune-kernel-writes-'));
-const scenarioFile = join(work, 'nvme-mirror.json');
-writeFileSync(scenarioFile, JSON.stringify(SCENARIO));
-const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir: join(work, 'state') } });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const env = setupRaidtune({ scenario: customScenario('nvme-mirror', SCENARIO).file, readySelector: '#array-md0' });
 
 const dialog = () => changeDialog(env.page);
 

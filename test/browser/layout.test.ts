@@ -3,10 +3,8 @@
 // the simulated kernel's files (chunk_size, raid_disks, each member's partition start and md data
 // offset) and against stride/stripe width worked out by hand.
 
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
+import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { arrayCard, simNumber, warningAlerts } from './harness/raidtunePage';
@@ -32,11 +30,7 @@ const SCENARIO = {
     ],
 };
 
-const work = mkdtempSync(join(tmpdir(), 'raidtune-layout-'));
-const scenarioFile = join(work, 'layout.json');
-writeFileSync(scenarioFile, JSON.stringify(SCENARIO));
-const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md1' });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const env = setupRaidtune({ scenario: customScenario('layout', SCENARIO).file, readySelector: '#array-md1' });
 
 function section(array: string): Locator {
     return arrayCard(env.page, array).locator('.raidtune-layout');

@@ -3,10 +3,10 @@
 // network goes, then the page reloads). The next load finds the plan's record on the host, says
 // which disks took the value, and finishes the plan or undoes what took effect, previewed.
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAxe, severe } from './harness/cockpitSettings';
+import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
 
@@ -18,12 +18,8 @@ const SCENARIO = {
     arrays: [{ name: 'md0', level: 'raid6', members: DISKS.map(d => ({ device: `${d}1` })) }],
 };
 
-const work = mkdtempSync(join(tmpdir(), 'raidtune-unfinished-'));
-const scenarioFile = join(work, 'five-disks.json');
-writeFileSync(scenarioFile, JSON.stringify(SCENARIO));
-const stateDir = join(work, 'state');
+const { file: scenarioFile, stateDir } = customScenario('five-disks', SCENARIO);
 const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir } });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const dialog = () => changeDialog(env.page);
 const footerButton = (name: string) => dialogButton(env.page, name);

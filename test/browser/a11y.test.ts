@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { emulateDocumentHidden, renderedRefreshes } from './harness/raidtunePage';
+import { emulateDocumentHidden, refreshesSettled } from './harness/raidtunePage';
 import { chooseStyle, formatViolations, runAxe, severe, type AxeViolation } from './harness/cockpitSettings';
 
 type Surface = Page | Frame;
@@ -80,14 +80,8 @@ async function expectKeyboardReachable(page: Page, surface: Surface, stops?: num
 
 async function pauseRefreshes(surface: Surface) {
     await emulateDocumentHidden(surface, true);
-    // A refresh already under way still renders: wait until none has for a second.
-    let seen = await renderedRefreshes(surface);
-    for (let quiet = 0; quiet < 4;) {
-        await surface.waitForTimeout(250);
-        const now = await renderedRefreshes(surface);
-        quiet = now === seen ? quiet + 1 : 0;
-        seen = now;
-    }
+    // A refresh already under way still renders (under load its read can take seconds).
+    await refreshesSettled(surface);
 }
 
 async function keyboardReachable(page: Page, surface: Surface, stops?: number) {

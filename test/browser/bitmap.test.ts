@@ -4,9 +4,9 @@
 // why, and the simulated mdadm refuses like mdadm 4.2 does.
 
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator } from 'playwright-core';
+import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
 
@@ -79,7 +79,7 @@ test('while a sync is paused the button says why, and mdadm refuses as the real 
     await env.page.getByRole('tooltip').getByText('A sync is paused (frozen). md refuses bitmap changes even then', { exact: false }).waitFor();
 
     // The same refusal from the simulated mdadm, as a stale page would meet it (checked on Linux 6.1).
-    const refused = await promisify(execFile)(join(env.sim.root, 'bin', 'mdadm'), ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
+    const refused = await promisify(execFile)(simulatedTool(env.sim, 'mdadm'), ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
     expect(refused).toEqual(expect.objectContaining({ code: 1, stderr: 'mdadm: failed to remove internal bitmap.\n' }));
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
 

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAxe, severe } from './harness/cockpitSettings';
+import { simulatedTool } from '../../tools/cockpit';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
@@ -49,11 +50,11 @@ beforeAll(async () => {
 
 beforeEach(() => closeLeftoverDialog(env.page));
 
-/** A control message (channel "") opening a spawn of `tee <root>/path`. */
+/** A control message (channel "") opening a spawn of `tee <root>/path` (the configured tee: the simulated host's). */
 function opensTee(frame: string, path: string): boolean {
     if (!frame.startsWith('\n')) return false;
     const message = JSON.parse(frame.slice(1)) as { command?: string; spawn?: string[] };
-    return message.command === 'open' && message.spawn?.[0] === 'tee' && (message.spawn[1] ?? '').endsWith(path);
+    return message.command === 'open' && message.spawn?.[0] === simulatedTool(env.sim, 'tee') && (message.spawn[1] ?? '').endsWith(path);
 }
 
 /** Applies nr_requests to every disk; the connection is lost at `cutAt`'s write, then the page reloads. */

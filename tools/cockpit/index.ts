@@ -3,7 +3,7 @@
 //
 // Node-only code that must not pull in playwright (the demo bundle) imports './ws' and './sim'
 // directly instead of this file.
-export { startSimulatedHost, simulatedHostConfig, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
+export { startSimulatedHost, simulatedHostConfig, simulatedTool, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
 export { startCockpit, isPluginDir, simulatedHostConditions, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
 export {
     launchBrowser, openPage, formatProblems, isKnownShellNoise, CHROMIUM, CHROMIUM_ARGS,

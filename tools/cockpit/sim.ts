@@ -108,6 +108,11 @@ function isFile(path: string): boolean {
     }
 }
 
+/** Where simulatedHostConfig() puts the simulated host's own mdadm or tee (what raidtune runs). */
+export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee'): string {
+    return join(sim.root, 'bin', tool);
+}
+
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
  * would write outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm) inside the simulated root too,
@@ -115,8 +120,8 @@ function isFile(path: string): boolean {
  * the simulated tee applies an attribute write inside the write, as the kernel does.
  */
 export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
-    const mdadm = join(sim.root, 'bin', 'mdadm');
-    const tee = join(sim.root, 'bin', 'tee');
+    const mdadm = simulatedTool(sim, 'mdadm');
+    const tee = simulatedTool(sim, 'tee');
     mkdirSync(dirname(mdadm), { recursive: true });
     writeMdadmWrapper({ path: mdadm, root: sim.root, program: join(repoRoot(), 'build', 'mdadm-sim.mjs') });
     writeMdadmWrapper({ path: tee, root: sim.root, program: join(repoRoot(), 'build', 'tee-sim.mjs'), standsFor: 'tee' });

@@ -108,9 +108,14 @@ export function diskQueueUnavailable(host: HostModel, array: ArrayModel, setting
 }
 
 /** What the form starts with: the first disk's value (usually all of them have the same). */
+/**
+ * What the form starts from: the disks' shared value, or nothing when they differ. A value left as
+ * the form started is not written, so a value typed over disks that differ must count as a change,
+ * even the one a disk already has.
+ */
 export function diskQueueInitial(host: HostModel, array: ArrayModel, setting: DiskQueueSetting): string {
-    const values = disksWith(memberDisks(host, array), setting).map(d => diskQueueValue(d, setting)!);
-    return values[0] ?? '';
+    const values = new Set(disksWith(memberDisks(host, array), setting).map(d => diskQueueValue(d, setting)!));
+    return values.size === 1 ? [...values][0] : '';
 }
 
 /** Disks that take fewer than `requests` (below MAX_SCHED_RQ: those without a scheduler, by their tags). */

@@ -8,7 +8,7 @@ import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import type { HostModel } from '../../md/model';
 import { ModelBuilder } from '../../md/modelBuilder';
-import { recordRefresh } from './refreshTiming';
+import { recordRefresh, recordRefreshStart } from './refreshTiming';
 import { createRefreshStore, type RefreshStore } from './refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;
@@ -69,6 +69,7 @@ export function useHostModel(): HostState {
             inFlight = true;
             again = false;
             const start = performance.now();
+            recordRefreshStart();
             // A fast read that saw arrays or members change is followed by a full one at once.
             let fullReadNow = false;
             try {

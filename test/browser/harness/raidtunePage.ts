@@ -77,6 +77,20 @@ export function renderedRefreshes(surface: Surface): Promise<number> {
     });
 }
 
+/**
+ * Resolves once no refresh is under way: the last one that started has rendered. With refreshes
+ * stopped (a hidden page), the page then stays as it is.
+ */
+export async function refreshesSettled(surface: Surface, timeoutMs = 30000): Promise<void> {
+    await surface.waitForFunction(() => {
+        const starts = performance.getEntriesByName('raidtune:refresh-start') as PerformanceMark[];
+        const renders = performance.getEntriesByName('raidtune:render') as PerformanceMeasure[];
+        const started = starts.length ? (starts[starts.length - 1].detail as { seq: number }).seq : 0;
+        const rendered = renders.length ? (renders[renders.length - 1].detail as { seq: number }).seq : 0;
+        return started === rendered;
+    }, undefined, { timeout: timeoutMs });
+}
+
 /** Resolves after the page has rendered `count` more refreshes. */
 export async function waitForRefreshes(surface: Surface, count: number, timeoutMs = 30000): Promise<void> {
     const target = (await renderedRefreshes(surface)) + count;

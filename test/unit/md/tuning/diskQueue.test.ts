@@ -94,13 +94,13 @@ describe('the disks under an array', () => {
         expect(memberDisks(host, array).map(d => d.name)).toEqual(['nvme0n1', 'sda', 'sdb', 'sdc']);
     });
 
-    test('the form starts from the disks\' current values', () => {
+    test('the form starts from the disks\' shared value, and empty where they differ', () => {
         expect(diskQueueInitial(host, md0(), 'queueDepth')).toBe('32');
-        expect(diskQueueInitial(host, md0(), 'scheduler')).toBe('none'); // nvme0n1 comes first
+        expect(diskQueueInitial(host, md0(), 'scheduler')).toBe(''); // nvme0n1 has none, the SATA disks another
     });
 
     test('a value left as the form started (null) writes nothing, not even to disks that have another', () => {
-        // The form shows nvme0n1's "none"; the SATA disks use another scheduler, which stays.
+        // Typed over disks that differ, "none" is a change; left as the form started, nothing is.
         expect(describePlan(plan('scheduler', 'none').plan!)).not.toBe('');
         expect(diskQueuePlan(host, md0(), 'scheduler', null)).toEqual({ plan: expect.objectContaining({ steps: [] }), warnings: [] });
     });

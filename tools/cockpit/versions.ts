@@ -54,11 +54,18 @@ const NOISE_PYTHON_BRIDGE: ShellNoise[] = [
     { text: 'ListUnitsFiltered failed:  not-found' },
     { text: 'Failed to get ScheduledShutdown property not-found' },
     { text: 'Failed to get current crypto policy: not-found ; falling back to /etc/crypto-policies/config' },
-    // The shell asks for a font that the packages do not ship.
-    { text: 'Failed to load resource: the server responded with a status of 404 (Not Found)', urlEnd: '/RedHatTextVF.woff2' },
 ];
-
-// 372's shell pages behind 337's ws: its accounts page, preloaded when the shell switches pages.
+// 337's shell and accounts page ask for fonts its packages do not ship (the Python bridge answers
+// 404 with the reason "ERROR"), and its accounts page, preloaded when the shell switches pages,
+// warns about the logged-in accounts it cannot list without systemd.
+const FONT_404 = 'Failed to load resource: the server responded with a status of 404 (ERROR)';
+const NOISE_337: ShellNoise[] = [
+    { text: FONT_404, urlEnd: '/shell/assets/fonts/RedHatText/RedHatTextVF.woff2' },
+    { text: FONT_404, urlEnd: '/users/assets/fonts/RedHatText/RedHatTextVF.woff2' },
+    { text: FONT_404, urlEnd: '/users/assets/fonts/RedHatDisplay/RedHatDisplayVF.woff2' },
+    { text: 'Unexpected error when getting logged in accounts se', urlEnd: '/users/users.js' },
+];
+// 372's shell pages behind 337's ws: the same warning of its accounts page.
 const NOISE_372: ShellNoise[] = [
     { text: 'Unexpected error when getting logged in accounts ne', urlEnd: '/users/users.js' },
 ];
@@ -83,7 +90,7 @@ export function cockpitUnderTest(key = process.env.RAIDTUNE_COCKPIT || '287', ca
         env: { PYTHONPATH: join(root, 'usr/lib/python3/dist-packages'), XDG_DATA_DIRS: join(dir, 'data') },
         dataDirs: [join(dir, 'data')],
         needsSystemBus: true,
-        shellConsoleNoise: key === '372' ? [...NOISE_PYTHON_BRIDGE, ...NOISE_372] : NOISE_PYTHON_BRIDGE,
+        shellConsoleNoise: [...NOISE_PYTHON_BRIDGE, ...(key === '372' ? NOISE_372 : NOISE_337)],
         // 372's shell throws a value without a stack behind 337's ws, with or without raidtune.
         shellPageErrors: key === '372' ? ['null: ne'] : [],
     };

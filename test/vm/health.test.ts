@@ -1,0 +1,39 @@
+// Issue #18 item 6 on the real kernel and mdadm: a member failed with mdadm is named in its array's
+// alert with the next commands, and the removal run from the page takes it out of the array in the
+// kernel (mdadm --detail and sysfs in the guest); the alert then asks only for a new disk.
+import { arrayCard, waitUntil } from '../browser/harness/raidtunePage';
+import { applyAndWait, footerButton, previewedCommands } from './harness/dialog';
+import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
+import { setupVm } from './harness/vmEnv';
+
+const vm = setupVm();
+
+test('a member failed with mdadm: the alert names it, and removing it from the page takes it out in the kernel', async () => {
+    await createSlowly(vm.guest, mdCreate('md0', 'raid1', ['vda', 'vdb', 'vdc'], '--assume-clean'));
+    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdb 2>&1');
+    expect((await vm.guest.runOk('cat /sys/block/md0/md/dev-vdb/state')).trim()).toMatch(/^faulty/);
+
+    const { page } = await vm.openPage();
+    await waitForCard(page, 'md0', false);
+    const alert = arrayCard(page, 'md0').locator('.raidtune-health-alert');
+    await alert.waitFor();
+    await expect(alert.locator('.raidtune-health-failed').innerText()).resolves.toMatch(/^vdb failed \(disk vdb[,)]/);
+    await expect(alert.locator('.raidtune-health-commands pre').innerText()).resolves
+        .toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb\nmdadm /dev/md0 --add /dev/sdX');
+
+    await alert.getByRole('button', { name: 'Remove vdb…' }).click();
+    expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb');
+    // Nothing ran before the confirmation.
+    expect(await vm.guest.runOk('mdadm --detail /dev/md0')).toContain('/dev/vdb');
+    const outcome = await applyAndWait(page, 'Remove');
+    expect(outcome[0]).toMatch(/^Done\./);
+    await footerButton(page, 'Close').click();
+
+    const detail = await vm.guest.runOk('mdadm --detail /dev/md0');
+    expect(detail).not.toContain('/dev/vdb');
+    expect(detail).toMatch(/State : clean, degraded/);
+    expect((await vm.guest.runOk('test -e /sys/block/md0/md/dev-vdb && echo present || echo absent')).trim()).toBe('absent');
+    await waitUntil('md0\'s alert without the failed member', async () =>
+        (await alert.locator('.raidtune-health-failed').count()) === 0);
+    await expect(alert.locator('.raidtune-health-commands pre').innerText()).resolves.toBe('mdadm /dev/md0 --add /dev/sdX');
+});

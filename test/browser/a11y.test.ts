@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Frame, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { emulateDocumentHidden, refreshesSettled } from './harness/raidtunePage';
+import { cardInView, emulateDocumentHidden, refreshesSettled } from './harness/raidtunePage';
 import { chooseStyle, formatViolations, runAxe, severe, type AxeViolation } from './harness/cockpitSettings';
 
 type Surface = Page | Frame;
@@ -82,6 +82,17 @@ async function pauseRefreshes(surface: Surface) {
     await emulateDocumentHidden(surface, true);
     // A refresh already under way still renders (under load its read can take seconds).
     await refreshesSettled(surface);
+    // A card far off screen may show an older refresh and catch up when the walk scrolls it near
+    // (a diagnosis fix button appearing mid-walk): bring each such card current first.
+    for (const name of await laggingCards(surface))
+        await cardInView(surface, name);
+    await surface.evaluate(() => window.scrollTo(0, 0));
+}
+
+/** Arrays whose card shows an older refresh than the page's latest (src/ui/arrays/ArrayList.tsx). */
+function laggingCards(surface: Surface): Promise<string[]> {
+    return surface.evaluate(() => [...document.querySelectorAll('[data-lagging] section[id^="array-"]')]
+        .map(card => card.id.replace(/^array-/, '')));
 }
 
 async function keyboardReachable(page: Page, surface: Surface, stops?: number) {

@@ -71,6 +71,25 @@ function renderMembers(files: FileSet, dir: string, array: MdArray): void {
     }
 }
 
+/** "[none] bitmap ", "none bitmap [llbitmap] ": every kind this kernel has, the array's in brackets. */
+function bitmapType(kinds: string[], current: string): string {
+    return ['none', ...kinds].map(kind => (kind === current ? `[${kind}] ` : `${kind} `)).join('');
+}
+
+/**
+ * 6.1 always has bitmap/ (location "none" without a bitmap); newer kernels have md/bitmap_type
+ * and bitmap/ only while the classic bitmap runs (its sysfs group comes and goes with it).
+ */
+function renderBitmap(state: HostState, array: MdArray, attr: (name: string, value: string | number) => void): void {
+    const started = isStarted(array);
+    const kinds = state.kernel.bitmapTypes;
+    if (kinds) attr('bitmap_type', bitmapType(kinds, array.bitmap?.kind ?? 'none'));
+    if (kinds && !(started && array.bitmap?.kind === 'bitmap')) return;
+    attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
+    // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
+    attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
+}
+
 function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     const dir = `sys/block/${array.name}`;
     const md = `${dir}/md`;
@@ -94,9 +113,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('reshape_position', array.reshape ? array.reshape.checkpoint * (array.raidDisks - parityDisks(array.level)) : 'none');
     attr('resync_start', array.resyncCheckpoint ?? 'none');
     attr('consistency_policy', consistencyPolicy(array));
-    attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
-    // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
-    attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
+    renderBitmap(state, array, attr);
     renderMembers(files, dir, array);
     // A stopped array's partitions are gone with its block device's contents.
     if (started) renderPartitions(files, dir, array.partitions);

@@ -221,6 +221,7 @@ export function buildHostState(spec: ScenarioSpec): HostState {
             speedLimitMax: spec.kernel?.speedLimitMax ?? 200000,
             syncIoDepth: spec.kernel?.syncIoDepth ?? null,
             bitmapTypes: spec.kernel?.bitmapTypes ?? null,
+            lacks: spec.kernel?.lacks ?? [],
             pageSize: spec.kernel?.pageSize ?? 4096,
         },
         memory: { totalKiB, availableKiB: spec.memory?.availableKiB ?? Math.floor(totalKiB * 0.8) },

@@ -24,6 +24,8 @@ export interface KernelTunables {
     syncIoDepth: number | null;
     /** What md/bitmap_type lists besides none; null: a kernel without the file (6.1). */
     bitmapTypes: BitmapKindName[] | null;
+    /** Paths under /sys/block/NAME/ this kernel does not have. */
+    lacks: string[];
     pageSize: number;
 }
 

@@ -52,6 +52,11 @@ export interface KernelSpec {
      * only while an array has a classic bitmap (Linux 7.x); absent, the kernel is 6.1-like.
      */
     bitmapTypes?: BitmapKindName[];
+    /**
+     * Attributes this kernel does not have, by their path under a device's /sys/block/NAME/
+     * ("md/group_thread_cnt", "mq/0/nr_tags"): left out of every device, as an older kernel does.
+     */
+    lacks?: string[];
     /** Bytes. Default 4096. */
     pageSize?: number;
 }

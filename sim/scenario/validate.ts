@@ -121,6 +121,7 @@ const scenarioShape: Rule = object({
         speedLimitMax: optional(integer({ min: 0, max: 0x7fffffff })),
         syncIoDepth: optional(integer({ min: 1, max: 0x7fffffff })),
         bitmapTypes: optional(arrayOf(oneOf(BITMAP_KINDS))),
+        lacks: optional(arrayOf(string(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'a path under /sys/block/NAME/ like md/group_thread_cnt'))),
         pageSize: optional(integer({ min: 4096, max: 65536 })),
     })),
     memory: optional(object({

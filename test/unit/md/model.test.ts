@@ -131,6 +131,12 @@ describe('the bitmap kind on kernels with md/bitmap_type (and without)', () => {
         expect(bitmapOf(asNewerKernel('raid5-assume-clean-idle', 'none [bitmap] ', false))).toBeNull();
     });
 
+    test('no bitmap_type and no bitmap/ files, but a bitmap line in /proc/mdstat: internal, its chunk from there', () => {
+        const files = asNewerKernel('raid5-bitmap-chunk4M-dirty', '', false);
+        files.delete('/sys/block/md0/md/bitmap_type');
+        expect(bitmapOf(files)).toEqual({ kind: 'internal', chunkKiB: 4096, pagesUsed: 1, pagesTotal: 1 });
+    });
+
     test('a kernel without bitmap_type (6.1): bitmap/location decides, as before', () => {
         expect(loadCaptureFiles('raid5-bitmap-chunk4M-dirty').has('/sys/block/md0/md/bitmap_type')).toBe(false);
         expect(bitmapOf(loadCaptureFiles('raid5-assume-clean-idle'))).toBeNull();

@@ -3,7 +3,7 @@
 // Values use the kernel's exact formats ("1000 (system)", "123 / 456", "4 (3)", "[none] mq-deadline ").
 
 import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
-import { arraySectors, isParityLevel, isRedundant, parityDisks } from '../model/levels';
+import { arraySectors, isParityLevel, isRedundant, parityDisks, STRIPE_SIZE_BYTES } from '../model/levels';
 import { mismatchCount } from '../model/sync';
 import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
@@ -131,6 +131,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('sync_speed_max', speedLimit(limits.max, array.localSpeedMax !== null));
     if (!isParityLevel(array.level)) return;
     attr('stripe_cache_size', array.stripeCacheSize);
+    attr('stripe_size', STRIPE_SIZE_BYTES);
     attr('stripe_cache_active', stripeCacheActive(state, array));
     attr('group_thread_cnt', array.groupThreadCnt);
 }

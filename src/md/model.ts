@@ -111,6 +111,8 @@ export interface ArrayModel {
     /** What mismatchCount counts now (src/md/mismatches.ts); null when there is no count. */
     mismatchMeaning: MismatchMeaning | null;
     stripeCache: { size: number; active: number | null } | null;
+    /** md/stripe_size (raid4/5/6, Linux 5.12+): bytes per member in a stripe; null where absent. */
+    stripeSizeBytes: number | null;
     groupThreadCount: number | null;
     readAheadKiB: number | null;
     lastSyncAction: string | null;
@@ -389,6 +391,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         mismatchCount,
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
+        stripeSizeBytes: stripeCacheSize === null ? null : num('stripe_size'),
         groupThreadCount: num('group_thread_cnt'),
         readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),
         lastSyncAction: attr('last_sync_action'),

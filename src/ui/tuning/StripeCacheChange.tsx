@@ -34,7 +34,7 @@ export function StripeCacheChange({ array: shown, onClose, suggested }: { array:
                                 ? fmt(_('Memory: $0 = page size $1 × $2 disks × $3 entries; $4 more than now, $5 of the memory ($6) and $7 of what is available ($8).'),
                                     formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks, parsed ?? '?', ...shares)
                                 // 64 KiB pages with 4 KiB stripes: several disks' buffers share a page.
-                                : fmt(_('Memory: $0 = page size $1 × $2 pages per stripe (the disks share pages: md/stripe_size is $3) × $4 entries; $5 more than now, $6 of the memory ($7) and $8 of what is available ($9).'),
+                                : fmt(_('Memory: $0 = page size $1 × $2 (pages per stripe: the disks share pages, md/stripe_size is $3) × $4 entries; $5 more than now, $6 of the memory ($7) and $8 of what is available ($9).'),
                                     formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), cost.pagesPerStripe,
                                     formatKiB((array.stripeSizeBytes ?? 0) / 1024), parsed ?? '?', ...shares)}
                         </HelperTextItem>

@@ -5,7 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, cardFacts, simValue, warningAlerts } from '../harness/raidtunePage';
+import { arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'old-kernel', readySelector: '#array-md1' });
 
@@ -54,3 +54,22 @@ test('every dialog the page opens reads without a missing value showing as a wor
     }
     expect(opened).toEqual(expect.arrayContaining(['Disk queues…', 'Read-ahead…', 'Speed limits…', 'Remove bitmap…']));
 });
+
+test('after a change, "Keep after reboot" writes its files for what this kernel has, with no missing value shown', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }).click();
+    await dialog().locator('#md0-read-ahead').fill('4096');
+    await dialog().getByRole('button', { name: 'Apply', exact: true }).click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await env.page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+
+    const keep = env.page.getByRole('button', { name: 'Keep after reboot…', exact: true });
+    await waitUntil('"Keep after reboot…" enabled', async () => await keep.getAttribute('aria-disabled') !== 'true', 20000);
+    await keep.click();
+    await dialog().waitFor();
+    const text = await dialog().innerText();
+    expect(text).toContain('ATTR{queue/read_ahead_kb}'); // the array's read-ahead is kept
+    expect(text).not.toMatch(JS_WORDS);
+    expect(text).not.toContain('group_thread_cnt');
+});
+

@@ -94,7 +94,8 @@ function resyncStatus(array: MdArray, now: number): string | null {
 /** "bitmap: 1/8 pages [4KB], 65536KB chunk" plus its newline, or nothing without a bitmap. */
 function bitmapStatus(state: HostState, array: MdArray): string {
     const bitmap = array.bitmap;
-    if (!bitmap || !isStarted(array)) return '';
+    // A lockless bitmap's line is not known here (no kernel with one was at hand): none is printed.
+    if (!bitmap || bitmap.kind === 'llbitmap' || !isStarted(array)) return '';
     const pageSize = state.kernel.pageSize;
     const covered = syncTotalSectors(array, 'resync');
     const chunks = Math.ceil(covered / (bitmap.chunkBytes / 512));

@@ -3,19 +3,24 @@
 // growing stripe_cache_size really costs page_size * disks * entries.
 
 import { isStarted } from '../model/array';
-import { isParityLevel } from '../model/levels';
+import { isParityLevel, STRIPE_SIZE_BYTES } from '../model/levels';
 import type { HostState, IoStats } from '../model/types';
 import { MD_MAJOR } from '../model/devices';
 import { WRITABLE_PROC_ATTRIBUTES } from '../writes/attributes';
 import type { FileSet } from './files';
 import { renderMdstat } from './mdstat';
 
-/** Bytes held by all stripe caches (md(4): page_size * nr_disks * stripe_cache_size). */
+/**
+ * Bytes held by all stripe caches: page_size * nr_disks * stripe_cache_size (md(4)) where the
+ * stripe is a page; with 4 KiB stripes on bigger pages the disks' buffers share pages.
+ */
 export function stripeCacheBytes(state: HostState): number {
+    const pageSize = state.kernel.pageSize;
+    const disksPerPage = Math.max(1, Math.floor(pageSize / STRIPE_SIZE_BYTES));
     let bytes = 0;
     for (const array of state.arrays)
         if (isStarted(array) && isParityLevel(array.level))
-            bytes += state.kernel.pageSize * array.raidDisks * array.stripeCacheSize;
+            bytes += pageSize * Math.ceil(array.raidDisks / disksPerPage) * array.stripeCacheSize;
     return bytes;
 }
 

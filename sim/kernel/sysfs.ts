@@ -3,7 +3,7 @@
 // Values use the kernel's exact formats ("1000 (system)", "123 / 456", "4 (3)", "[none] mq-deadline ").
 
 import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
-import { arraySectors, isParityLevel, isRedundant, parityDisks } from '../model/levels';
+import { arraySectors, isParityLevel, isRedundant, parityDisks, STRIPE_SIZE_BYTES } from '../model/levels';
 import { mismatchCount } from '../model/sync';
 import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
@@ -71,6 +71,25 @@ function renderMembers(files: FileSet, dir: string, array: MdArray): void {
     }
 }
 
+/** "[none] bitmap ", "none bitmap [llbitmap] ": every kind this kernel has, the array's in brackets. */
+function bitmapType(kinds: string[], current: string): string {
+    return ['none', ...kinds].map(kind => (kind === current ? `[${kind}] ` : `${kind} `)).join('');
+}
+
+/**
+ * 6.1 always has bitmap/ (location "none" without a bitmap); newer kernels have md/bitmap_type
+ * and bitmap/ only while the classic bitmap runs (its sysfs group comes and goes with it).
+ */
+function renderBitmap(state: HostState, array: MdArray, attr: (name: string, value: string | number) => void): void {
+    const started = isStarted(array);
+    const kinds = state.kernel.bitmapTypes;
+    if (kinds) attr('bitmap_type', bitmapType(kinds, array.bitmap?.kind ?? 'none'));
+    if (kinds && !(started && array.bitmap?.kind === 'bitmap')) return;
+    attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
+    // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
+    attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
+}
+
 function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     const dir = `sys/block/${array.name}`;
     const md = `${dir}/md`;
@@ -94,9 +113,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('reshape_position', array.reshape ? array.reshape.checkpoint * (array.raidDisks - parityDisks(array.level)) : 'none');
     attr('resync_start', array.resyncCheckpoint ?? 'none');
     attr('consistency_policy', consistencyPolicy(array));
-    attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
-    // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).
-    attr('bitmap/chunksize', !started ? 0 : array.bitmap ? array.bitmap.chunkBytes : array.removedBitmapChunkBytes ?? 0);
+    renderBitmap(state, array, attr);
     renderMembers(files, dir, array);
     // A stopped array's partitions are gone with its block device's contents.
     if (started) renderPartitions(files, dir, array.partitions);
@@ -114,6 +131,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('sync_speed_max', speedLimit(limits.max, array.localSpeedMax !== null));
     if (!isParityLevel(array.level)) return;
     attr('stripe_cache_size', array.stripeCacheSize);
+    attr('stripe_size', STRIPE_SIZE_BYTES);
     attr('stripe_cache_active', stripeCacheActive(state, array));
     attr('group_thread_cnt', array.groupThreadCnt);
 }

@@ -55,6 +55,9 @@ function removeBitmap(array: MdArray, device: string): MdadmOutcome {
     if (!array.bitmap) return fail(`no bitmap found on ${device}`);
     // SET_ARRAY_INFO: EBUSY while syncing, EROFS on a read-only array (the latter not checked on a real kernel).
     if (isBusy(array) || isReadOnly(array)) return fail('failed to remove internal bitmap.');
+    // md takes a lockless bitmap away only while the array is stopped (bitmap_type): SET_ARRAY_INFO
+    // fails. The message is mdadm's for any such failure; not checked on a real kernel.
+    if (array.bitmap.kind === 'llbitmap') return fail('failed to remove internal bitmap.');
     array.removedBitmapChunkBytes = array.bitmap.chunkBytes;
     array.bitmap = null;
     return OK;
@@ -71,7 +74,7 @@ function addBitmap(array: MdArray, device: string, chunkBytes: number | null): M
     if (isBusy(array)) return fail('Cannot add bitmap while array is resyncing or reshaping etc.', 'failed to set internal bitmap.');
     if (isReadOnly(array)) return fail('failed to set internal bitmap.');
     // 4 KiB after the superblock for 1.1/1.2 (and after 0.90's); 1.0's would sit before its superblock: see README.
-    array.bitmap = { chunkBytes: chunk, location: '+8', allocatedPages: null };
+    array.bitmap = { kind: 'bitmap', chunkBytes: chunk, location: '+8', allocatedPages: null };
     return OK;
 }
 

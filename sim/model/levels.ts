@@ -10,6 +10,9 @@ export function isRedundant(level: Level): boolean {
 }
 
 /** raid4/5/6: stripe cache, group threads, parity. */
+/** md/stripe_size: DEFAULT_STRIPE_SIZE, what Linux 5.12+ uses on every page size unless set otherwise. */
+export const STRIPE_SIZE_BYTES = 4096;
+
 export function isParityLevel(level: Level): boolean {
     return level === 'raid4' || level === 'raid5' || level === 'raid6';
 }

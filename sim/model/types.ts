@@ -2,7 +2,7 @@
 // (sim/kernel/) only read it; the physics (sim/physics/) and the attribute writes (sim/writes/)
 // change it. Positions are 512-byte sectors, speeds KiB/s, times seconds since the host started.
 
-import type { ArrayStateName, DiskKind, Level, MemberFlag, SyncAction } from '../scenario/types';
+import type { ArrayStateName, BitmapKindName, DiskKind, Level, MemberFlag, SyncAction } from '../scenario/types';
 
 export interface HostState {
     /** Simulated seconds since the host was created. */
@@ -22,6 +22,10 @@ export interface KernelTunables {
     speedLimitMin: number;
     speedLimitMax: number;
     syncIoDepth: number | null;
+    /** What md/bitmap_type lists besides none; null: a kernel without the file (6.1). */
+    bitmapTypes: BitmapKindName[] | null;
+    /** Paths under /sys/block/NAME/ this kernel does not have. */
+    lacks: string[];
     pageSize: number;
 }
 
@@ -114,6 +118,7 @@ export interface Member {
 }
 
 export interface Bitmap {
+    kind: BitmapKindName;
     chunkBytes: number;
     location: string;
     allocatedPages: number | null;

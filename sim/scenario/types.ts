@@ -6,6 +6,7 @@
 export const LEVELS = ['linear', 'raid0', 'raid1', 'raid4', 'raid5', 'raid6', 'raid10'] as const;
 export type Level = typeof LEVELS[number];
 
+export const BITMAP_KINDS = ['bitmap', 'llbitmap'] as const;
 export const SYNC_ACTIONS = ['resync', 'recover', 'check', 'repair', 'reshape'] as const;
 export type SyncAction = typeof SYNC_ACTIONS[number];
 
@@ -45,6 +46,17 @@ export interface KernelSpec {
     speedLimitMax?: number;
     /** /proc/sys/dev/raid/sync_io_depth (2025+ kernels). Absent unless given. */
     syncIoDepth?: number;
+    /**
+     * The bitmap kinds md/bitmap_type lists besides none (2025+ kernels: ["bitmap"], with the
+     * lockless bitmap ["bitmap", "llbitmap"]). Given, md/bitmap_type exists and bitmap/ is there
+     * only while an array has a classic bitmap (Linux 7.x); absent, the kernel is 6.1-like.
+     */
+    bitmapTypes?: BitmapKindName[];
+    /**
+     * Attributes this kernel does not have, by their path under a device's /sys/block/NAME/
+     * ("md/group_thread_cnt", "mq/0/nr_tags"): left out of every device, as an older kernel does.
+     */
+    lacks?: string[];
     /** Bytes. Default 4096. */
     pageSize?: number;
 }
@@ -158,7 +170,11 @@ export interface ArraySpec {
     partitions?: PartitionSpec[];
 }
 
+export type BitmapKindName = typeof BITMAP_KINDS[number];
+
 export interface BitmapSpec {
+    /** md's bitmap kind (md/bitmap_type). Default "bitmap"; "llbitmap" needs it in kernel.bitmapTypes. */
+    kind?: BitmapKindName;
     chunkKiB: number;
     /** bitmap/location. Default "+8". */
     location?: string;

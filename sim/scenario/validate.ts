@@ -7,7 +7,7 @@ import { isParityLevel, isRedundant } from '../model/levels';
 import { memberSlots, partitionLayout } from './derive';
 import { arrayOf, boolean, integer, number, object, oneOf, optional, required, string, type Problems, type Rule } from './schema';
 import {
-    ARRAY_STATES, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SYNC_ACTIONS,
+    ARRAY_STATES, BITMAP_KINDS, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SYNC_ACTIONS,
     type ArraySpec, type DiskSpec, type IoLoadSpec, type ScenarioSpec,
 } from './types';
 
@@ -70,6 +70,7 @@ const arrayFields = {
     componentSizeKiB: optional(integer({ min: 64 })),
     state: optional(oneOf(ARRAY_STATES)),
     bitmap: optional(object({
+        kind: optional(oneOf(BITMAP_KINDS)),
         chunkKiB: required(integer({ min: 4 })),
         location: optional(string(/^(none|file|[+-]\d+)$/, 'none, file or a signed sector offset like +8')),
         allocatedPages: optional(integer({ min: 0 })),
@@ -119,6 +120,8 @@ const scenarioShape: Rule = object({
         speedLimitMin: optional(integer({ min: 0, max: 0x7fffffff })),
         speedLimitMax: optional(integer({ min: 0, max: 0x7fffffff })),
         syncIoDepth: optional(integer({ min: 1, max: 0x7fffffff })),
+        bitmapTypes: optional(arrayOf(oneOf(BITMAP_KINDS))),
+        lacks: optional(arrayOf(string(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'a path under /sys/block/NAME/ like md/group_thread_cnt'))),
         pageSize: optional(integer({ min: 4096, max: 65536 })),
     })),
     memory: optional(object({
@@ -158,6 +161,7 @@ export function checkConsistency(spec: ScenarioSpec, source: string): void {
         arrayNames.add(arr.name);
         checkMembers(arr, path, devices, usedBy, problems);
         checkArraySettings(arr, path, problems);
+        checkBitmapKind(spec, arr, path, problems);
     });
     if (problems.length) throw new ScenarioError(source, problems);
 }
@@ -198,6 +202,13 @@ function checkKernel(spec: ScenarioSpec, problems: Problems): void {
     const memory = spec.memory;
     if (memory?.availableKiB !== undefined && memory.availableKiB > memory.totalKiB)
         problems.push('memory.availableKiB: more than memory.totalKiB');
+}
+
+/** A lockless bitmap needs a kernel that has one, and mdadm writes it only with 1.2 metadata. */
+function checkBitmapKind(spec: ScenarioSpec, arr: ArraySpec, path: string, problems: Problems): void {
+    if (arr.bitmap?.kind !== 'llbitmap') return;
+    if (!spec.kernel?.bitmapTypes?.includes('llbitmap')) problems.push(`${path}.bitmap.kind: llbitmap needs "llbitmap" in kernel.bitmapTypes`);
+    if ((arr.metadata ?? '1.2') !== '1.2') problems.push(`${path}.bitmap.kind: llbitmap needs 1.2 metadata`);
 }
 
 function checkLoad(load: IoLoadSpec | undefined, path: string, problems: Problems): void {

@@ -19,7 +19,7 @@ import {
     MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
 } from './tuning/persist';
 import {
-    parseBitmapLocation, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
+    parseBitmapLocation, parseBitmapType, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
     parseChunkSize, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
     type DiskStats, type DiskstatsLines, type MemInfo, type SpeedLimit,
 } from './sysfs';
@@ -71,6 +71,8 @@ export interface SyncModel {
     waitingFor: string[];
 }
 
+export type BitmapKind = 'internal' | 'file' | 'llbitmap';
+
 export interface ArrayModel {
     name: string;
     device: string;
@@ -91,7 +93,11 @@ export interface ArrayModel {
     degradedDevices: number | null;
     missingSlots: number[];
     uuid: string | null;
-    bitmap: { kind: 'internal' | 'file'; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
+    /**
+     * The write-intent bitmap; null when the array has none. `llbitmap`: the lockless bitmap of
+     * kernels since 2025 (md/bitmap_type), which mdadm sets only when it creates the array.
+     */
+    bitmap: { kind: BitmapKind; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
     consistencyPolicy: string | null;
     members: MemberModel[];
     sync: SyncModel | null;
@@ -105,6 +111,8 @@ export interface ArrayModel {
     /** What mismatchCount counts now (src/md/mismatches.ts); null when there is no count. */
     mismatchMeaning: MismatchMeaning | null;
     stripeCache: { size: number; active: number | null } | null;
+    /** md/stripe_size (raid4/5/6, Linux 5.12+): bytes per member in a stripe; null where absent. */
+    stripeSizeBytes: number | null;
     groupThreadCount: number | null;
     readAheadKiB: number | null;
     lastSyncAction: string | null;
@@ -383,6 +391,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         mismatchCount,
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
+        stripeSizeBytes: stripeCacheSize === null ? null : num('stripe_size'),
         groupThreadCount: num('group_thread_cnt'),
         readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),
         lastSyncAction: attr('last_sync_action'),
@@ -545,15 +554,24 @@ function stoppedPosition(action: SyncAction, level: string | null, attr: (name: 
     return done === null || !total ? null : { doneSectors: Math.min(done, total), totalSectors: total };
 }
 
+/**
+ * The bitmap from md/bitmap_type where the kernel has it (its bracketed kind), else from
+ * bitmap/location, else from /proc/mdstat's bitmap line. Newer kernels drop bitmap/location when
+ * there is no bitmap, so a missing file alone never means "unknown": no line there means none.
+ */
 function buildBitmap(md: MdstatArray, attr: (name: string) => string | null): ArrayModel['bitmap'] {
+    const type = parseBitmapType(attr('bitmap_type'));
+    if (type === 'none') return null;
+    const counters = { pagesUsed: md.bitmap?.pagesUsed ?? null, pagesTotal: md.bitmap?.pagesTotal ?? null };
+    // The lockless bitmap keeps its settings under llbitmap/, none of them its chunk in bytes.
+    if (type === 'llbitmap') return { kind: 'llbitmap', chunkKiB: md.bitmap?.chunkKiB ?? null, ...counters };
     const location = parseBitmapLocation(attr('bitmap/location'));
     const chunkBytes = parseIntValue(attr('bitmap/chunksize'));
     if (location?.kind === 'none' || (location === null && md.bitmap === null)) return null;
     return {
         kind: location?.kind === 'file' || md.bitmap?.file ? 'file' : 'internal',
         chunkKiB: chunkBytes ? chunkBytes / 1024 : md.bitmap?.chunkKiB ?? null,
-        pagesUsed: md.bitmap?.pagesUsed ?? null,
-        pagesTotal: md.bitmap?.pagesTotal ?? null,
+        ...counters,
     };
 }
 

@@ -57,21 +57,39 @@ export function parseBitmapLocation(text: string | null): { kind: 'none' | 'inte
     return offset ? { kind: 'internal', offsetSectors: Number(offset[1]) } : null;
 }
 
-/** `queue/scheduler`: "[none] mq-deadline kyber" -> current and available. */
-export function parseScheduler(text: string | null): { current: string | null; available: string[] } | null {
-    if (!text) return null;
+/**
+ * A list of choices with the current one in brackets, as `queue/scheduler` and `md/bitmap_type`
+ * print them ("none [mq-deadline] ", "[none] bitmap llbitmap "): current and available, in order.
+ */
+function parseBracketedChoice(text: string): { current: string | null; available: string[] } {
     const available: string[] = [];
     let current: string | null = null;
     // No regular expression per word: 2048 disks are parsed at every refresh.
     for (const word of text.split(/\s+/)) {
+        if (!word) continue;
         const bracketed = word.length > 2 && word.startsWith('[') && word.endsWith(']');
         const name = bracketed ? word.slice(1, -1) : word;
         if (bracketed) current = name;
         available.push(name);
     }
-    // Devices without a scheduler list print just "none".
-    if (current === null && available.length === 1) current = available[0];
     return { current, available };
+}
+
+/** `queue/scheduler`: "[none] mq-deadline kyber" -> current and available. */
+export function parseScheduler(text: string | null): { current: string | null; available: string[] } | null {
+    if (!text) return null;
+    const parsed = parseBracketedChoice(text);
+    // Devices without a scheduler list print just "none".
+    if (parsed.current === null && parsed.available.length === 1) parsed.current = parsed.available[0];
+    return parsed;
+}
+
+/**
+ * `md/bitmap_type` (kernels since 2025): the bitmap kinds this kernel has, the array's in brackets
+ * ("[none] bitmap", "none bitmap [llbitmap]"). Null where the kernel has no such file or names none.
+ */
+export function parseBitmapType(text: string | null): string | null {
+    return text ? parseBracketedChoice(text).current : null;
 }
 
 export interface MemInfo {

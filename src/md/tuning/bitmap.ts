@@ -3,7 +3,8 @@
 // that dropped out is added back) md resyncs only those regions; every write pays for the marks.
 // Refusals follow mdadm 4.2's Grow_addbitmap and the kernel as checked on Linux 6.1: md refuses
 // bitmap changes while ANY sync runs, waits or is paused (EBUSY even when frozen), so raidtune
-// says why before mdadm has to. Chunk sizes and their cost: seed 002.
+// says why before mdadm has to; a lockless bitmap (llbitmap, kernels since 2025) is never changed
+// by `--grow`. Chunk sizes and their cost: seed 002.
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
@@ -177,8 +178,16 @@ function layoutRefusal(array: ArrayModel): Message | null {
     return null;
 }
 
+/**
+ * mdadm writes a lockless bitmap only when it creates an array (super1.c: "lockless bitmap is only
+ * supported with creating the array with 1.2 metadata"), and md switches an array's bitmap kind
+ * (md/bitmap_type) only while it is stopped: `--grow` neither adds nor removes one.
+ */
+const LLBITMAP_REFUSAL = N_('The array has a lockless bitmap (llbitmap). mdadm chooses it only when it creates an array and cannot add or remove it with --grow; md changes the kind of bitmap only while the array is stopped.');
+
 function presenceRefusal(array: ArrayModel, action: BitmapAction): Message | null {
     const bitmap = array.bitmap;
+    if (bitmap?.kind === 'llbitmap') return msg(LLBITMAP_REFUSAL);
     if (action === 'add') {
         if (bitmap) return msg(N_('The array already has a write-intent bitmap.'));
         // Both keep the RAID 5 write hole closed in their own way; md runs only one of them.

@@ -95,7 +95,8 @@ function extraStripeCacheBytes(host: HostModel, arrays: ArrayModel[], presetEntr
         const entries = entriesFor(array, presetEntries);
         if (entries <= current) continue; // shrinking frees memory; it is not counted as room for others
         if (host.pageSize === null || array.raidDisks === null) return null;
-        extra += stripeCacheBytes(host.pageSize, array.raidDisks, entries) - stripeCacheBytes(host.pageSize, array.raidDisks, current);
+        const unit = array.stripeSizeBytes ?? host.pageSize;
+        extra += stripeCacheBytes(host.pageSize, array.raidDisks, entries, unit) - stripeCacheBytes(host.pageSize, array.raidDisks, current, unit);
     }
     return extra;
 }

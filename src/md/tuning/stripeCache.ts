@@ -26,18 +26,29 @@ export const WARN_SHARE = 0.1;
  * during the reshape (raid5_set_cache_size() accepts 17..32768), so raidtune refuses a smaller one.
  */
 export const RESHAPE_CHUNKS_IN_CACHE = 4;
-/** md's stripe unit (DEFAULT_STRIPE_SIZE); 64 KiB-page kernels may set md/stripe_size otherwise. */
+/** md's stripe unit (DEFAULT_STRIPE_SIZE) where a kernel does not say (md/stripe_size, since 5.12). */
 export const STRIPE_SIZE_BYTES = 4096;
+
+/**
+ * Bytes per member in one stripe, for the reshape's minimum: md/stripe_size where the kernel has it
+ * (4 KiB by default, also on 64 KiB-page kernels). Before 5.12 it was the page; 4 KiB then asks
+ * more entries than a 64 KiB-page kernel needs, which errs on the side that keeps a reshape going.
+ */
+export function stripeUnitBytes(array: ArrayModel): number {
+    return array.stripeSizeBytes ?? STRIPE_SIZE_BYTES;
+}
 
 /** The fewest entries the array's reshape needs, or null when no reshape is under way. */
 export function reshapeStripeCacheMin(array: ArrayModel): number | null {
     if (array.sync?.action !== 'reshape' || !array.chunkKiB) return null;
     const chunkBytes = Math.max(array.chunkKiB, array.previousChunkKiB ?? 0) * 1024;
-    return Math.floor(chunkBytes / STRIPE_SIZE_BYTES) * RESHAPE_CHUNKS_IN_CACHE;
+    return Math.floor(chunkBytes / stripeUnitBytes(array)) * RESHAPE_CHUNKS_IN_CACHE;
 }
 
 export interface StripeCacheCost {
     bytes: number;
+    /** Pages one stripe holds: the number of disks, fewer where md/stripe_size is below the page. */
+    pagesPerStripe: number;
     /** Extra memory compared to the current size (negative when shrinking). */
     extraBytes: number;
     /** Shares of MemTotal / MemAvailable the extra memory takes; null when unknown. */
@@ -45,17 +56,28 @@ export interface StripeCacheCost {
     ofAvailable: number | null;
 }
 
-export function stripeCacheBytes(pageSize: number, disks: number, entries: number): number {
-    return pageSize * disks * entries;
+/**
+ * Whole pages one stripe holds: a page per member where the stripe unit is the page (md(4):
+ * page size x disks x entries); with a smaller md/stripe_size (64 KiB pages, 4 KiB stripes) the
+ * members' buffers share pages (raid5.c, init_stripe_shared_pages()).
+ */
+export function pagesPerStripe(pageSize: number, disks: number, stripeUnit = pageSize): number {
+    const membersPerPage = Math.max(1, Math.floor(pageSize / stripeUnit));
+    return Math.ceil(disks / membersPerPage);
+}
+
+export function stripeCacheBytes(pageSize: number, disks: number, entries: number, stripeUnit = pageSize): number {
+    return pageSize * pagesPerStripe(pageSize, disks, stripeUnit) * entries;
 }
 
 export function stripeCacheCost(host: HostModel, array: ArrayModel, entries: number): StripeCacheCost | null {
     if (host.pageSize === null || array.raidDisks === null) return null;
-    const bytes = stripeCacheBytes(host.pageSize, array.raidDisks, entries);
-    const current = stripeCacheBytes(host.pageSize, array.raidDisks, array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT);
+    const unit = array.stripeSizeBytes ?? host.pageSize;
+    const bytes = stripeCacheBytes(host.pageSize, array.raidDisks, entries, unit);
+    const current = stripeCacheBytes(host.pageSize, array.raidDisks, array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT, unit);
     const extraBytes = bytes - current;
     const share = (kib: number | null | undefined) => (kib ? Math.max(0, extraBytes) / (kib * 1024) : null);
-    return { bytes, extraBytes, ofTotal: share(host.memory?.totalKiB), ofAvailable: share(host.memory?.availableKiB) };
+    return { bytes, pagesPerStripe: pagesPerStripe(host.pageSize, array.raidDisks, unit), extraBytes, ofTotal: share(host.memory?.totalKiB), ofAvailable: share(host.memory?.availableKiB) };
 }
 
 /** Whether raidtune can change this array's stripe cache, and if not why. */
@@ -72,8 +94,8 @@ export function stripeCachePlan(host: HostModel, array: ArrayModel, input: strin
     if (entries.error) return { errors: { entries: entries.error } };
     const reshapeMin = reshapeStripeCacheMin(array);
     if (reshapeMin !== null && entries.value < reshapeMin) {
-        return { errors: { entries: fieldError(N_('The running reshape needs at least $0 entries: four stripes per 4 KiB of its $1 chunk. With fewer it stalls.'),
-            reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0))).error } };
+        return { errors: { entries: fieldError(N_('The running reshape needs at least $0 entries: four stripes per $2 of its $1 chunk. With fewer it stalls.'),
+            reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0)), formatKiB(stripeUnitBytes(array) / 1024)).error } };
     }
     const cost = stripeCacheCost(host, array, entries.value);
     if (cost === null) return { errors: { entries: fieldError(N_('The page size or the number of disks is unknown, so the memory cost cannot be checked.')).error } };

@@ -2,7 +2,7 @@
 
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { MismatchMeaning } from '../../md/mismatches';
-import type { ArrayHealth, ArrayModel, MemberModel, SyncAction } from '../../md/model';
+import type { ArrayHealth, ArrayModel, BitmapKind, MemberModel, SyncAction } from '../../md/model';
 import { isStripeCacheFull } from '../../md/stripeCacheUse';
 
 export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'green' | 'orange' | 'red' | 'grey' | 'blue' }> = {
@@ -40,9 +40,15 @@ export function memberRoleText(member: MemberModel): string {
     }
 }
 
+const BITMAP_KIND_LABEL: Record<BitmapKind, () => string> = {
+    internal: () => _('Internal'),
+    file: () => _('File'),
+    llbitmap: () => _('Lockless (llbitmap)'),
+};
+
 export function bitmapText(array: ArrayModel): string {
     if (!array.bitmap) return _('None');
-    const kind = array.bitmap.kind === 'file' ? _('File') : _('Internal');
+    const kind = BITMAP_KIND_LABEL[array.bitmap.kind]();
     return array.bitmap.chunkKiB === null ? kind : fmt(_('$0, $1 chunks'), kind, formatChunk(array.bitmap.chunkKiB));
 }
 

@@ -21,6 +21,8 @@ export function StripeCacheChange({ array: shown, onClose, suggested }: { array:
     const parsed = /^\d+$/.test(entries.trim()) ? Number(entries) : null;
     const cost = parsed === null ? null : stripeCacheCost(model, array, parsed);
     const memory = model.memory;
+    const shares = cost === null ? [] : [formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
+        percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null)];
     return (
         <ChangeModal title={fmt(_('Stripe cache of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
@@ -28,10 +30,13 @@ export function StripeCacheChange({ array: shown, onClose, suggested }: { array:
                     value={entries} onChange={setEntries} error={result.errors?.entries}>
                     {cost && (
                         <HelperTextItem className="raidtune-stripe-cost">
-                            {fmt(_('Memory: $0 = page size $1 × $2 disks × $3 entries; $4 more than now, $5 of the memory ($6) and $7 of what is available ($8).'),
-                                formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks ?? '?', parsed ?? '?',
-                                formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
-                                percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null))}
+                            {cost.pagesPerStripe === array.raidDisks
+                                ? fmt(_('Memory: $0 = page size $1 × $2 disks × $3 entries; $4 more than now, $5 of the memory ($6) and $7 of what is available ($8).'),
+                                    formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks, parsed ?? '?', ...shares)
+                                // 64 KiB pages with 4 KiB stripes: several disks' buffers share a page.
+                                : fmt(_('Memory: $0 = page size $1 × $2 (pages per stripe: the disks share pages, md/stripe_size is $3) × $4 entries; $5 more than now, $6 of the memory ($7) and $8 of what is available ($9).'),
+                                    formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), cost.pagesPerStripe,
+                                    formatKiB((array.stripeSizeBytes ?? 0) / 1024), parsed ?? '?', ...shares)}
                         </HelperTextItem>
                     )}
                 </NumberField>

@@ -90,6 +90,60 @@ describe('model from real-kernel captures', () => {
     });
 });
 
+/**
+ * A 6.1 capture as a newer kernel shows it (measured on Linux 7.3 from Debian's trixie-backports):
+ * md/bitmap_type added with `type` ("[none] bitmap " is 7.3's own answer: a space after every
+ * kind), and the bitmap/ folder gone when the array has no classic bitmap.
+ */
+function asNewerKernel(capture: string, type: string, keepBitmapFolder: boolean): Map<string, string> {
+    const files = loadCaptureFiles(capture);
+    for (const path of [...files.keys()]) {
+        if (!keepBitmapFolder && path.startsWith('/sys/block/md0/md/bitmap/')) files.delete(path);
+    }
+    files.set('/sys/block/md0/md/bitmap_type', `${type}\n`);
+    return files;
+}
+
+describe('the bitmap kind on kernels with md/bitmap_type (and without)', () => {
+    const bitmapOf = (files: Map<string, string>) => buildModel(snapshotOf(files), 1000, null).arrays[0].bitmap;
+
+    test('no bitmap: "[none] bitmap" and no bitmap/location reads none, with no problem reported', () => {
+        const model = buildModel(snapshotOf(asNewerKernel('raid5-assume-clean-idle', '[none] bitmap ', false)), 1000, null);
+        expect(model.arrays[0].bitmap).toBeNull();
+        expect(model.problems).toEqual([]);
+    });
+
+    test('an internal bitmap: "none [bitmap]" with its location and chunk size', () => {
+        expect(bitmapOf(asNewerKernel('raid5-bitmap-chunk4M-dirty', 'none [bitmap] llbitmap ', true)))
+            .toEqual({ kind: 'internal', chunkKiB: 4096, pagesUsed: 1, pagesTotal: 1 });
+    });
+
+    test('a lockless bitmap: "none bitmap [llbitmap]" (md.c bitmap_type_show), without a bitmap/ folder', () => {
+        expect(bitmapOf(asNewerKernel('raid5-assume-clean-idle', 'none bitmap [llbitmap] ', false)))
+            .toEqual({ kind: 'llbitmap', chunkKiB: null, pagesUsed: null, pagesTotal: null });
+    });
+
+    test('bitmap_type says none even where a stale bitmap/location is left: none', () => {
+        expect(bitmapOf(asNewerKernel('raid5-bitmap-chunk4M-dirty', '[none] bitmap ', true))).toBeNull();
+    });
+
+    test('"[bitmap]" chosen but no bitmap/location and no mdstat line (an array that never had one): none', () => {
+        expect(bitmapOf(asNewerKernel('raid5-assume-clean-idle', 'none [bitmap] ', false))).toBeNull();
+    });
+
+    test('no bitmap_type and no bitmap/ files, but a bitmap line in /proc/mdstat: internal, its chunk from there', () => {
+        const files = asNewerKernel('raid5-bitmap-chunk4M-dirty', '', false);
+        files.delete('/sys/block/md0/md/bitmap_type');
+        expect(bitmapOf(files)).toEqual({ kind: 'internal', chunkKiB: 4096, pagesUsed: 1, pagesTotal: 1 });
+    });
+
+    test('a kernel without bitmap_type (6.1): bitmap/location decides, as before', () => {
+        expect(loadCaptureFiles('raid5-bitmap-chunk4M-dirty').has('/sys/block/md0/md/bitmap_type')).toBe(false);
+        expect(bitmapOf(loadCaptureFiles('raid5-assume-clean-idle'))).toBeNull();
+        expect(bitmapOf(loadCaptureFiles('raid5-bitmap-chunk4M-dirty'))).toMatchObject({ kind: 'internal', chunkKiB: 4096 });
+    });
+});
+
 describe('model edge cases', () => {
     test('an idle array frozen by hand has no sync, but says it is frozen (checked on a real kernel)', () => {
         const files = loadCaptureFiles('raid1-with-spare');

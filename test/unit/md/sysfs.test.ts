@@ -1,6 +1,6 @@
 import {
     parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState, parseNumberOrNone,
-    parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
+    parseBitmapType, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
 } from '../../../src/md/sysfs';
 
 describe('sysfs value parsers', () => {
@@ -40,6 +40,16 @@ describe('sysfs value parsers', () => {
     test('scheduler lists', () => {
         expect(parseScheduler('[none] mq-deadline')).toEqual({ current: 'none', available: ['none', 'mq-deadline'] });
         expect(parseScheduler('none')).toEqual({ current: 'none', available: ['none'] });
+        // 7.3 prints the current one last and a blank after it.
+        expect(parseScheduler('none [mq-deadline] ')).toEqual({ current: 'mq-deadline', available: ['none', 'mq-deadline'] });
+    });
+
+    test('bitmap_type: the bracketed kind; null where the file is absent', () => {
+        expect(parseBitmapType('[none] bitmap ')).toBe('none');
+        expect(parseBitmapType('none [bitmap] llbitmap ')).toBe('bitmap');
+        expect(parseBitmapType('none bitmap [llbitmap] ')).toBe('llbitmap');
+        expect(parseBitmapType(null)).toBeNull();
+        expect(parseBitmapType('')).toBeNull();
     });
 
     test('meminfo and diskstats in the kernel formats', () => {

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildModel } from '../../../src/md/model';
 import { smallestBitmapChunkKiB } from '../../../src/md/tuning/bitmap';
 import { createSimulatedHost, type SimulatedHost } from '../../../sim';
 import { parseMdadmArgs, parseSizeSectors, type MdadmOutcome } from '../../../sim/mdadm/args';
@@ -15,7 +16,7 @@ import type { MdadmEvent } from '../../../sim/mdadm/inbox';
 import { inboxDir } from '../../../sim/mdadm/protocol';
 import { writeMdadmWrapper } from '../../../sim/mdadm/wrapper';
 import type { ScenarioSpec } from '../../../sim/scenario/types';
-import { attr, md, oneArray, read, removeTempRoots, startHost, tee, tempRoot } from './simHelpers';
+import { attr, gather, md, oneArray, read, removeTempRoots, startHost, tee, tempRoot } from './simHelpers';
 
 afterEach(removeTempRoots);
 
@@ -163,6 +164,55 @@ describe('adding and removing on the running simulator', () => {
     test('read-only arrays are refused', async () => {
         const host = startHost(mirror({ level: 'raid1', state: 'readonly', bitmap: { chunkKiB: 65536 } }));
         await expect(mdadm(host, '--grow', '/dev/md0', '--bitmap=none')).resolves.toEqual(failed('failed to remove internal bitmap.'));
+    });
+});
+
+describe('a 7.x-like kernel (kernel.bitmapTypes): md/bitmap_type, bitmap/ only with a classic bitmap', () => {
+    const NEWER = { bitmapTypes: ['bitmap', 'llbitmap'] as ('bitmap' | 'llbitmap')[] };
+    const exists = (host: SimulatedHost, path: string) => existsSync(join(host.root, path));
+
+    test('no bitmap: "[none] ..." and no bitmap/ folder; an added one brings it, a removal takes it away', async () => {
+        const host = startHost(oneArray({ level: 'raid1' }, { diskSpec: { sizeBytes: TB4 }, kernel: NEWER }));
+        expect(attr(host, md('md0', 'bitmap_type'))).toBe('[none] bitmap llbitmap ');
+        expect(exists(host, md('md0', 'bitmap'))).toBe(false);
+
+        await expect(mdadm(host, '--grow', '/dev/md0', '--bitmap=internal', '--bitmap-chunk=64M')).resolves.toEqual(OK);
+        expect(attr(host, md('md0', 'bitmap_type'))).toBe('none [bitmap] llbitmap ');
+        expect(bitmapFiles(host)).toEqual({ location: '+8', chunksize: String(64 * MiB), policy: 'bitmap', mdstat: expect.stringMatching(/65536KB chunk$/) });
+
+        await expect(mdadm(host, '--grow', '/dev/md0', '--bitmap=none')).resolves.toEqual(OK);
+        expect(attr(host, md('md0', 'bitmap_type'))).toBe('[none] bitmap llbitmap ');
+        expect(exists(host, md('md0', 'bitmap'))).toBe(false);
+    });
+
+    test('newer-kernel\'s lockless bitmap: "[llbitmap]", no bitmap/ folder, and --grow changes nothing', async () => {
+        const host = startHost('newer-kernel');
+        expect(attr(host, md('md2', 'bitmap_type'))).toBe('none bitmap [llbitmap] ');
+        expect(exists(host, md('md2', 'bitmap'))).toBe(false);
+        await expect(mdadm(host, '--grow', '/dev/md2', '--bitmap=none')).resolves.toEqual(failed('failed to remove internal bitmap.'));
+        await expect(mdadm(host, '--grow', '/dev/md2', '--bitmap=internal')).resolves.toEqual(failed('bitmap already present on /dev/md2'));
+        expect(attr(host, md('md2', 'bitmap_type'))).toBe('none bitmap [llbitmap] ');
+    });
+
+    test('raidtune reads newer-kernel through its gather script: none, internal with its chunk, llbitmap', () => {
+        const model = buildModel(gather(startHost('newer-kernel')), 0);
+        expect(model.problems).toEqual([]);
+        expect(Object.fromEntries(model.arrays.map(a => [a.name, a.bitmap && [a.bitmap.kind, a.bitmap.chunkKiB]]))).toEqual({
+            md0: null, md1: ['internal', 65536], md2: ['llbitmap', null],
+        });
+    });
+
+    test('a lockless bitmap needs a kernel that lists it, and 1.2 metadata', () => {
+        expect(() => startHost(oneArray({ level: 'raid1', bitmap: { kind: 'llbitmap', chunkKiB: 65536 } })))
+            .toThrow(/llbitmap needs "llbitmap" in kernel.bitmapTypes/);
+        expect(() => startHost(oneArray({ level: 'raid1', metadata: '1.0', bitmap: { kind: 'llbitmap', chunkKiB: 65536 } }, { kernel: NEWER })))
+            .toThrow(/llbitmap needs 1.2 metadata/);
+    });
+
+    test('without bitmapTypes the kernel stays 6.1-like: no bitmap_type, bitmap/location "none"', () => {
+        const host = startHost(mirror());
+        expect(exists(host, md('md0', 'bitmap_type'))).toBe(false);
+        expect(attr(host, md('md0', 'bitmap/location'))).toBe('none');
     });
 });
 

@@ -27,6 +27,9 @@ const resyncingWithBitmap = arraysOf('raid1-bitmap-internal-resync')[0];
 /** RAID1 resyncing, no bitmap. */
 const resyncing = arraysOf('raid1-resync')[0];
 
+/** A lockless bitmap as the model has it from md/bitmap_type "none bitmap [llbitmap]". */
+const llbitmap: ArrayModel['bitmap'] = { kind: 'llbitmap', chunkKiB: null, pagesUsed: null, pagesTotal: null };
+
 /** A 2 x 4 TB RAID1 like the raid1-healthy scenario's, without a bitmap. */
 const bigMirror: ArrayModel = { ...withoutBitmap, level: 'raid1', raidDisks: 2, sizeKiB: 3_906_885_632, chunkKiB: null };
 
@@ -119,6 +122,9 @@ describe('every refusal has its reason, and no plan', () => {
         ['a file bitmap, adding', { ...withoutBitmap, bitmap: { ...withBitmap.bitmap!, kind: 'file' } }, 'add', /already has/],
         ['no bitmap to remove', withoutBitmap, 'remove', /has no write-intent bitmap/],
         ['a file bitmap, removing (raidtune could not put it back)', { ...withBitmap, bitmap: { ...withBitmap.bitmap!, kind: 'file' } }, 'remove', /kept in a file/],
+        // mdadm: "lockless bitmap is only supported with creating the array with 1.2 metadata".
+        ['a lockless bitmap (llbitmap), removing', { ...withBitmap, bitmap: llbitmap }, 'remove', /lockless bitmap \(llbitmap\).*cannot add or remove it with --grow/],
+        ['a lockless bitmap (llbitmap), adding', { ...withBitmap, bitmap: llbitmap }, 'add', /lockless bitmap \(llbitmap\)/],
         ['an inactive array', { ...withBitmap, health: 'inactive', arrayState: 'inactive' }, 'remove', /not running/],
         ['a read-only array', { ...withoutBitmap, health: 'read-only', readOnly: 'read-only', arrayState: 'readonly' }, 'add', /is read-only/],
         ['an auto-read-only array', { ...withBitmap, health: 'read-only', readOnly: 'auto-read-only', arrayState: 'read-auto' }, 'remove', /auto-read-only/],

@@ -7,8 +7,11 @@ import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 const MiB = 1024;
 
 /** A real-kernel capture as a model, with the memory and changed files a test needs. */
-function hostFrom(capture: string, { availableKiB = 4096 * MiB as number | null, pageSize = 4096 as number | null, files = {} as Record<string, string> } = {}): HostModel {
+function hostFrom(capture: string, {
+    availableKiB = 4096 * MiB as number | null, pageSize = 4096 as number | null, files = {} as Record<string, string>, without = [] as string[],
+} = {}): HostModel {
     const all = loadCaptureFiles(capture);
+    for (const path of without) all.delete(path);
     if (availableKiB !== null) all.set('/proc/meminfo', `MemTotal:        8192000 kB\nMemAvailable:    ${availableKiB} kB\n`);
     for (const [path, content] of Object.entries(files)) all.set(path, `${content}\n`);
     return buildModel({ files: all, pageSize, missingRoots: [], complete: true }, 0);
@@ -102,8 +105,13 @@ describe('the memory budget of the stripe caches', () => {
         expect(warnings[0]).toMatch(/^Stripe caches of \$0 entries instead of \$1.* \[256,8192,/);
     });
 
-    test('counts the page size: 64 KiB pages take 16 times the memory', () => {
-        expect(entriesWith({ availableKiB: 1024 * MiB, pageSize: 65536 }).entries).toBe('512');
+    test('counts the page size: 64 KiB pages take 16 times the memory where the stripe is a page (no md/stripe_size, before 5.12)', () => {
+        expect(entriesWith({ availableKiB: 1024 * MiB, pageSize: 65536, without: ['/sys/block/md0/md/stripe_size'] }).entries).toBe('512');
+    });
+
+    test('md/stripe_size 4096 on 64 KiB pages: the three members share one page per stripe', () => {
+        // 8192 entries x 64 KiB = 512 MiB, over 10% of 1 GiB; 1024 x 64 KiB = 64 MiB fits.
+        expect(entriesWith({ availableKiB: 1024 * MiB, pageSize: 65536 }).entries).toBe('1024');
     });
 
     test('grows nothing when the memory or the page size is unknown', () => {

@@ -90,6 +90,18 @@ describe('stripe cache', () => {
         expect(cost.extraBytes).toBe(4096 * 3 * (4096 - 256));
     });
 
+    test('64 KiB pages: a page per member without md/stripe_size, shared pages with 4 KiB stripes', () => {
+        const onBigPages = (without: string[]) => {
+            const files = loadCaptureFiles('raid5-recovery');
+            for (const path of without) files.delete(path);
+            const host = buildModel({ files, pageSize: 65536, missingRoots: [], complete: true }, 0);
+            return stripeCacheCost(host, host.arrays[0], 4096)!.bytes;
+        };
+        expect(onBigPages(['/sys/block/md0/md/stripe_size'])).toBe(65536 * 3 * 4096);
+        // stripe_size 4096 (the capture's): the 3 members' 4 KiB buffers fit in one 64 KiB page.
+        expect(onBigPages([])).toBe(65536 * 1 * 4096);
+    });
+
     test('refuses more than a safe share of available memory', () => {
         const host = hostFrom('raid5-recovery', 200 * 1024); // 200 MiB available
         expect(stripeCachePlan(host, host.arrays[0], '32768').errors?.entries?.message).toMatch(/available memory/);
@@ -117,8 +129,8 @@ describe('stripe cache', () => {
         const refused = stripeCachePlan(host, host.arrays[0], '511');
         expect(refused.plan).toBeUndefined();
         expect(refused.errors?.entries).toEqual({
-            message: 'The running reshape needs at least $0 entries: four stripes per 4 KiB of its $1 chunk. With fewer it stalls.',
-            args: [512, '512 KiB'],
+            message: 'The running reshape needs at least $0 entries: four stripes per $2 of its $1 chunk. With fewer it stalls.',
+            args: [512, '512 KiB', '4 KiB'],
         });
         expect(describePlan(stripeCachePlan(host, host.arrays[0], '512').plan!)).toBe('echo 512 > /sys/block/md0/md/stripe_cache_size');
         // Without a reshape only the kernel's own range counts.
@@ -132,6 +144,13 @@ describe('stripe cache', () => {
         expect(reshapeStripeCacheMin(host.arrays[0])).toBe(1024);
         const shrinking = reshaping({ '/sys/block/md0/md/chunk_size': '65536 (524288)' });
         expect(reshapeStripeCacheMin(shrinking.arrays[0])).toBe(512);
+    });
+
+    test('md/stripe_size sets the stripe unit: 64 KiB stripes (a 64 KiB-page kernel set so) need 16 times fewer', () => {
+        const host = reshaping({ '/sys/block/md0/md/stripe_size': '65536' });
+        expect(host.arrays[0].stripeSizeBytes).toBe(65536);
+        expect(reshapeStripeCacheMin(host.arrays[0])).toBe(32);
+        expect(stripeCachePlan(host, host.arrays[0], '31').errors?.entries?.args).toEqual([32, '512 KiB', '64 KiB']);
     });
 });
 

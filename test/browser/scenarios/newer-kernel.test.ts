@@ -1,0 +1,71 @@
+// A 7.x-like kernel (the newer-kernel scenario): md/bitmap_type names each array's bitmap kind and
+// bitmap/ exists only while a classic bitmap runs. The page shows the kind the kernel names, an
+// absent bitmap/location as none, and no add or remove for the lockless bitmap (llbitmap), whose
+// disabled button says why. Adding and removing a classic bitmap makes bitmap/ come and go.
+
+import { existsSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
+import { setupRaidtune } from '../harness/env';
+import { arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'newer-kernel', readySelector: '#array-md2' });
+
+const dialog = () => env.page.getByRole('dialog');
+const bitmapType = (array: string) => simValue(env, `/sys/block/${array}/md/bitmap_type`);
+const hasBitmapFolder = (array: string) => existsSync(env.simPath(`/sys/block/${array}/md/bitmap`));
+
+function footerButton(name: string): Locator {
+    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+}
+
+async function applyAndClose(label: string) {
+    await footerButton(label).click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    await dialog().waitFor({ state: 'detached' });
+}
+
+async function waitForBitmapFact(array: string, expected: string) {
+    await waitUntil(`${array} shows Bitmap: ${expected}`, async () => (await cardFacts(env.page, array)).Bitmap === expected, 20000);
+}
+
+test('each card shows the kind md/bitmap_type names; no bitmap/ folder reads as none', async () => {
+    expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
+    expect(hasBitmapFolder('md0')).toBe(false);
+    expect(await bitmapType('md1')).toBe('none [bitmap] llbitmap');
+    expect(await simValue(env, '/sys/block/md1/md/bitmap/chunksize')).toBe(String(64 * 2 ** 20));
+    expect(await bitmapType('md2')).toBe('none bitmap [llbitmap]');
+    expect(hasBitmapFolder('md2')).toBe(false);
+
+    expect((await cardFacts(env.page, 'md0')).Bitmap).toBe('None');
+    expect((await cardFacts(env.page, 'md1')).Bitmap).toBe('Internal, 64 MiB chunks');
+    expect((await cardFacts(env.page, 'md2')).Bitmap).toBe('Lockless (llbitmap)');
+    expect(await warningAlerts(env.page)).toEqual([]);
+    // Nothing the kernel left out shows as a word of JavaScript.
+    expect(await env.page.locator('#app, body').first().innerText()).not.toMatch(/\b(null|undefined|NaN)\b/);
+});
+
+test('the lockless bitmap: "Remove bitmap…" is disabled and its tooltip says why', async () => {
+    const button = arrayCard(env.page, 'md2').getByRole('button', { name: 'Remove bitmap…' });
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await button.hover();
+    await env.page.getByRole('tooltip').getByText('The array has a lockless bitmap (llbitmap). mdadm chooses it only when it creates an array and cannot add or remove it with --grow', { exact: false }).waitFor();
+    // The classic one next to it can be removed.
+    expect(await arrayCard(env.page, 'md1').getByRole('button', { name: 'Remove bitmap…' }).getAttribute('aria-disabled')).not.toBe('true');
+});
+
+test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ follow, and so does the card', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Add bitmap…' }).click();
+    await expect(dialog().locator('.raidtune-commands').innerText()).resolves
+        .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
+    await applyAndClose('Add bitmap');
+    expect(await bitmapType('md0')).toBe('none [bitmap] llbitmap');
+    expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
+    await waitForBitmapFact('md0', 'Internal, 64 MiB chunks');
+
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Remove bitmap…' }).click();
+    await applyAndClose('Remove bitmap');
+    expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
+    expect(hasBitmapFolder('md0')).toBe(false);
+    await waitForBitmapFact('md0', 'None');
+});

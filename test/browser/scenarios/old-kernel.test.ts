@@ -1,0 +1,75 @@
+// A kernel that lacks attributes raidtune reads (the old-kernel scenario: no group_thread_cnt,
+// consistency_policy, last_sync_action or mq/0/nr_tags; NVMe disks without any I/O scheduler).
+// What a kernel lacks is left out or said to be missing from this kernel: never an error, and
+// never "null", "undefined" or "NaN", on the page or in any dialog it opens.
+
+import { existsSync } from 'node:fs';
+import { setupRaidtune } from '../harness/env';
+import { arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'old-kernel', readySelector: '#array-md1' });
+
+const dialog = () => env.page.getByRole('dialog');
+const JS_WORDS = /\b(null|undefined|NaN)\b/;
+
+test('the simulated kernel lacks what the scenario says', async () => {
+    for (const path of ['/sys/block/md0/md/group_thread_cnt', '/sys/block/md0/md/consistency_policy',
+        '/sys/block/md0/md/last_sync_action', '/sys/block/nvme0n1/mq/0/nr_tags']) {
+        expect([path, existsSync(env.simPath(path))]).toEqual([path, false]);
+    }
+    expect(await simValue(env, '/sys/block/nvme0n1/queue/scheduler')).toBe('[none]');
+});
+
+test('the cards show what there is and leave the rest out', async () => {
+    const md0 = await cardFacts(env.page, 'md0');
+    expect(md0['Worker threads']).toBeUndefined();
+    expect(md0.Bitmap).toBe('None');
+    expect((await cardFacts(env.page, 'md1')).Bitmap).toBe('Internal, 64 MiB chunks');
+    expect(await warningAlerts(env.page)).toEqual([]);
+    expect(await env.page.locator('#app').innerText()).not.toMatch(JS_WORDS);
+});
+
+test('worker threads: the disabled button says the kernel has no group_thread_cnt', async () => {
+    const button = arrayCard(env.page, 'md0').getByRole('button', { name: 'Worker threads…' });
+    expect(await button.getAttribute('aria-disabled')).toBe('true');
+    await button.hover();
+    await env.page.getByRole('tooltip').getByText('The kernel does not offer group_thread_cnt for this array.').waitFor();
+});
+
+test('every dialog the page opens reads without a missing value showing as a word of JavaScript', async () => {
+    const opened: string[] = [];
+    for (const scope of [env.page.locator('#global-limits'), arrayCard(env.page, 'md0'), arrayCard(env.page, 'md1')]) {
+        const labels = (await scope.getByRole('button').allInnerTexts()).filter(label => label.endsWith('…'));
+        for (const label of labels) {
+            const button = scope.getByRole('button', { name: label, exact: true });
+            if (await button.getAttribute('aria-disabled') === 'true') continue;
+            await button.click();
+            await dialog().waitFor();
+            const text = await dialog().innerText();
+            expect([label, text]).toEqual([label, expect.not.stringMatching(JS_WORDS)]);
+            opened.push(label);
+            await env.page.keyboard.press('Escape');
+            await dialog().waitFor({ state: 'detached' });
+        }
+    }
+    expect(opened).toEqual(expect.arrayContaining(['Disk queues…', 'Read-ahead…', 'Speed limits…', 'Remove bitmap…']));
+});
+
+test('after a change, "Keep after reboot" writes its files for what this kernel has, with no missing value shown', async () => {
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }).click();
+    await dialog().locator('#md0-read-ahead').fill('4096');
+    await dialog().getByRole('button', { name: 'Apply', exact: true }).click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await env.page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+
+    const keep = env.page.getByRole('button', { name: 'Keep after reboot…', exact: true });
+    await waitUntil('"Keep after reboot…" enabled', async () => await keep.getAttribute('aria-disabled') !== 'true', 20000);
+    await keep.click();
+    await dialog().waitFor();
+    const text = await dialog().innerText();
+    expect(text).toContain('ATTR{queue/read_ahead_kb}'); // the array's read-ahead is kept
+    expect(text).not.toMatch(JS_WORDS);
+    expect(text).not.toContain('group_thread_cnt');
+});
+

@@ -6,6 +6,7 @@ import degradedFailed from './degraded-failed.json';
 import empty from './empty.json';
 import frozen from './frozen.json';
 import manyArrays from './many-arrays.json';
+import newerKernel from './newer-kernel.json';
 import raid1Healthy from './raid1-healthy.json';
 import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
@@ -24,4 +25,5 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     empty,
     'many-arrays': manyArrays,
     'slow-rebuilds': slowRebuilds,
+    'newer-kernel': newerKernel,
 };

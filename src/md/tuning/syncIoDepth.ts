@@ -38,9 +38,16 @@ export function syncIoUnitSectors(level: string | null): number {
     return level === 'raid4' || level === 'raid5' || level === 'raid6' ? 8 : 128;
 }
 
-/** The depth that applies to the array: its own, else the system's (md.c's sync_io_depth()). */
-export function effectiveSyncIoDepth(array: ArrayModel): number | null {
-    return array.syncIoDepth?.value ?? null;
+/**
+ * raid1 and raid10 keep at most RESYNC_DEPTH (32) sync requests in flight themselves
+ * (raise_barrier() in raid1.c and raid10.c); raid4/5/6 one stripe of the stripe cache per 4 KiB
+ * of sync I/O (raid5_sync_request() takes it from the cache). A depth past that puts no more
+ * sync I/O in flight: the largest depth worth setting.
+ */
+export const PERSONALITY_RESYNC_DEPTH = 32;
+
+export function usefulSyncIoDepth(array: ArrayModel): number {
+    return array.stripeCache ? array.stripeCache.size : PERSONALITY_RESYNC_DEPTH;
 }
 
 export function syncIoDepthSetting(arrayName: string | null): Message {

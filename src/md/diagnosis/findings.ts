@@ -94,7 +94,7 @@ function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: num
     const other = facts.otherKiBs;
     if (minKiBs === null || other === null || facts.totalKiBs <= 0) return null;
     const otherShare = other / facts.totalKiBs;
-    if (!heldAtMinimum(facts.rateKiBs, minKiBs) || other < OTHER_IO_MIN_KIBS || otherShare < OTHER_IO_MIN_SHARE) return null;
+    if (!heldAtMinimum(facts.rateKiBs, minKiBs) || !competing(facts)) return null;
     return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, ...raisedMinimum(minKiBs, maxKiBs, facts.bound) };
 }
 
@@ -143,13 +143,12 @@ function raisedDepth(array: ArrayModel): number | null {
     return depth !== null && useful > depth ? useful : null;
 }
 
-/** Held back by md's sync I/O depth (whatIf.ts depthHolds()): between the limits under other I/O. */
-function depthFinding(array: ArrayModel, facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Finding | null {
-    const depth = array.syncIoDepth?.value ?? null;
-    if (depth === null || !depthHolds(facts, minKiBs, maxKiBs, competing(facts), depth)) return null;
+/** Held back by md's sync I/O depth (`holds`: whatIf.ts depthHolds(), between the limits under other I/O). */
+function depthFinding(array: ArrayModel, facts: WindowFacts, holds: boolean): Finding | null {
+    if (!holds || !array.syncIoDepth) return null;
     const raised = raisedDepth(array);
     return {
-        kind: 'sync-io-depth', rateKiBs: facts.rateKiBs, otherKiBs: facts.otherKiBs!, depth,
+        kind: 'sync-io-depth', rateKiBs: facts.rateKiBs, otherKiBs: facts.otherKiBs!, depth: array.syncIoDepth.value,
         fix: raised === null ? null : { kind: 'sync-io-depth', depth: raised }, noFix: raised === null ? 'largest' : null,
     };
 }
@@ -236,7 +235,7 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const findings = [
         cappedFinding(facts, maxKiBs),
         starvedFinding(facts, minKiBs, maxKiBs),
-        depthFinding(array, facts, minKiBs, maxKiBs),
+        depthFinding(array, facts, depthLimits),
         cacheFinding(facts),
         backgroundJobsFinding(facts, host.backgroundJobs),
     ].filter((f): f is Finding => f !== null);

@@ -33,11 +33,6 @@ export function parseSyncIoDepth(text: string): Parsed<number> {
     return parseWholeNumber(text, SYNC_IO_DEPTH_MIN, SYNC_IO_DEPTH_MAX);
 }
 
-/** 512-byte sectors one unit of depth stands for on this level (sync_io_within_limit()). */
-export function syncIoUnitSectors(level: string | null): number {
-    return level === 'raid4' || level === 'raid5' || level === 'raid6' ? 8 : 128;
-}
-
 /**
  * raid1 and raid10 keep at most RESYNC_DEPTH (32) sync requests in flight themselves
  * (raise_barrier() in raid1.c and raid10.c); raid4/5/6 one stripe of the stripe cache per 4 KiB

@@ -10,6 +10,8 @@ import { presetPlan } from '../../../../src/md/tuning/presets';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
 import { SYNC_IO_DEPTH_MAX, usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
 import { msg } from '../../../../src/md/message';
+import { depthHolds, whatIfEtas } from '../../../../src/md/diagnosis/whatIf';
+import type { WindowFacts } from '../../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 
@@ -159,5 +161,29 @@ describe('presets', () => {
 
     test('on a kernel without it, no preset mentions it', () => {
         expect(describePlan(presetPlan(hostFrom('raid5-recovery'), 'low-impact').plan!)).not.toContain('sync_io_depth');
+    });
+});
+
+describe('where md applies it (md_do_sync: between the limits, under other I/O)', () => {
+    const facts = (rateKiBs: number, boundKiBs: number | null): WindowFacts => ({
+        seconds: 60, samples: 30, rateKiBs, remainingKiB: 1e6, members: [], totalKiBs: 4 * rateKiBs, otherKiBs: rateKiBs,
+        cache: null, bound: boundKiBs === null ? null : { kiBs: boundKiBs, member: 'sda', disk: 'sda', busyShare: 0.5 },
+    });
+
+    test.each([
+        ['between the limits, under other I/O, members with room', 20000, 100000, true, true],
+        ['held at the minimum (below it md never waits)', 1100, 100000, true, false],
+        ['at the maximum (md sleeps; the depth is not what holds it)', 199000, null, true, false],
+        ['no other I/O (is_mddev_idle: no limit)', 20000, 100000, false, false],
+        ['the members are saturated', 20000, 20100, true, false],
+    ])('%s', (_what, rate, bound, otherIo, holds) => {
+        expect(depthHolds(facts(rate, bound), 1000, 200000, otherIo, 32)).toBe(holds);
+        expect(depthHolds(facts(rate, bound), 1000, 200000, otherIo, null)).toBe(false);
+    });
+
+    test('the what-if gives only the ceiling for a larger depth, and only where the depth holds', () => {
+        const rows = whatIfEtas(facts(20000, 100000), 1000, 200000, null, 256);
+        expect(rows.at(-1)).toMatchObject({ change: { kind: 'sync-io-depth', depth: 256 }, rateKiBs: 100000, outcome: 'at-most' });
+        expect(whatIfEtas(facts(20000, 100000), 1000, 200000, null).map(r => r.change.kind)).not.toContain('sync-io-depth');
     });
 });

@@ -124,3 +124,18 @@ test('the diagnosis names the depth and its fix writes the array\'s own depth', 
     await applied();
     expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe('256 (local)');
 });
+
+test('the Low impact preset puts the kernel\'s depth back; the dialog says why the others leave it', async () => {
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await dialog().locator('#raidtune-preset-depth').getByText('Balanced and Fast rebuild leave it as it is', { exact: false }).waitFor();
+    await dialog().getByRole('radio', { name: 'Fast rebuild' }).check();
+    await expect(commands()).resolves.not.toContain('sync_io_depth');
+    await dialog().getByRole('radio', { name: 'Low impact' }).check();
+    // Earlier tests left md0 at its own 256 (the diagnosis fix) and md1 at 6.
+    const text = await commands();
+    expect(text).toContain('echo system > /sys/block/md0/md/sync_io_depth');
+    expect(text).toContain('echo system > /sys/block/md1/md/sync_io_depth');
+    await applied();
+    expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe(`${await simValue(env, GLOBAL)} (system)`);
+    expect(await simValue(env, GLOBAL)).toBe('32');
+});

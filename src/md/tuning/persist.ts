@@ -167,7 +167,11 @@ interface GlobalSetting {
     live: (h: HostModel) => string | null;
     setting: string;
     unit: KeptUnit;
-    /** Only some kernels have it: where it reads null, it is left out rather than unknown. */
+    /**
+     * Only some kernels have it: where it reads null, it is left out rather than unknown, and it is
+     * kept on its own, only when it differs from the kernel's default (it does not pair with the
+     * speed limits, whose minimum must stay below the maximum).
+     */
     featureDetected?: true;
 }
 
@@ -265,16 +269,21 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
 }
 
 /**
- * The sysctls that would give the live global limits after a reboot: every line when any differs
- * from the kernel default (the file then says the whole setting), none when all are. The sync I/O
- * depth counts only where the kernel has it.
+ * The sysctls that would give the live global limits after a reboot: both speed lines when either
+ * differs from the kernel default (the file then says the whole setting), none when both are; the
+ * sync I/O depth where the kernel has it and it differs from its default.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
-    const settings = globalSettings().filter(s => !s.featureDetected || s.live(host) !== null);
-    const values = settings.map(s => [s.key, s.live(host)] as const);
+    const settings = globalSettings();
+    const limits = settings.filter(s => !s.featureDetected);
+    const values = limits.map(s => [s.key, s.live(host)] as const);
     if (values.some(([, v]) => v === null)) return null;
-    if (settings.every((s, i) => values[i][1] === s.bootValue)) return new Map();
-    return new Map(values as [string, string][]);
+    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootValue) ? [] : values as [string, string][]);
+    for (const s of settings.filter(s => s.featureDetected)) {
+        const live = s.live(host);
+        if (live !== null && live !== s.bootValue) kept.set(s.key, live);
+    }
+    return kept;
 }
 
 // ---- the files ----

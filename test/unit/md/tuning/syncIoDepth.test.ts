@@ -122,12 +122,18 @@ describe('an array\'s depth', () => {
 });
 
 describe('keep after reboot', () => {
-    test('dev.raid.sync_io_depth joins the sysctl file when any global differs; absent kernels leave it out', () => {
+    test('dev.raid.sync_io_depth is kept when it differs from the kernel\'s 32, on its own; absent kernels leave it out', () => {
+        // The capture's speed limits (1000, 1000) differ from the defaults: both are kept.
         const newer = hostFrom('raid5-recovery', { ...NEWER, '/proc/sys/dev/raid/sync_io_depth': '64' });
         expect(liveSysctls(newer)).toEqual(new Map([
             ['dev.raid.speed_limit_min', '1000'], ['dev.raid.speed_limit_max', '1000'], ['dev.raid.sync_io_depth', '64'],
         ]));
+        expect([...liveSysctls(hostFrom('raid5-recovery', NEWER))!.keys()]).toEqual(['dev.raid.speed_limit_min', 'dev.raid.speed_limit_max']);
         expect([...liveSysctls(hostFrom('raid5-recovery'))!.keys()]).toEqual(['dev.raid.speed_limit_min', 'dev.raid.speed_limit_max']);
+        const defaults = hostFrom('raid5-recovery', {
+            ...NEWER, '/proc/sys/dev/raid/sync_io_depth': '8', '/proc/sys/dev/raid/speed_limit_max': '200000',
+        });
+        expect(liveSysctls(defaults)).toEqual(new Map([['dev.raid.sync_io_depth', '8']]));
     });
 
     test('an array\'s own depth goes into its udev rule, round-trips, and compares like the others', () => {

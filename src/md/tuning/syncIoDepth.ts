@@ -34,15 +34,17 @@ export function parseSyncIoDepth(text: string): Parsed<number> {
 }
 
 /**
- * raid1 and raid10 keep at most RESYNC_DEPTH (32) sync requests in flight themselves
- * (raise_barrier() in raid1.c and raid10.c); raid4/5/6 one stripe of the stripe cache per 4 KiB
- * of sync I/O (raid5_sync_request() takes it from the cache). A depth past that puts no more
- * sync I/O in flight: the largest depth worth setting.
+ * The personalities bound their own sync I/O: raid1's raise_barrier() lets at most RESYNC_DEPTH
+ * (32) sync requests of 64 KiB into a barrier bucket, raid10's at most its RESYNC_DEPTH of 32 MiB
+ * / 64 KiB = 512, and raid5_sync_request() takes one stripe of the stripe cache per 4 KiB. A
+ * depth past that puts no more sync I/O in flight: the largest depth worth setting.
  */
-export const PERSONALITY_RESYNC_DEPTH = 32;
+export const RAID1_RESYNC_DEPTH = 32;
+export const RAID10_RESYNC_DEPTH = 512;
 
 export function usefulSyncIoDepth(array: ArrayModel): number {
-    return array.stripeCache ? array.stripeCache.size : PERSONALITY_RESYNC_DEPTH;
+    if (array.level === 'raid10') return RAID10_RESYNC_DEPTH;
+    return array.stripeCache?.size ?? RAID1_RESYNC_DEPTH;
 }
 
 export function syncIoDepthSetting(arrayName: string | null): Message {

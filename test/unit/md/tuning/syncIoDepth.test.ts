@@ -115,9 +115,10 @@ describe('an array\'s depth', () => {
             .toBe('This kernel has no sync I/O depth.');
     });
 
-    test('the largest depth worth setting: the stripe cache on raid4/5/6, RESYNC_DEPTH elsewhere', () => {
+    test('the largest depth worth setting: the stripe cache on raid4/5/6, the personality\'s RESYNC_DEPTH elsewhere', () => {
         expect(usefulSyncIoDepth(md0)).toBe(md0.stripeCache!.size);
-        expect(usefulSyncIoDepth({ ...md0, stripeCache: null })).toBe(32);
+        expect(usefulSyncIoDepth({ ...md0, level: 'raid1', stripeCache: null })).toBe(32);
+        expect(usefulSyncIoDepth({ ...md0, level: 'raid10', stripeCache: null })).toBe(512);
     });
 });
 

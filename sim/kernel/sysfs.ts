@@ -26,7 +26,8 @@ function memberState(member: Member): string {
     return words.join(',');
 }
 
-function speedLimit(value: number, local: boolean): string {
+/** sync_speed_min|max, sync_io_depth: the value that applies, and whose it is. */
+function localOrSystem(value: number, local: boolean): string {
     return `${value} (${local ? 'local' : 'system'})`;
 }
 
@@ -127,8 +128,10 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('sync_completed', syncCompleted(array));
     attr('sync_speed', syncSpeed(array, state.time));
     attr('mismatch_cnt', mismatchCount(array));
-    attr('sync_speed_min', speedLimit(limits.min, array.localSpeedMin !== null));
-    attr('sync_speed_max', speedLimit(limits.max, array.localSpeedMax !== null));
+    attr('sync_speed_min', localOrSystem(limits.min, array.localSpeedMin !== null));
+    attr('sync_speed_max', localOrSystem(limits.max, array.localSpeedMax !== null));
+    // Only kernels with the sysctl have the attribute (both came with the same change).
+    if (state.kernel.syncIoDepth !== null) attr('sync_io_depth', localOrSystem(array.localSyncIoDepth ?? state.kernel.syncIoDepth, array.localSyncIoDepth !== null));
     if (!isParityLevel(array.level)) return;
     attr('stripe_cache_size', array.stripeCacheSize);
     attr('stripe_size', STRIPE_SIZE_BYTES);

@@ -146,6 +146,11 @@ export interface MdArray {
     removedBitmapChunkBytes?: number;
     localSpeedMin: number | null;
     localSpeedMax: number | null;
+    /**
+     * md/sync_io_depth's own value (null: follows the sysctl). The kernel keeps kstrtouint's result
+     * in an int, so a value written above INT_MAX is held (and read) negative.
+     */
+    localSyncIoDepth: number | null;
     stripeCacheSize: number;
     groupThreadCnt: number;
     queue: BlockQueue;

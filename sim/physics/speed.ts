@@ -1,6 +1,8 @@
 // How fast a sync goes, per md_do_sync's throttle: with other I/O on its disks it backs off to
-// the minimum speed, otherwise it runs up to the maximum; the slowest member disk caps both.
+// the minimum speed (or, where the kernel has sync_io_depth, as far as its depth lets it go),
+// otherwise it runs up to the maximum; the slowest member disk caps both.
 
+import { isParityLevel } from '../model/levels';
 import type { Disk, HostState, MdArray } from '../model/types';
 import { perDeviceShare, syncTrafficFactors } from './traffic';
 
@@ -25,15 +27,42 @@ export function bandwidthLimit(array: MdArray): number {
 }
 
 /**
+ * Other I/O's queue on a busy member, KiB: the simulator's stand-in for what md's sync waits
+ * behind. A model constant (the simulator has no request timing), chosen so that the kernel's
+ * default depth leaves a busy raid5 sync near its minimum and a raid1 one well above it.
+ */
+export const OTHER_IO_QUEUE_KIB = 1024;
+
+/** What one unit of sync_io_depth stands for, KiB per device (md.c sync_io_within_limit()). */
+function depthUnitKiB(array: MdArray): number {
+    return isParityLevel(array.level) ? 4 : 64;
+}
+
+/**
+ * The speed a busy array's sync reaches on a kernel with sync_io_depth: md_do_sync() waits for its
+ * I/O only once depth x unit is in flight (then for all of it), so the sync gets the share of the
+ * disks its in-flight limit has against the other I/O's queue; never less than the minimum (below
+ * it md never waits), never more than the maximum.
+ */
+function depthLimitedRate(array: MdArray, depth: number, min: number, max: number): number {
+    const inFlight = Math.max(0, depth) * depthUnitKiB(array);
+    const share = inFlight / (inFlight + OTHER_IO_QUEUE_KIB);
+    return Math.max(min, Math.min(max, bandwidthLimit(array) * share));
+}
+
+/**
  * The speed a running sync settles at, KiB/s in its own sector space. md only backs off while it
  * is above speed_min and other I/O is pending, and sleeps while above speed_max: so a busy array
- * is held at the minimum, an idle one runs at the maximum (or the minimum if that is higher).
+ * is held at the minimum (on kernels with sync_io_depth: as far above it as its depth lets it go),
+ * an idle one runs at the maximum (or the minimum if that is higher).
  */
 export function syncRate(state: HostState, array: MdArray, busy: Set<Disk>, jitter: number): number {
     const sync = array.sync;
     if (!sync) return 0;
     const { min, max } = effectiveLimits(state, array);
     const throttled = syncTrafficFactors(array, sync.action).some(({ member }) => busy.has(member.disk));
-    const goal = throttled ? min : Math.max(min, max);
+    const depth = array.localSyncIoDepth ?? state.kernel.syncIoDepth;
+    const busyGoal = depth === null ? min : depthLimitedRate(array, depth, min, max);
+    const goal = throttled ? busyGoal : Math.max(min, max);
     return Math.max(0, Math.min(goal, bandwidthLimit(array))) * jitter;
 }

@@ -155,6 +155,8 @@ export interface ArraySpec {
     /** Local limits (sync_speed_min/max "N (local)"). */
     syncSpeedMin?: number;
     syncSpeedMax?: number;
+    /** Local md/sync_io_depth ("N (local)"); needs kernel.syncIoDepth (a kernel that has it). */
+    syncIoDepth?: number;
     stripeCacheSize?: number;
     groupThreadCnt?: number;
     readAheadKiB?: number;

@@ -84,6 +84,7 @@ const arrayFields = {
     reshape: optional(object({ fromRaidDisks: required(integer({ min: 2 })) })),
     syncSpeedMin: optional(integer({ min: 1, max: 0xffffffff })),
     syncSpeedMax: optional(integer({ min: 1, max: 0xffffffff })),
+    syncIoDepth: optional(integer({ min: 1, max: 0x7fffffff })),
     stripeCacheSize: optional(integer({ min: 17, max: 32768 })),
     groupThreadCnt: optional(integer({ min: 0, max: 8192 })),
     readAheadKiB: optional(integer({ min: 0 })),
@@ -119,7 +120,7 @@ const scenarioShape: Rule = object({
         personalities: optional(arrayOf(string(/^[a-z0-9]+$/, 'a personality name'))),
         speedLimitMin: optional(integer({ min: 0, max: 0x7fffffff })),
         speedLimitMax: optional(integer({ min: 0, max: 0x7fffffff })),
-        syncIoDepth: optional(integer({ min: 1, max: 0x7fffffff })),
+        syncIoDepth: optional(integer({ min: -0x80000000, max: 0x7fffffff })),
         bitmapTypes: optional(arrayOf(oneOf(BITMAP_KINDS))),
         lacks: optional(arrayOf(string(/^[a-z0-9_]+(\/[a-z0-9_]+)*$/, 'a path under /sys/block/NAME/ like md/group_thread_cnt'))),
         pageSize: optional(integer({ min: 4096, max: 65536 })),
@@ -162,6 +163,8 @@ export function checkConsistency(spec: ScenarioSpec, source: string): void {
         checkMembers(arr, path, devices, usedBy, problems);
         checkArraySettings(arr, path, problems);
         checkBitmapKind(spec, arr, path, problems);
+        if (arr.syncIoDepth !== undefined && spec.kernel?.syncIoDepth === undefined)
+            problems.push(`${path}.syncIoDepth: the kernel has no sync_io_depth (give kernel.syncIoDepth)`);
     });
     if (problems.length) throw new ScenarioError(source, problems);
 }
@@ -255,8 +258,8 @@ function checkArraySettings(arr: ArraySpec, path: string, problems: Problems): v
         problems.push(`${path}.bitmap.chunkKiB: must be a power of two`);
     if (!parity && (arr.stripeCacheSize !== undefined || arr.groupThreadCnt !== undefined))
         problems.push(`${path}: stripeCacheSize and groupThreadCnt exist only on raid4/5/6`);
-    if (!redundant && (arr.syncSpeedMin !== undefined || arr.syncSpeedMax !== undefined))
-        problems.push(`${path}: ${arr.level} has no sync speed limits`);
+    if (!redundant && (arr.syncSpeedMin !== undefined || arr.syncSpeedMax !== undefined || arr.syncIoDepth !== undefined))
+        problems.push(`${path}: ${arr.level} has no sync speed limits or sync I/O depth`);
     if ((arr.chunkKiB ?? 0) > 0 && (arr.chunkKiB! & (arr.chunkKiB! - 1)) !== 0)
         problems.push(`${path}.chunkKiB: must be a power of two`);
     checkLoad(arr.competingIo, `${path}.competingIo`, problems);

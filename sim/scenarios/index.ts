@@ -7,6 +7,7 @@ import empty from './empty.json';
 import frozen from './frozen.json';
 import manyArrays from './many-arrays.json';
 import newerKernel from './newer-kernel.json';
+import newerKernelRebuild from './newer-kernel-rebuild.json';
 import oldKernel from './old-kernel.json';
 import raid1Healthy from './raid1-healthy.json';
 import raid5Reshape from './raid5-reshape.json';
@@ -27,5 +28,6 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'many-arrays': manyArrays,
     'slow-rebuilds': slowRebuilds,
     'newer-kernel': newerKernel,
+    'newer-kernel-rebuild': newerKernelRebuild,
     'old-kernel': oldKernel,
 };

@@ -11,7 +11,7 @@ import { matchesCommand, parseLenientUnsigned, parseProcInt, parseUnsigned, UINT
 
 /** Attribute names the simulator accepts writes to (the renderers mark exactly these writable). */
 export const WRITABLE_PROC_ATTRIBUTES = ['speed_limit_min', 'speed_limit_max', 'sync_io_depth'];
-export const WRITABLE_ARRAY_ATTRIBUTES = ['sync_speed_min', 'sync_speed_max', 'stripe_cache_size', 'group_thread_cnt', 'sync_action'];
+export const WRITABLE_ARRAY_ATTRIBUTES = ['sync_speed_min', 'sync_speed_max', 'sync_io_depth', 'stripe_cache_size', 'group_thread_cnt', 'sync_action'];
 export const WRITABLE_QUEUE_ATTRIBUTES = ['read_ahead_kb', 'nr_requests', 'scheduler'];
 
 export type WriteOutcome = { applied: true } | { applied: false; error: Errno | 'not simulated' };
@@ -30,24 +30,27 @@ function withNumber(parsed: Parsed, set: (value: number) => WriteOutcome | void)
     return 'error' in parsed ? refuse(parsed.error) : set(parsed.value) ?? APPLIED;
 }
 
+/** All three are proc_dointvec: any int is taken, 0 and negative ones too (md.c raid_table). */
 function writeSysctl(state: HostState, name: string, text: string): WriteOutcome {
     return withNumber(parseProcInt(text), value => {
         if (name === 'speed_limit_min') state.kernel.speedLimitMin = value;
         else if (name === 'speed_limit_max') state.kernel.speedLimitMax = value;
-        else if (value < 1) return refuse('EINVAL');
         else state.kernel.syncIoDepth = value;
     });
 }
 
-/** sync_speed_min/max: "system" (prefix match, like the kernel) or a positive number. */
-function writeSpeedLimit(array: MdArray, which: 'localSpeedMin' | 'localSpeedMax', text: string): WriteOutcome {
+/**
+ * sync_speed_min/max and sync_io_depth: "system" (prefix match, like the kernel) or kstrtouint > 0,
+ * kept in an int (a value above INT_MAX reads back negative, as md.c's "%d" prints it).
+ */
+function writeLocalOrSystem(array: MdArray, which: 'localSpeedMin' | 'localSpeedMax' | 'localSyncIoDepth', text: string): WriteOutcome {
     if (text.startsWith('system')) {
         array[which] = null;
         return APPLIED;
     }
     return withNumber(parseUnsigned(text, UINT_MAX), value => {
         if (value === 0) return refuse('EINVAL');
-        array[which] = value;
+        array[which] = value | 0;
     });
 }
 
@@ -81,8 +84,9 @@ function writeSyncAction(array: MdArray, text: string): WriteOutcome {
 function writeArrayAttribute(array: MdArray, name: string, text: string): WriteOutcome {
     if (!isStarted(array) || !isRedundant(array.level)) return refuse('EINVAL');
     switch (name) {
-        case 'sync_speed_min': return writeSpeedLimit(array, 'localSpeedMin', text);
-        case 'sync_speed_max': return writeSpeedLimit(array, 'localSpeedMax', text);
+        case 'sync_speed_min': return writeLocalOrSystem(array, 'localSpeedMin', text);
+        case 'sync_speed_max': return writeLocalOrSystem(array, 'localSpeedMax', text);
+        case 'sync_io_depth': return writeLocalOrSystem(array, 'localSyncIoDepth', text);
         case 'sync_action': return writeSyncAction(array, text);
     }
     if (!isParityLevel(array.level)) return refuse('EINVAL');
@@ -137,6 +141,8 @@ function writeQueueDepth(disk: Disk, text: string): WriteOutcome {
 
 /** Apply a write to the file at `path` (relative to the root); null when the simulator has no such writable file. */
 export function applyAttributeWrite(state: HostState, path: string, text: string): WriteOutcome | null {
+    // A kernel without the sysctl has no sync_io_depth file anywhere.
+    if (state.kernel.syncIoDepth === null && path.endsWith('/sync_io_depth')) return null;
     let match = /^proc\/sys\/dev\/raid\/(\w+)$/.exec(path);
     if (match && WRITABLE_PROC_ATTRIBUTES.includes(match[1])) return writeSysctl(state, match[1], text);
 

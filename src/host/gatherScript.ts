@@ -26,6 +26,7 @@ export const ARRAY_SYNC_ATTRIBUTES = [
 export const ARRAY_SETTING_ATTRIBUTES = [
     'level', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid',
     'stripe_cache_size', 'stripe_size', 'group_thread_cnt', 'consistency_policy', 'bitmap_type', 'bitmap/location', 'bitmap/chunksize',
+    'sync_io_depth',
 ] as const;
 export const ARRAY_ATTRIBUTES = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTRIBUTES] as const;
 

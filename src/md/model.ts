@@ -20,8 +20,8 @@ import {
 } from './tuning/persist';
 import {
     parseBitmapLocation, parseBitmapType, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
-    parseChunkSize, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,
-    type DiskStats, type DiskstatsLines, type MemInfo, type SpeedLimit,
+    parseChunkSize, parseLocalOrSystem, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit,
+    parseSyncCompleted, type DiskStats, type DiskstatsLines, type LocalOrSystem, type MemInfo, type SpeedLimit,
 } from './sysfs';
 
 export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
@@ -105,6 +105,11 @@ export interface ArrayModel {
     syncFrozen: boolean;
     speedMin: SpeedLimit | null;
     speedMax: SpeedLimit | null;
+    /**
+     * md/sync_io_depth (kernels since 2025): the sync I/O md lets be in flight while the array
+     * has other I/O; the array's own or the system's. null: not on this kernel (or this level).
+     */
+    syncIoDepth: LocalOrSystem | null;
     /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
     cappedByMax: boolean;
     mismatchCount: number | null;
@@ -140,7 +145,8 @@ export interface HostModel {
     mdAvailable: boolean;
     personalities: string[];
     arrays: ArrayModel[];
-    global: { speedMinKiBs: number | null; speedMaxKiBs: number | null };
+    /** The dev.raid sysctls; syncIoDepth is null where the kernel has no such sysctl. */
+    global: { speedMinKiBs: number | null; speedMaxKiBs: number | null; syncIoDepth: number | null };
     memory: MemInfo | null;
     pageSize: number | null;
     /** What each disk is set to: the same object from one refresh to the next while that stays so. */
@@ -164,6 +170,8 @@ export interface HostModel {
 
 export const KERNEL_DEFAULT_SPEED_MIN = 1000;
 export const KERNEL_DEFAULT_SPEED_MAX = 200000;
+/** md.c's sysctl_sync_io_depth. */
+export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
 export const CAPPED_SHARE = 0.95;
 
 /**
@@ -219,6 +227,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     const global = {
         speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
         speedMaxKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_max')),
+        syncIoDepth: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/sync_io_depth')),
     };
     const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
     const arrays = mdstat.arrays.map(a => {
@@ -386,6 +395,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         syncFrozen: attr('sync_action') === 'frozen',
         speedMin,
         speedMax,
+        syncIoDepth: parseLocalOrSystem(attr('sync_io_depth')),
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
             sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
         mismatchCount,

@@ -1,6 +1,8 @@
 // After writing a kernel attribute raidtune reads it back: the kernel clamps some values
 // (queue_depth above 128, nr_requests below 4) and may allocate a smaller stripe cache than asked.
 
+import { localOrSystemText, parseLocalOrSystem } from './sysfs';
+
 /** Whether the value read back says the write took effect; sync_action changes by itself. */
 export function readBackMatches(path: string, written: string, readBack: string): boolean {
     return path.endsWith('/sync_action') || attributeValue(path, readBack) === written;
@@ -8,13 +10,14 @@ export function readBackMatches(path: string, written: string, readBack: string)
 
 /**
  * An attribute's content in the form raidtune writes it (and keeps as a step's `from`): "system"
- * or the number for "1000 (system)" / "1000 (local)", the scheduler in use for "none [mq-deadline]".
+ * or the number for "1000 (system)" / "1000 (local)" (sync_speed_min|max, sync_io_depth), the
+ * scheduler in use for "none [mq-deadline]".
  */
 export function attributeValue(path: string, content: string): string {
     const value = content.trim();
-    if (/\/sync_speed_(min|max)$/.test(path)) {
-        const limit = /^(\d+)\s*\((local|system)\)$/.exec(value);
-        if (limit) return limit[2] === 'system' ? 'system' : limit[1];
+    if (/\/md\/sync_(speed_min|speed_max|io_depth)$/.test(path)) {
+        const setting = parseLocalOrSystem(value);
+        if (setting) return localOrSystemText(setting)!;
     }
     if (path.endsWith('/queue/scheduler')) return schedulerInUse(value) ?? value;
     return value;

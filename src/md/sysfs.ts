@@ -14,10 +14,32 @@ export function parseIntValue(text: string | null): number | null {
     return Number.isSafeInteger(n) ? n : null;
 }
 
+/**
+ * A per-array attribute that follows a system-wide one unless the array has its own value, read
+ * as "N (system)" or "N (local)" (md.c's sync_min_show, sync_max_show, sync_io_depth_show print
+ * the int with "%d", so a value stored past INT_MAX reads negative).
+ */
+export interface LocalOrSystem {
+    value: number;
+    source: LimitSource;
+}
+
+export function parseLocalOrSystem(text: string | null): LocalOrSystem | null {
+    const m = text?.match(/^(-?\d+)\s*\((local|system)\)$/);
+    return m ? { value: Number(m[1]), source: m[2] as LimitSource } : null;
+}
+
 /** `sync_speed_min|max`: "1000 (system)" or "5000 (local)". */
 export function parseSpeedLimit(text: string | null): SpeedLimit | null {
-    const m = text?.match(/^(\d+)\s*\((local|system)\)$/);
-    return m ? { kiBs: Number(m[1]), source: m[2] as LimitSource } : null;
+    const parsed = parseLocalOrSystem(text);
+    return parsed && { kiBs: parsed.value, source: parsed.source };
+}
+
+/** How a LocalOrSystem value is written back: "system" or the array's own number. */
+export function localOrSystemText(setting: { source: LimitSource } & ({ value: number } | { kiBs: number }) | null): string | null {
+    if (setting === null) return null;
+    if (setting.source === 'system') return 'system';
+    return String('value' in setting ? setting.value : setting.kiBs);
 }
 
 /** `sync_completed`: "done / total" in 512-byte sectors; "none" or "delayed" otherwise. */

@@ -94,6 +94,17 @@ test('"system" typed as an array\'s own limit is refused next to the field; the 
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
 });
 
+test('a 6.1-like host (no sync_io_depth files) shows nothing of the sync I/O depth', async () => {
+    await expect(env.page.locator('#global-sync-io-depth').count()).resolves.toBe(0);
+    await expect(env.page.getByText('Sync I/O depth').count()).resolves.toBe(0);
+    await openGlobalChange();
+    await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
+    await footerButton('Cancel').click();
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }).click();
+    await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
+    await footerButton('Cancel').click();
+});
+
 test('stripe cache with its memory cost, applied and read back', async () => {
     await arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }).click();
     const field = dialog().getByLabel('Entries (17 to 32768)');

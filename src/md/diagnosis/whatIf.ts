@@ -17,7 +17,8 @@ export type WhatIfChange =
     | { kind: 'now' }
     | { kind: 'min'; kiBs: number }
     | { kind: 'max'; kiBs: number }
-    | { kind: 'stripe-cache'; entries: number };
+    | { kind: 'stripe-cache'; entries: number }
+    | { kind: 'sync-io-depth'; depth: number };
 
 export interface WhatIfRow {
     change: WhatIfChange;
@@ -26,9 +27,11 @@ export interface WhatIfRow {
     etaSeconds: number | null;
     /**
      * faster (within what the members showed they can do); faster but with no capacity known to
-     * check it against; no change (another limit or nothing holds it); or capped by the members.
+     * check it against; no change (another limit or nothing holds it); capped by the members; or
+     * at most this fast (a larger sync I/O depth: how much of the way it gets depends on the other
+     * I/O, which raidtune cannot see in md's terms).
      */
-    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members';
+    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members' | 'at-most';
 }
 
 /**
@@ -49,6 +52,17 @@ export const MIN_GAIN = 1.05;
 
 type Regime = 'min' | 'max' | 'free';
 
+/**
+ * Whether md's sync I/O depth is what holds the sync back (src/md/tuning/syncIoDepth.ts): the
+ * kernel has it, the sync runs between the two limits (md_do_sync() waits only there) while other
+ * I/O is on the disks (is_mddev_idle() false), and the members could move more.
+ */
+export function depthHolds(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, otherIo: boolean, depth: number | null): boolean {
+    if (depth === null || !otherIo || regime(facts.rateKiBs, minKiBs, maxKiBs) !== 'free') return false;
+    if (minKiBs !== null && facts.rateKiBs < minKiBs) return false;
+    return !facts.bound || facts.bound.kiBs >= facts.rateKiBs * MIN_GAIN;
+}
+
 /** Which limit sets the pace now: the minimum (throttled by other I/O), the maximum, or neither. */
 function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null): Regime {
     if (maxKiBs !== null && rateKiBs >= maxKiBs * CAPPED_SHARE) return 'max';
@@ -59,7 +73,8 @@ function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null
 /** Predicts one change's speed and finish time from the window: the what-if table and the findings' ranking share it. */
 export type Predictor = (change: WhatIfChange) => WhatIfRow;
 
-export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
+/** `depthLimits`: depthHolds() for this window; only then does a larger depth change anything. */
+export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, depthLimits = false): Predictor {
     const now = facts.rateKiBs;
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
     const pace = regime(now, minKiBs, maxKiBs);
@@ -79,14 +94,26 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
         case 'min': return row(change, pace === 'min' || (pace === 'max' && maxKiBs !== null && change.kiBs > maxKiBs) ? change.kiBs : now);
         case 'max': return row(change, pace === 'max' ? change.kiBs : now);
         case 'stripe-cache': return row(change, pace === 'free' ? now * STRIPE_CACHE_GAIN : now);
+        // No figure for how far: md waits for all its I/O once depth x unit is in flight, and how
+        // long that takes depends on the other I/O's queue. What it cannot pass: the maximum and
+        // what the members can move.
+        case 'sync-io-depth': {
+            const ceilingKiBs = Math.min(maxKiBs ?? Infinity, facts.bound?.kiBs ?? Infinity);
+            if (!depthLimits || !Number.isFinite(ceilingKiBs) || ceilingKiBs < now * MIN_GAIN) return { ...row(change, now), outcome: 'same' };
+            return { change, rateKiBs: ceilingKiBs, etaSeconds: eta(ceilingKiBs), outcome: 'at-most' };
+        }
         }
     };
 }
 
-/** The table: no change, then the changes worth trying (`cacheEntries`: the next stripe cache size while it is full). */
-export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null): WhatIfRow[] {
+/**
+ * The table: no change, then the changes worth trying (`cacheEntries`: the next stripe cache size
+ * while it is full; `depth`: a larger sync I/O depth while the depth holds the sync back).
+ */
+export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null,
+    depth: number | null = null): WhatIfRow[] {
     if (facts.rateKiBs <= 0) return [];
-    const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
+    const predict = whatIfPredictor(facts, minKiBs, maxKiBs, depth !== null);
     const rows: WhatIfRow[] = [predict({ kind: 'now' })];
     for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {
         if (minKiBs === null || kiBs > minKiBs) rows.push(predict({ kind: 'min', kiBs }));
@@ -94,5 +121,6 @@ export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
     const fastMax = PRESETS['fast-rebuild'].speedMaxKiBs;
     if (maxKiBs !== null && fastMax > maxKiBs) rows.push(predict({ kind: 'max', kiBs: fastMax }));
     if (cacheEntries !== null) rows.push(predict({ kind: 'stripe-cache', entries: cacheEntries }));
+    if (depth !== null) rows.push(predict({ kind: 'sync-io-depth', depth }));
     return rows;
 }

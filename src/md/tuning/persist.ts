@@ -7,11 +7,15 @@
 
 import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type DiskModel, type HostModel } from '../model';
+import {
+    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type DiskModel, type HostModel,
+} from '../model';
 import type { Plan, WriteFileStep } from '../plan';
+import { localOrSystemText } from '../sysfs';
 import { diskQueueAttribute, memberDisks, type DiskQueueSetting } from './diskQueue';
 import type { PlanResult } from './result';
 import { STRIPE_CACHE_DEFAULT } from './stripeCache';
+import { SYSCTL_SYNC_IO_DEPTH } from './syncIoDepth';
 
 export const SYSCTL_FILE = '90-raidtune.conf';
 /**
@@ -136,8 +140,10 @@ interface DeviceSetting<D> {
 }
 
 const ARRAY_SETTINGS: DeviceSetting<ArrayModel>[] = [
-    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => limitValue(a.speedMin), setting: N_('minimum sync speed of $0'), unit: 'kibs' },
-    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => limitValue(a.speedMax), setting: N_('maximum sync speed of $0'), unit: 'kibs' },
+    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => localOrSystemText(a.speedMin), setting: N_('minimum sync speed of $0'), unit: 'kibs' },
+    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => localOrSystemText(a.speedMax), setting: N_('maximum sync speed of $0'), unit: 'kibs' },
+    // Absent (null) on kernels without it: no line. A kept line's TEST== guard skips it on such a kernel.
+    { attribute: 'md/sync_io_depth', bootValue: 'system', live: a => localOrSystemText(a.syncIoDepth), setting: N_('sync I/O depth of $0'), unit: 'plain' },
     { attribute: 'md/stripe_cache_size', bootValue: String(STRIPE_CACHE_DEFAULT), live: a => numberValue(a.stripeCache?.size), setting: N_('stripe cache size of $0'), unit: 'plain' },
     { attribute: 'md/group_thread_cnt', bootValue: '0', live: a => numberValue(a.groupThreadCount), setting: N_('worker threads of $0'), unit: 'plain' },
     { attribute: 'queue/read_ahead_kb', bootValue: null, live: a => numberValue(a.readAheadKiB), setting: N_('read-ahead of $0'), unit: 'kib' },
@@ -155,16 +161,30 @@ function diskSettings(): DeviceSetting<DiskModel>[] {
     });
 }
 
-/** The sysctls raidtune keeps. A function: model.ts imports this module, so its constants are not there yet at load time. */
-function globalSettings(): { key: string; bootValue: string; live: (h: HostModel) => string | null; setting: string }[] {
-    return [
-        { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed') },
-        { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed') },
-    ];
+interface GlobalSetting {
+    key: string;
+    bootValue: string;
+    live: (h: HostModel) => string | null;
+    setting: string;
+    unit: KeptUnit;
+    /**
+     * Only some kernels have it: where it reads null, it is left out rather than unknown, and it is
+     * kept on its own, only when it differs from the kernel's default (it does not pair with the
+     * speed limits, whose minimum must stay below the maximum).
+     */
+    featureDetected?: true;
 }
 
-function limitValue(limit: ArrayModel['speedMin']): string | null {
-    return limit === null ? null : limit.source === 'system' ? 'system' : String(limit.kiBs);
+/** The sysctls raidtune keeps. A function: model.ts imports this module, so its constants are not there yet at load time. */
+function globalSettings(): GlobalSetting[] {
+    return [
+        { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed'), unit: 'kibs' },
+        { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed'), unit: 'kibs' },
+        {
+            key: SYSCTL_SYNC_IO_DEPTH, bootValue: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), live: h => numberValue(h.global.syncIoDepth),
+            setting: N_('system sync I/O depth'), unit: 'plain', featureDetected: true,
+        },
+    ];
 }
 
 function numberValue(n: number | null | undefined): string | null {
@@ -249,15 +269,21 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
 }
 
 /**
- * The sysctls that would give the live global limits after a reboot: both lines when either
- * differs from the kernel default (the file then says the whole setting), none when both are.
+ * The sysctls that would give the live global limits after a reboot: both speed lines when either
+ * differs from the kernel default (the file then says the whole setting), none when both are; the
+ * sync I/O depth where the kernel has it and it differs from its default.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
     const settings = globalSettings();
-    const values = settings.map(s => [s.key, s.live(host)] as const);
+    const limits = settings.filter(s => !s.featureDetected);
+    const values = limits.map(s => [s.key, s.live(host)] as const);
     if (values.some(([, v]) => v === null)) return null;
-    if (settings.every((s, i) => values[i][1] === s.bootValue)) return new Map();
-    return new Map(values as [string, string][]);
+    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootValue) ? [] : values as [string, string][]);
+    for (const s of settings.filter(s => s.featureDetected)) {
+        const live = s.live(host);
+        if (live !== null && live !== s.bootValue) kept.set(s.key, live);
+    }
+    return kept;
 }
 
 // ---- the files ----
@@ -469,7 +495,7 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, 'kibs'));
+    const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

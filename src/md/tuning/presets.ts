@@ -5,10 +5,12 @@
 
 import { formatKiB } from '../format';
 import { msg, N_, type Message } from '../message';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type ArrayModel, type HostModel } from '../model';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type HostModel } from '../model';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
+import { localOrSystemText } from '../sysfs';
 import type { PlanResult } from './result';
 import { GLOBAL_MAX_PATH, GLOBAL_MIN_PATH } from './speedLimits';
+import { SYNC_IO_DEPTH_PATH, syncIoDepthSetting } from './syncIoDepth';
 import { reshapeStripeCacheMin, STRIPE_CACHE_DEFAULT, stripeCacheBytes, stripeCacheUnavailable, WARN_SHARE } from './stripeCache';
 
 export type PresetName = 'low-impact' | 'balanced' | 'fast-rebuild';
@@ -19,6 +21,15 @@ export interface Preset {
     speedMaxKiBs: number;
     /** Stripe cache entries of every RAID4/5/6 array; fewer when the memory budget does not allow it. */
     stripeCacheEntries: number;
+    /**
+     * dev.raid.sync_io_depth, every array back on it, where the kernel has it; null: left as it is.
+     * md_do_sync() applies the depth only while a sync runs above the minimum and below the maximum
+     * AND the array has other I/O (syncIoDepth.ts). Balanced and Fast rebuild act on the two ends,
+     * the floor under other I/O (below the minimum md never waits) and the ceiling when idle (no
+     * depth applies then): neither is where the depth acts, and no measurement says which depth
+     * would serve the middle better than the kernel's, so they leave it alone.
+     */
+    syncIoDepth: number | null;
     title: string;
 }
 
@@ -29,6 +40,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     // and the stripe caches give their memory back.
     'low-impact': {
         speedMinKiBs: KERNEL_DEFAULT_SPEED_MIN, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: STRIPE_CACHE_DEFAULT,
+        syncIoDepth: KERNEL_DEFAULT_SYNC_IO_DEPTH,
         title: N_('Apply the preset “Low impact”'),
     },
     // A minimum of 10000 KiB/s is what Synology ships (seed 000): under constant other I/O a 2 TB
@@ -36,7 +48,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     // keeps almost all of the disks. 4096 entries: in our rebuild experiment they gave ~35% over
     // 256 and larger caches nothing more, for 16 MiB per member disk with 4 KiB pages.
     'balanced': {
-        speedMinKiBs: 10000, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: 4096,
+        speedMinKiBs: 10000, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: 4096, syncIoDepth: null,
         title: N_('Apply the preset “Balanced”'),
     },
     // A minimum of 50000 KiB/s: with competing reads the defaults held our test rebuild at 12 MiB/s
@@ -47,7 +59,7 @@ export const PRESETS: Record<PresetName, Preset> = {
     // disks still gain from 4096 (90 MB/s) to 8192 (105) and 16384 (120) where our emulated disks
     // gained nothing above 4096; 8192 takes most of that gain for half the memory of 16384.
     'fast-rebuild': {
-        speedMinKiBs: 50000, speedMaxKiBs: 2000000, stripeCacheEntries: 8192,
+        speedMinKiBs: 50000, speedMaxKiBs: 2000000, stripeCacheEntries: 8192, syncIoDepth: null,
         title: N_('Apply the preset “Fast rebuild”'),
     },
 };
@@ -69,16 +81,25 @@ function globalSteps(host: HostModel, preset: Preset): WriteAttributeStep[] {
         attribute(msg(N_('system minimum rebuild speed')), GLOBAL_MIN_PATH, String(min), String(host.global.speedMinKiBs)),
         attribute(msg(N_('system maximum rebuild speed')), GLOBAL_MAX_PATH, String(max), String(host.global.speedMaxKiBs)),
     ];
-    return min > host.global.speedMaxKiBs! ? steps.reverse() : steps;
+    const ordered = min > host.global.speedMaxKiBs! ? steps.reverse() : steps;
+    if (preset.syncIoDepth !== null && host.global.syncIoDepth !== null) {
+        ordered.push(attribute(syncIoDepthSetting(null), SYNC_IO_DEPTH_PATH, String(preset.syncIoDepth), String(host.global.syncIoDepth)));
+    }
+    return ordered;
 }
 
-/** Arrays with their own limits follow the system ones again: otherwise the preset would not reach them. */
-function arrayLimitSteps(array: ArrayModel): WriteAttributeStep[] {
+/**
+ * Arrays with their own limits (and depth, when the preset sets one) follow the system ones again:
+ * otherwise the preset would not reach them.
+ */
+function arrayLimitSteps(array: ArrayModel, preset: Preset): WriteAttributeStep[] {
     const base = `/sys/block/${array.name}/md`;
     const steps: WriteAttributeStep[] = [];
-    const from = (limit: ArrayModel['speedMin']) => (limit!.source === 'system' ? 'system' : String(limit!.kiBs));
-    if (array.speedMin) steps.push(attribute(msg(N_('minimum sync speed of $0'), array.name), `${base}/sync_speed_min`, 'system', from(array.speedMin)));
-    if (array.speedMax) steps.push(attribute(msg(N_('maximum sync speed of $0'), array.name), `${base}/sync_speed_max`, 'system', from(array.speedMax)));
+    if (array.speedMin) steps.push(attribute(msg(N_('minimum sync speed of $0'), array.name), `${base}/sync_speed_min`, 'system', localOrSystemText(array.speedMin)));
+    if (array.speedMax) steps.push(attribute(msg(N_('maximum sync speed of $0'), array.name), `${base}/sync_speed_max`, 'system', localOrSystemText(array.speedMax)));
+    if (array.syncIoDepth && preset.syncIoDepth !== null) {
+        steps.push(attribute(syncIoDepthSetting(array.name), `${base}/sync_io_depth`, 'system', localOrSystemText(array.syncIoDepth)));
+    }
     return steps;
 }
 
@@ -151,7 +172,7 @@ export function presetPlan(host: HostModel, name: PresetName): PlanResult<'prese
     const stripeCache = presetStripeCacheEntries(host, parity, preset.stripeCacheEntries);
     const steps = [
         ...globalSteps(host, preset),
-        ...host.arrays.flatMap(arrayLimitSteps),
+        ...host.arrays.flatMap(a => arrayLimitSteps(a, preset)),
         ...(stripeCache.entries === null ? [] : stripeCacheSteps(parity, stripeCache.entries)),
     ];
     const warnings = stripeCache.warning ? [stripeCache.warning] : [];

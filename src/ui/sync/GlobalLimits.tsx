@@ -3,6 +3,7 @@ import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '
 import { GuardedButton } from '../common/GuardedButton';
 import { GlobalLimitsChange } from '../tuning/GlobalLimitsChange';
 import { PresetChange } from '../tuning/PresetChange';
+import { syncIoDepthHelp, syncIoDepthText } from '../tuning/SyncIoDepthField';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type HostModel } from '../../md/model';
@@ -32,9 +33,13 @@ export function GlobalLimits({ model }: { model: HostModel }) {
                 <Content component="p" className="raidtune-sync-facts">
                     <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>
                     <span><strong>{_('Maximum')}:</strong> {limit(model.global.speedMaxKiBs, KERNEL_DEFAULT_SPEED_MAX)}</span>
+                    {model.global.syncIoDepth !== null && (
+                        <span id="global-sync-io-depth"><strong>{_('Sync I/O depth')}:</strong> {syncIoDepthText(model.global.syncIoDepth)}</span>
+                    )}
                 </Content>
                 <Content component="small">
                     {_('A rebuild runs at up to the maximum when the disks are otherwise idle, and is slowed down toward the minimum while other I/O uses them.')}
+                    {model.global.syncIoDepth !== null && ' ' + syncIoDepthHelp()}
                 </Content>
             </CardBody>
         </Card>

@@ -6,6 +6,7 @@ import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../arrays/labels';
 import { DiagnosisSection } from '../diagnosis/DiagnosisSection';
 import type { FixIntent } from '../../md/diagnosis/findings';
+import { arraySyncIoDepthText } from '../tuning/SyncIoDepthField';
 import { SyncChart } from './SyncChart';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from './syncTexts';
 
@@ -54,6 +55,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                 <Content component="p" className="raidtune-sync-facts">
                     <Fact name={_('Minimum speed')}>{limitText(array.speedMin)}</Fact>
                     <Fact name={_('Maximum speed')}>{limitText(array.speedMax)}</Fact>
+                    {array.syncIoDepth && <Fact name={_('Sync I/O depth')}>{arraySyncIoDepthText(array.syncIoDepth)}</Fact>}
                     {array.cappedByMax && <Label color="orange">{_('Capped by the maximum speed')}</Label>}
                 </Content>
             </StackItem>

@@ -3,28 +3,31 @@ import { Form, FormGroup, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import type { ArrayModel } from '../../md/model';
-import { arrayLimitsPlan, type ArrayLimit, type LimitField } from '../../md/tuning/speedLimits';
+import type { Message } from '../../md/message';
+import { arrayLimitsPlan, type ArrayLimit } from '../../md/tuning/speedLimits';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';
+import { SyncIoDepthField, syncIoDepthText } from './SyncIoDepthField';
 
-function LimitChoice({ array, field, value, onChange, error, systemKiBs }: {
-    array: ArrayModel; field: LimitField; value: ArrayLimit; onChange: (v: ArrayLimit) => void;
-    error?: Parameters<typeof RateField>[0]['error']; systemKiBs: number | null;
+/**
+ * One per-array setting that follows the system's unless the array has its own ("N (system)" /
+ * "N (local)" in md): a choice between the two, and the own value's field.
+ */
+function OwnOrSystemChoice({ id, label, systemLabel, value, onChange, ownStart, ownField }: {
+    id: string; label: string; systemLabel: string; value: ArrayLimit; onChange: (v: ArrayLimit) => void;
+    /** The text an own value starts from when chosen: the current value. */
+    ownStart: string;
+    ownField: (text: string, setOwn: (text: string) => void) => React.ReactNode;
 }) {
-    const id = `${array.name}-${field}`;
-    const label = field === 'min' ? _('Minimum') : _('Maximum');
     const own = value !== 'system';
     const setOwn = (text: string) => onChange({ own: text });
     return (
         <FormGroup role="radiogroup" label={label} fieldId={id} isStack>
-            <Radio id={`${id}-system`} name={id} isChecked={!own} onChange={() => onChange('system')}
-                label={fmt(_('Follow the system limit ($0)'), formatRateWithRaw(systemKiBs))} />
-            <Radio id={`${id}-own`} name={id} isChecked={own}
-                onChange={() => setOwn(kiBsAsMBsInput((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs))}
-                label={_('Own limit for this array')} />
-            {own && <RateField id={`${id}-value`} label={fmt(_('$0 (MB/s per disk)'), label)} value={value.own} onChange={setOwn} error={error} kernelDefault={null} />}
+            <Radio id={`${id}-system`} name={id} isChecked={!own} onChange={() => onChange('system')} label={systemLabel} />
+            <Radio id={`${id}-own`} name={id} isChecked={own} onChange={() => setOwn(ownStart)} label={_('Own limit for this array')} />
+            {own && ownField(value.own, setOwn)}
         </FormGroup>
     );
 }
@@ -35,24 +38,60 @@ function editedLimit(value: ArrayLimit, asOpened: ArrayLimit): ArrayLimit | null
     return editedText(value.own, asOpened.own) === null ? null : value;
 }
 
-/** `suggested` (KiB/s) prefills an own limit, as a diagnosis fix does; otherwise the current values. */
-export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
-    array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null };
+function RateChoice({ array, field, value, onChange, error, systemKiBs }: {
+    array: ArrayModel; field: 'min' | 'max'; value: ArrayLimit; onChange: (v: ArrayLimit) => void; error?: Message; systemKiBs: number | null;
+}) {
+    const id = `${array.name}-${field}`;
+    const label = field === 'min' ? _('Minimum') : _('Maximum');
+    return (
+        <OwnOrSystemChoice id={id} label={label} systemLabel={fmt(_('Follow the system limit ($0)'), formatRateWithRaw(systemKiBs))}
+            value={value} onChange={onChange} ownStart={kiBsAsMBsInput((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs)}
+            ownField={(own, setOwn) => (
+                <RateField id={`${id}-value`} label={fmt(_('$0 (MB/s per disk)'), label)} value={own} onChange={setOwn} error={error} kernelDefault={null} />
+            )} />
+    );
+}
+
+/**
+ * `suggested` (KiB/s) and `suggestedDepth` prefill an own limit or depth, as a diagnosis fix does;
+ * otherwise the current values.
+ */
+export function ArrayLimitsChange({ array: shown, onClose, suggested, suggestedDepth }: {
+    array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null }; suggestedDepth?: number;
 }) {
     const { model } = useHostAsOpened();
     const array = arrayAsOpened(model, shown);
-    const current = (limit: ArrayModel['speedMin']): ArrayLimit => (limit?.source === 'local' ? { own: kiBsAsMBsInput(limit.kiBs) } : 'system');
-    const opened = { min: current(array.speedMin), max: current(array.speedMax) };
+    const current = (setting: { source: 'local' | 'system' } | null, ownText: string): ArrayLimit =>
+        (setting?.source === 'local' ? { own: ownText } : 'system');
+    const opened = {
+        min: current(array.speedMin, kiBsAsMBsInput(array.speedMin?.kiBs ?? null)),
+        max: current(array.speedMax, kiBsAsMBsInput(array.speedMax?.kiBs ?? null)),
+        depth: array.syncIoDepth && current(array.syncIoDepth, String(array.syncIoDepth.value)),
+    };
     // A suggestion (a diagnosis fix) is a change asked for: it differs from `opened`, so it is written.
     const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit => (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
     const [min, setMin] = useState(initial(opened.min, suggested?.minKiBs));
     const [max, setMax] = useState(initial(opened.max, suggested?.maxKiBs));
-    const result = arrayLimitsPlan(model, array, { min: editedLimit(min, opened.min), max: editedLimit(max, opened.max) });
+    const [depth, setDepth] = useState<ArrayLimit>(suggestedDepth ? { own: String(suggestedDepth) } : opened.depth ?? 'system');
+    const result = arrayLimitsPlan(model, array, {
+        min: editedLimit(min, opened.min), max: editedLimit(max, opened.max),
+        depth: opened.depth === null ? null : editedLimit(depth, opened.depth),
+    });
+    const depthId = `${array.name}-depth`;
     return (
         <ChangeModal title={fmt(_('Rebuild speed limits of $0'), array.name)} plan={result.plan ?? null} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <LimitChoice array={array} field="min" value={min} onChange={setMin} error={result.errors?.min} systemKiBs={model.global.speedMinKiBs} />
-                <LimitChoice array={array} field="max" value={max} onChange={setMax} error={result.errors?.max} systemKiBs={model.global.speedMaxKiBs} />
+                <RateChoice array={array} field="min" value={min} onChange={setMin} error={result.errors?.min} systemKiBs={model.global.speedMinKiBs} />
+                <RateChoice array={array} field="max" value={max} onChange={setMax} error={result.errors?.max} systemKiBs={model.global.speedMaxKiBs} />
+                {array.syncIoDepth && (
+                    <OwnOrSystemChoice id={depthId} label={_('Sync I/O depth')} value={depth} onChange={setDepth}
+                        systemLabel={fmt(_('Follow the system setting ($0)'), syncIoDepthText(model.global.syncIoDepth))}
+                        ownStart={String(array.syncIoDepth.value)}
+                        ownField={(own, setOwn) => (
+                            <SyncIoDepthField id={`${depthId}-value`} label={_('Sync I/O depth of this array')} value={own} onChange={setOwn}
+                                error={result.errors?.depth} showDefault={false} />
+                        )} />
+                )}
             </Form>
         </ChangeModal>
     );

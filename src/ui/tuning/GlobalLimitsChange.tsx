@@ -10,6 +10,7 @@ import { useHostAsOpened } from '../app/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { SyncIoDepthField } from './SyncIoDepthField';
 
 /** KiB/s as the MB/s a person would type back (2 decimals at most). */
 export function kiBsAsMBsInput(kiBs: number | null): string {
@@ -42,10 +43,17 @@ export function RateField({ id, label, value, onChange, error, kernelDefault }: 
 
 export function GlobalLimitsChange({ onClose }: { onClose: () => void }) {
     const { model } = useHostAsOpened();
-    const opened = { min: kiBsAsMBsInput(model.global.speedMinKiBs), max: kiBsAsMBsInput(model.global.speedMaxKiBs) };
+    const opened = {
+        min: kiBsAsMBsInput(model.global.speedMinKiBs), max: kiBsAsMBsInput(model.global.speedMaxKiBs),
+        depth: model.global.syncIoDepth === null ? null : String(model.global.syncIoDepth),
+    };
     const [min, setMin] = useState(opened.min);
     const [max, setMax] = useState(opened.max);
-    const result = globalLimitsPlan(model, { min: editedText(min, opened.min), max: editedText(max, opened.max) });
+    const [depth, setDepth] = useState(opened.depth ?? '');
+    const result = globalLimitsPlan(model, {
+        min: editedText(min, opened.min), max: editedText(max, opened.max),
+        depth: opened.depth === null ? null : editedText(depth, opened.depth),
+    });
     return (
         <ChangeModal title={_('System rebuild speed limits')} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
@@ -53,6 +61,10 @@ export function GlobalLimitsChange({ onClose }: { onClose: () => void }) {
                     error={result.errors?.min} kernelDefault={KERNEL_DEFAULT_SPEED_MIN} />
                 <RateField id="global-max" label={_('Maximum (MB/s per disk)')} value={max} onChange={setMax}
                     error={result.errors?.max} kernelDefault={KERNEL_DEFAULT_SPEED_MAX} />
+                {opened.depth !== null && (
+                    <SyncIoDepthField id="global-depth" label={_('Sync I/O depth')} value={depth} onChange={setDepth}
+                        error={result.errors?.depth} showDefault />
+                )}
             </Form>
         </ChangeModal>
     );

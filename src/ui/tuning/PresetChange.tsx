@@ -52,6 +52,12 @@ export function PresetChange({ onClose }: { onClose: () => void }) {
                 <Content component="small">
                     {_('Every preset also sets arrays with their own speed limits back to the system limits, so that it reaches them. Its values last until the next boot, unless you keep them after a reboot.')}
                 </Content>
+                {model.global.syncIoDepth !== null && PRESETS['low-impact'].syncIoDepth !== null && (
+                    <Content component="small" id="raidtune-preset-depth">
+                        {fmt(_('Sync I/O depth: Low impact sets it back to the kernel default of $0 (every array to the system setting). Balanced and Fast rebuild leave it as it is: md applies it only while a rebuild runs between the minimum and the maximum and the array has other I/O, which is not what they change.'),
+                            PRESETS['low-impact'].syncIoDepth)}
+                    </Content>
+                )}
             </Form>
         </ChangeModal>
     );

@@ -57,7 +57,7 @@ function setup(run: Run, limits: { min: number; max: number }, change: Partial<A
         ...change,
         sync: { ...base.sync!, totalKiB: TOTAL, ioSamples: samplesOf(run), ...change.sync },
     };
-    const host: HostModel = { ...captured, arrays: [array], global: { speedMinKiBs: limits.min, speedMaxKiBs: limits.max } };
+    const host: HostModel = { ...captured, arrays: [array], global: { speedMinKiBs: limits.min, speedMaxKiBs: limits.max, syncIoDepth: null } };
     return { array, host };
 }
 

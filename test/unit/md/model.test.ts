@@ -32,7 +32,7 @@ describe('model from real-kernel captures', () => {
         });
         // 1152 KiB/s against a 1000 KiB/s maximum: the limit sets the pace.
         expect(md0.cappedByMax).toBe(true);
-        expect(model.global).toEqual({ speedMinKiBs: 1000, speedMaxKiBs: 1000 });
+        expect(model.global).toEqual({ speedMinKiBs: 1000, speedMaxKiBs: 1000, syncIoDepth: null });
     });
 
     test('a failed member not yet removed', () => {

@@ -29,6 +29,8 @@ export interface VmEnv {
 /** Kernel defaults of dev.raid.speed_limit_min / _max (drivers/md/md.c). */
 export const DEFAULT_SPEED_LIMIT_MIN = 1000;
 export const DEFAULT_SPEED_LIMIT_MAX = 200000;
+/** sysctl_sync_io_depth's default, on kernels that have it (drivers/md/md.c, 6.16 and later). */
+export const DEFAULT_SYNC_IO_DEPTH = 32;
 
 // Stop all arrays (stacked ones first: md on md is stopped when its parents are gone, so loop),
 // then clear what could make the next --create ask questions or auto-assemble: superblocks on
@@ -55,6 +57,7 @@ done
 for p in /sys/block/*/*/partition; do [ -e "$p" ] && { echo "partition left: $p"; exit 1; }; done
 echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
 echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
+if [ -e /proc/sys/dev/raid/sync_io_depth ]; then echo ${DEFAULT_SYNC_IO_DEPTH} > /proc/sys/dev/raid/sync_io_depth; fi
 rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev /etc/modules-load.d
 exit 0
 `;

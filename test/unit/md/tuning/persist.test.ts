@@ -190,7 +190,7 @@ describe('keeping the live settings', () => {
 
     test('refuses when the system limits are unknown', () => {
         const host = hostFrom('raid5-recovery');
-        expect(keepPlan({ ...host, global: { speedMinKiBs: null, speedMaxKiBs: null } }, DIRS).errors?.persist).toBeDefined();
+        expect(keepPlan({ ...host, global: { speedMinKiBs: null, speedMaxKiBs: null, syncIoDepth: null } }, DIRS).errors?.persist).toBeDefined();
     });
 });
 

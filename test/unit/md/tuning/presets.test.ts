@@ -194,6 +194,6 @@ describe('undo and restore', () => {
 
 test('refuses when the system limits are unknown (md driver not loaded)', () => {
     const host = hostFrom('raid5-recovery');
-    const blind = { ...host, global: { speedMinKiBs: null, speedMaxKiBs: null } };
+    const blind = { ...host, global: { speedMinKiBs: null, speedMaxKiBs: null, syncIoDepth: null } };
     expect(presetPlan(blind, 'balanced').errors?.preset?.message).toMatch(/md driver loaded/);
 });

@@ -1,0 +1,141 @@
+// sync_io_depth on the simulated newer kernel (scenario newer-kernel-rebuild): shown next to the limits
+// (system and per array), changed through the limit dialogs with a preview, refused when bad
+// with nothing written, undone through the journal, kept after reboot, and named by the
+// diagnosis where md_do_sync applies it. The 6.1-like hosts show nothing of it (tuning.test.ts).
+
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setupRaidtune } from './harness/env';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, syncFact } from './harness/raidtunePage';
+import { BAD_TEXT_VALUES } from '../shared/badValues';
+
+const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
+const stateDir = join(temp, 'state');
+const sysctlDir = join(temp, 'sysctl.d');
+const udevRulesDir = join(temp, 'rules.d');
+const modulesLoadDir = join(temp, 'modules-load.d');
+const env = setupRaidtune({
+    scenario: 'newer-kernel-rebuild', readySelector: '#array-md0', config: { stateDir, sysctlDir, udevRulesDir, modulesLoadDir },
+});
+
+const dialog = () => changeDialog(env.page);
+const footerButton = (name: string) => dialogButton(env.page, name);
+const GLOBAL = '/proc/sys/dev/raid/sync_io_depth';
+const commands = () => dialog().locator('.raidtune-commands').innerText();
+
+beforeEach(() => closeLeftoverDialog(env.page));
+
+async function openGlobalChange() {
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await dialog().waitFor();
+}
+
+async function applied() {
+    await footerButton('Apply').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await footerButton('Close').click();
+}
+
+test('shown: the system depth next to the limits, an array\'s with its sync', async () => {
+    await expect(env.page.locator('#global-sync-io-depth').innerText()).resolves.toBe('Sync I/O depth: 32, the kernel default');
+    expect(await syncFact(env.page, 'md0', 'Sync I/O depth')).toBe('32, from the system setting');
+});
+
+test('the system depth: preview, nothing before Apply, written and read back, then restored from the journal', async () => {
+    await openGlobalChange();
+    await dialog().getByLabel('Sync I/O depth').fill('64');
+    await expect(commands()).resolves.toBe(`echo 64 > ${GLOBAL}`);
+    expect(await simValue(env, GLOBAL)).toBe('32');
+    await applied();
+    expect(await simValue(env, GLOBAL)).toBe('64');
+    expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe('64 (system)');
+    await env.page.locator('#global-sync-io-depth').getByText('Sync I/O depth: 64').waitFor();
+
+    const banner = env.page.locator('.raidtune-restore');
+    await banner.getByRole('button', { name: 'Restore previous settings' }).click();
+    await expect(commands()).resolves.toBe(`echo 32 > ${GLOBAL}\nrm -f ${stateDir}/restore.json`);
+    await footerButton('Restore').click();
+    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await footerButton('Close').click();
+    expect(await simValue(env, GLOBAL)).toBe('32');
+});
+
+test('bad depths get a message next to the field and nothing is written', async () => {
+    await openGlobalChange();
+    const field = dialog().getByLabel('Sync I/O depth');
+    for (const bad of ['0', '16777216', ...BAD_TEXT_VALUES]) {
+        await field.fill(bad);
+        await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
+        expect(await footerButton('Apply').isDisabled()).toBe(true);
+        await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
+    }
+    await footerButton('Cancel').click();
+    expect(await simValue(env, GLOBAL)).toBe('32');
+    expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
+});
+
+test('an array\'s own depth: back to the system setting, an own value, a refused one', async () => {
+    await arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }).click();
+    const group = dialog().getByRole('radiogroup', { name: 'Sync I/O depth' });
+    expect(await group.getByRole('radio', { name: 'Own limit for this array' }).isChecked()).toBe(true);
+    await expect(dialog().getByLabel('Sync I/O depth of this array').inputValue()).resolves.toBe('4');
+    await dialog().getByLabel('Sync I/O depth of this array').fill('0');
+    await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/^Use a whole number from 1 to 16777215\./);
+    expect(await footerButton('Apply').isDisabled()).toBe(true);
+    await group.getByRole('radio', { name: 'Follow the system setting (32, the kernel default)' }).check();
+    await expect(commands()).resolves.toBe('echo system > /sys/block/md1/md/sync_io_depth');
+    await applied();
+    expect(await simValue(env, '/sys/block/md1/md/sync_io_depth')).toBe('32 (system)');
+
+    await arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }).click();
+    await dialog().getByRole('radiogroup', { name: 'Sync I/O depth' }).getByRole('radio', { name: 'Own limit for this array' }).check();
+    await dialog().getByLabel('Sync I/O depth of this array').fill('8');
+    await expect(commands()).resolves.toBe('echo 8 > /sys/block/md1/md/sync_io_depth');
+    await applied();
+    expect(await simValue(env, '/sys/block/md1/md/sync_io_depth')).toBe('8 (local)');
+});
+
+test('kept after reboot: the sysctl and the array\'s rule', async () => {
+    await env.writeSim(GLOBAL, '48\n');
+    await env.writeSim('/sys/block/md1/md/sync_io_depth', '6\n');
+    const card = env.page.locator('#keep-after-reboot');
+    const now = (setting: string, value: string) =>
+        card.locator('tbody tr', { hasText: setting }).locator('td').nth(1).getByText(value, { exact: true }).waitFor({ timeout: 15000 });
+    await now('Sync I/O depth of md1', '6');
+    await now('System sync I/O depth', '48');
+    await card.getByRole('button', { name: 'Keep after reboot…' }).click();
+    await applied();
+    const sysctl = readFileSync(join(sysctlDir, '90-raidtune.conf'), 'utf8');
+    expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toContain('dev.raid.sync_io_depth = 48');
+    const udev = readFileSync(join(udevRulesDir, '64-raidtune.rules'), 'utf8');
+    expect(udev).toMatch(/ENV\{MD_UUID\}=="[0-9a-f:]+", TEST=="md\/sync_io_depth", ATTR\{md\/sync_io_depth\}="6"/);
+    await card.getByText('Kept in', { exact: false }).waitFor({ timeout: 15000 });
+});
+
+test('the diagnosis names the depth and its fix writes the array\'s own depth', async () => {
+    const section = arrayCard(env.page, 'md0').locator('.raidtune-diagnosis');
+    const finding = section.locator('[data-finding="sync-io-depth"]');
+    await finding.waitFor({ timeout: 40000 });
+    await expect(finding.innerText()).resolves.toMatch(/^Held back by the sync I\/O depth: It runs at [\d.]+ MB\/s per disk, between its minimum and maximum/);
+    await section.locator('[data-change="sync-io-depth"]').waitFor();
+    await section.getByRole('button', { name: 'Raise the sync I/O depth to 256…' }).click();
+    await expect(commands()).resolves.toBe('echo 256 > /sys/block/md0/md/sync_io_depth');
+    await applied();
+    expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe('256 (local)');
+});
+
+test('the Low impact preset puts the kernel\'s depth back; the dialog says why the others leave it', async () => {
+    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await dialog().locator('#raidtune-preset-depth').getByText('Balanced and Fast rebuild leave it as it is', { exact: false }).waitFor();
+    await dialog().getByRole('radio', { name: 'Fast rebuild' }).check();
+    await expect(commands()).resolves.not.toContain('sync_io_depth');
+    await dialog().getByRole('radio', { name: 'Low impact' }).check();
+    // Earlier tests left md0 at its own 256 (the diagnosis fix) and md1 at 6.
+    const text = await commands();
+    expect(text).toContain('echo system > /sys/block/md0/md/sync_io_depth');
+    expect(text).toContain('echo system > /sys/block/md1/md/sync_io_depth');
+    await applied();
+    expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe(`${await simValue(env, GLOBAL)} (system)`);
+    expect(await simValue(env, GLOBAL)).toBe('32');
+});

@@ -317,6 +317,8 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
     const diskDir = options.diskDir ? resolve(options.diskDir) : join(runDir, 'disks');
     mkdirSync(share);
     mkdirSync(diskDir, { recursive: true });
+    if (options.persistDir)
+        mkdirSync(options.persistDir, { recursive: true });
     closeSync(openSync(info.consoleLog, 'w'));
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];

@@ -105,7 +105,7 @@ interface KernelView {
     sysctl: { min: string; max: string };
     /** By MD_UUID: the array's name and md attributes as the kernel prints them. */
     arrays: Map<string, { name: string; values: Record<string, string> }>;
-    /** By WWID: the disk's name and queue attributes (scheduler as printed, without its trailing blank). */
+    /** By WWID: the disk's name and queue attributes (the scheduler: the one in use). */
     disks: Map<string, { name: string; values: Record<string, string> }>;
 }
 
@@ -138,10 +138,15 @@ async function readKernel(guest: Guest): Promise<KernelView> {
             byName.set(a, values);
             (kind === 'array' ? view.arrays : view.disks).set(b, { name: a, values });
         } else if (kind === 'value') {
-            byName.get(a)![b] = rest.join(' ');
+            byName.get(a)![b] = b === 'queue/scheduler' ? selectedScheduler(rest) : rest.join(' ');
         }
     }
     return view;
+}
+
+/** The scheduler in brackets: kernels list the others in different orders ("[mq-deadline] none", "none [mq-deadline]"). */
+function selectedScheduler(words: string[]): string {
+    return words.find(w => /^\[.*\]$/.test(w))?.slice(1, -1) ?? words.join(' ');
 }
 
 function arrayOf(view: KernelView, uuid: string) {
@@ -276,7 +281,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
         'md/group_thread_cnt': '2', 'queue/read_ahead_kb': '8192',
     });
     for (const disk of keptValues.disks)
-        expect(disk).toEqual({ 'queue/scheduler': '[mq-deadline] none', 'queue/nr_requests': '512', 'device/queue_depth': '16' });
+        expect(disk).toEqual({ 'queue/scheduler': 'mq-deadline', 'queue/nr_requests': '512', 'device/queue_depth': '16' });
     expect(arrayOf(before, notKept).values['md/sync_speed_max']).toBe('97656 (local)');
     const table = await keptTable(page, 16 + 3);
     expect([...table].filter(([, state]) => state === 'kept').map(([s]) => s).sort()).toEqual(keptRows(before, kept, keptDisks).sort());

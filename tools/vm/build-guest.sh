@@ -28,7 +28,7 @@ elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 # what ldd resolves here.
 # gcc and libc6-dev: the rebuild benchmark's load generator (tools/vm/ratedread.c) is built static.
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
-          xz-utils zstd gzip gcc libc6-dev)
+          xz-utils zstd gzip gcc libc6-dev udev systemd)
 # Kernel modules for the guest, in load order (raid456 needs crc32c_generic loaded first).
 MODULES=(crc32c_generic virtio_pci virtio_blk virtio_scsi sd_mod virtio_console 9pnet_virtio 9p
          md_mod linear raid0 raid1 raid10 raid456)
@@ -104,7 +104,20 @@ fi
 # (busybox's setsid has no -f).
 GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
            /usr/bin/grep /usr/bin/dash /usr/bin/setsid)
-BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}")
+# ---- boot tools (raidtune.boot=systemd, see guest-init's boot_like_systemd) ----
+# The host's own systemd-modules-load, systemd-sysctl and systemd-udevd (a name of the udevadm
+# binary), with the udev rules Debian ships (mdadm's 63-md-raid-arrays and 64-md-raid-assembly
+# among them) and the rule helpers that read block devices; hwdb (20 MB) is left out (its
+# builtin then finds nothing, as on a machine without hwdb.bin). Copied to the same paths.
+BOOT_TOOLS=(/usr/bin/udevadm /usr/lib/systemd/systemd-sysctl /usr/lib/systemd/systemd-modules-load
+            /usr/lib/udev/ata_id /usr/lib/udev/scsi_id)
+BOOT_RULES_DIR=/usr/lib/udev/rules.d
+for r in 63-md-raid-arrays.rules 64-md-raid-assembly.rules 60-persistent-storage.rules; do
+    [ -r "$BOOT_RULES_DIR/$r" ] || die "$BOOT_RULES_DIR/$r missing (packages mdadm, udev)"
+done
+mapfile -t BOOT_RULES < <(find "$BOOT_RULES_DIR" -name '*.rules' | sort)
+# ---- end of boot tools ----
+BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}" "${BOOT_TOOLS[@]}")
 # Output captured before grep -q reads it: busybox --list write()s each name on its own, so when
 # piped, grep quits at the match while busybox still writes, busybox dies of SIGPIPE and pipefail
 # fails the check (it did once in a clean-clone CI run under load).
@@ -126,7 +139,7 @@ key=$( {
     sha256sum "$HERE/build-guest.sh" "$HERE/guest-init"
     echo "kernel $kver"
     printf '%s\n' "${MODULES[@]}"
-    stat -L -c '%n %s %Y' "${BINARIES[@]}" "${LIBS[@]}" "${BASE1[@]}" /etc/os-release
+    stat -L -c '%n %s %Y' "${BINARIES[@]}" "${LIBS[@]}" "${BASE1[@]}" "${BOOT_RULES[@]}" /etc/os-release
 } | sha256sum | cut -c1-16)
 
 if [ "${RAIDTUNE_VM_FORCE:-0}" != 1 ] && [ -s "$B/initrd.img" ] && [ -s "$B/vmlinuz" ] &&
@@ -164,6 +177,17 @@ for l in "${LIBS[@]}"; do
     cp -L "$l" "$R$l"
 done
 cp -a /usr/share/cockpit/base1 "$R/usr/share/cockpit/"
+# ---- boot tools, copied (the list is above) ----
+for t in "${BOOT_TOOLS[@]}"; do
+    mkdir -p "$R$(dirname "$t")"
+    cp -L "$t" "$R$t"
+done
+ln -s ../../bin/udevadm "$R/usr/lib/systemd/systemd-udevd" # udevadm runs as the daemon under this name
+mkdir -p "$R$BOOT_RULES_DIR"
+cp "${BOOT_RULES[@]}" "$R$BOOT_RULES_DIR/"
+# Groups and users the shipped rules name (GROUP="disk" ...), so udevd applies them without a warning.
+BOOT_GROUPS=$(sed -n 's/.*GROUP="\([a-z_-]*\)".*/\1/p' "${BOOT_RULES[@]}" | sort -u)
+# ---- end of boot tools ----
 
 mkdir -p "$R/lib/modules/$kver"
 for f in "${MODFILES[@]}"; do
@@ -181,6 +205,7 @@ depmod -b "$R" "$kver"
 
 echo 'root:x:0:0:root:/root:/bin/sh' > "$R/etc/passwd"
 echo 'root:x:0:' > "$R/etc/group"
+gid=100; for g in $BOOT_GROUPS; do echo "$g:x:$gid:" >> "$R/etc/group"; gid=$((gid + 1)); done # boot tools
 echo 'root:*:19000:0:99999:7:::' > "$R/etc/shadow"; chmod 600 "$R/etc/shadow"
 cp /etc/os-release "$R/etc/os-release"
 echo raidtune-vm > "$R/etc/hostname"

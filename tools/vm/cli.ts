@@ -26,6 +26,10 @@ function parse(argv: string[]): { options: GuestOptions; port?: number; rest: st
         else if (a === '--port') port = Number(argv[++i]);
         else if (a === '--scsi') options.diskInterface = 'scsi';
         else if (a === '--keep') options.keep = true;
+        // A reboot by hand: boot in systemd's order on disks and kept /etc folders that outlive the guest.
+        else if (a === '--boot-systemd') options.bootMode = 'systemd';
+        else if (a === '--disk-dir') options.diskDir = argv[++i];
+        else if (a === '--persist-dir') options.persistDir = argv[++i];
         else rest.push(a);
     }
     return { options, port, rest };
@@ -127,7 +131,8 @@ async function main() {
         break;
     }
     default:
-        process.stderr.write('usage: guest.sh serve|run|shell [--disks N] [--disk-mib M] [--port P] [--scsi] [--keep] [CMD...]\n');
+        process.stderr.write('usage: guest.sh serve|run|shell [--disks N] [--disk-mib M] [--port P] [--scsi] [--keep]\n' +
+            '       [--boot-systemd] [--disk-dir DIR] [--persist-dir DIR] [CMD...]\n');
         process.exit(2);
     }
 }

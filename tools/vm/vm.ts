@@ -60,6 +60,19 @@ export interface GuestOptions {
     bootTimeoutMs?: number;
     /** Keep the run dir (disks, logs) after stop() (default env RAIDTUNE_VM_KEEP=1). */
     keep?: boolean;
+    // ---- a reboot: the boot mode, the kept /etc folders and disks that outlive the guest ----
+    /**
+     * 'systemd': guest-init boots the way systemd does for md (systemd-modules-load, systemd-sysctl,
+     * systemd-udevd + trigger + settle; md_mod not loaded before), logging to <run>/share/boot.log.
+     */
+    bootMode?: 'systemd';
+    /** Host folder shared as 9p "persist": its sysctl.d, udev/rules.d, modules-load.d are the guest's /etc ones. */
+    persistDir?: string;
+    /**
+     * Folder of the disk images (d0.img, ...): an image there is reused, a missing one created; stop()
+     * leaves them. A guest started on the disks and persistDir of a stopped one is that one rebooted.
+     */
+    diskDir?: string;
 }
 
 export interface RunResult {
@@ -301,9 +314,11 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         await copyPluginWhenStable(pluginDir, servedPlugin);
     }
     const share = join(runDir, 'share');
-    const diskDir = join(runDir, 'disks');
+    const diskDir = options.diskDir ? resolve(options.diskDir) : join(runDir, 'disks');
     mkdirSync(share);
-    mkdirSync(diskDir);
+    mkdirSync(diskDir, { recursive: true });
+    if (options.persistDir)
+        mkdirSync(options.persistDir, { recursive: true });
     closeSync(openSync(info.consoleLog, 'w'));
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
@@ -313,10 +328,12 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         : '';
     for (let i = 0; i < nDisks; i++) {
         const file = join(diskDir, `d${i}.img`);
-        closeSync(openSync(file, 'w'));
-        truncateSync(file, diskMiB * 1024 * 1024);
+        if (!existsSync(file)) {
+            closeSync(openSync(file, 'w'));
+            truncateSync(file, diskMiB * 1024 * 1024);
+        }
         drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads${throttle}`,
-            '-device', `${scsi ? 'scsi-hd' : 'virtio-blk-pci'},drive=d${i},${scsi ? 'bus=scsi0.0,' : ''}serial=raidtune${i}`);
+            '-device', `${scsi ? `scsi-hd,bus=scsi0.0,wwn=${scsiWwn(i)}` : 'virtio-blk-pci'},drive=d${i},serial=raidtune${i}`);
     }
     const port = (name: string, socket: string) => [
         '-chardev', `socket,id=${name},path=${socket},server=on,wait=off`,
@@ -328,11 +345,12 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         '-nodefaults', '-display', 'none', '-no-reboot', '-monitor', 'none',
         '-chardev', `file,id=con,path=${info.consoleLog}`, '-serial', 'chardev:con',
         '-kernel', build.image, '-initrd', build.initrd,
-        '-append', kernelCommandLine(cpus, servedPlugin ? basename(servedPlugin) : null),
+        '-append', kernelCommandLine(cpus, servedPlugin ? basename(servedPlugin) : null) + (options.bootMode ? ` raidtune.boot=${options.bootMode}` : ''),
         '-virtfs', `local,path=${share},mount_tag=host,security_model=none,id=host`,
         // The plugin folder's PARENT is shared: build.mjs deletes and recreates dist/, and a share
         // of dist/ itself would then show the deleted folder until QEMU restarts.
         ...(servedPlugin ? ['-virtfs', `local,path=${dirname(servedPlugin)},mount_tag=plugin,security_model=none,readonly=on,id=plugin`] : []),
+        ...(options.persistDir ? ['-virtfs', `local,path=${resolve(options.persistDir)},mount_tag=persist,security_model=none,id=persist`] : []),
         '-device', 'virtio-serial-pci,id=vser0',
         ...port('bridge', info.bridgeSocket),
         ...port('control', info.controlSocket),
@@ -596,6 +614,15 @@ function kernelCommandLine(cpus: number, pluginName: string | null): string {
     if (cpus === 1)
         args.push('acpi=off');
     return args.join(' ');
+}
+
+/**
+ * A SCSI disk's World Wide Name (NAA 5), as real SAS/SATA disks report one: without it QEMU's
+ * scsi-hd gives the kernel no usable identifier and `device/wwid` fails with EINVAL. The guest
+ * reads it as `naa.5000c5000000000N`; it stays with the image across boots, its name sdX may not.
+ */
+export function scsiWwn(i: number): string {
+    return `0x5000c500${(i + 1).toString(16).padStart(8, '0')}`;
 }
 
 function diskLetter(i: number): string {

@@ -190,8 +190,8 @@ test('write-intent bitmap: added and removed with mdadm --grow, read from the gu
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=none');
     expect(await applyAndWait(page, 'Remove bitmap')).toEqual([DONE]);
     await close(page);
-    // 6.1 keeps reading the removed bitmap's chunk size (the simulator does the same since this
-    // test); 7.x drops the file with the bitmap. The page says None on both.
+    // 6.1 and 6.12 keep reading the removed bitmap's chunk size (the simulator does the same since
+    // this test); 7.x drops the file with the bitmap. The page says None on each.
     const [location, chunk, policy] = await guestValues(...bitmap);
     expect([location, policy]).toEqual(['none', 'resync']);
     expect([String(16 * 2 ** 20), '<absent>']).toContain(chunk);

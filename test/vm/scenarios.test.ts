@@ -200,7 +200,7 @@ mdadm /dev/md1 --add /dev/vdd 2>&1`);
     expect(k0.mdstat.waiting).toBe('PENDING');
     expect(k1.mdstat.waiting).toBeNull();
     expect(k1.mdstat.progress).toBeNull();
-    // The kernel's word for a recovery: "recovery" on 6.1, "recover" on 7.x; the page says Recovery.
+    // The kernel's word for a recovery: "recovery" on 6.1, "recover" on 6.12 and 7.x; the page says Recovery.
     expect(k0.sysfs.last_sync_action).toBe('resync');
     expect(['recovery', 'recover']).toContain(k1.sysfs.last_sync_action);
     // Where they stopped: resync_start, and the rebuilt member's recovery_start (512-byte sectors).
@@ -233,7 +233,7 @@ echo frozen > /sys/block/md0/md/sync_action`);
     const md0 = await readPageArray(page, 'md0');
     const kernel = kernelArray(before, 'md0');
     expect([kernel.sysfs.sync_action, kernel.detail.state]).toEqual(['frozen', 'clean']);
-    // No sync since the array was made: "none" on 6.1, "idle" on 7.x.
+    // No sync since the array was made: "none" on 6.1, "idle" on 6.12 and 7.x.
     expect(['none', 'idle']).toContain(kernel.sysfs.last_sync_action);
     expect(kernel.mdstat.progress ?? kernel.mdstat.waiting).toBeNull();
     expect(md0.sync?.title ?? null).toBeNull();

@@ -82,11 +82,15 @@ check-unit: $(NODE_MODULES_STAMP)
 	$(JEST) --selectProjects unit --ci --json --outputFile=test-results/unit.json
 
 # The real-kernel tier: the plugin in Chromium, cockpit-ws on this host, cockpit-bridge and real md
-# arrays inside a QEMU guest running Debian's kernel (see test/vm/README.md).
+# arrays inside a QEMU guest running a Debian kernel (see test/vm/README.md). KERNEL=6.1 (Debian 12's,
+# default), 6.12 (bookworm-backports', RHEL 10's base) or 7 (trixie-backports' newest 7.x, Fedora's
+# generation); each has its own build/vm/KERNEL. Results: test-results/vm[-KERNEL].json.
+KERNEL ?= 6.1
 check-vm: all
-	tools/vm/build-guest.sh
+	RAIDTUNE_VM_KERNEL=$(KERNEL) tools/vm/build-guest.sh
 	mkdir -p test-results
-	$(JEST) -c test/vm/jest.config.js --ci --json --outputFile=test-results/vm.json
+	RAIDTUNE_VM_KERNEL=$(KERNEL) $(JEST) -c test/vm/jest.config.js --ci --json \
+	    --outputFile=test-results/vm$(if $(filter 6.1,$(KERNEL)),,-$(KERNEL)).json
 
 # COCKPIT=287 (the system's, default), 337 or 372 (Python bridge, from Debian's backports, unpacked
 # beside the system's by tools/install-cockpit.sh). BROWSER_TESTS: only these test files (jest path
@@ -138,8 +142,8 @@ bench: deps
 # figures in test-results/bench/ (fails only when the benchmark breaks, never on a figure); `make
 # check` runs the short form after the test tiers.
 bench-rebuild: all
-	tools/vm/build-guest.sh
-	node build/bench-rebuild.mjs $(BENCH_ARGS)
+	RAIDTUNE_VM_KERNEL=$(KERNEL) tools/vm/build-guest.sh
+	RAIDTUNE_VM_KERNEL=$(KERNEL) node build/bench-rebuild.mjs $(BENCH_ARGS)
 
 # Release tarball: the files git tracks or would track (not ignored), the built dist/ and the
 # spec; reproducible (tools/dist-tarball.sh): two runs give the same bytes.

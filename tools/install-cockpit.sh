@@ -8,7 +8,7 @@
 #                                  # trixie ws needs a newer glibc than Debian 12's)
 #
 # The packages are downloaded with apt-get from the mirror the system already uses for Debian, through
-# a sources list of this script's own (the system's lists and sources stay as they are), and unpacked
+# a sources list of our own (tools/apt-suite.sh; the system's lists and sources stay as they are), and unpacked
 # with dpkg -x into /var/cache/raidtune/cockpit/VERSION:
 #   root/        the unpacked packages (bridge: root/usr/bin/cockpit-bridge, its Python modules under
 #                root/usr/lib/python3/dist-packages)
@@ -43,34 +43,9 @@ fi
 command -v apt-get >/dev/null 2>&1 || die "Cockpit $want comes from Debian's backports: this needs apt-get (a Debian machine)"
 command -v dbus-daemon >/dev/null 2>&1 || die "dbus-daemon is missing: run tools/install-deps.sh first"
 
-# The Debian archive the system already uses (its lists must be there: apt-get update once).
-mirror() {
-    local site
-    site=$(apt-get indextargets --format '$(SITE) $(ORIGIN) $(CODENAME)' 'Created-By: Packages' 2>/dev/null |
-        awk '$2 == "Debian" && $3 == "bookworm" { print $1; exit }')
-    if [ -z "$site" ]; then
-        apt-get update -q -o DPkg::Lock::Timeout=300 >/dev/null
-        site=$(apt-get indextargets --format '$(SITE) $(ORIGIN) $(CODENAME)' 'Created-By: Packages' 2>/dev/null |
-            awk '$2 == "Debian" && $3 == "bookworm" { print $1; exit }')
-    fi
-    [ -n "$site" ] || die "no Debian 12 (bookworm) archive in the system's apt sources"
-    echo "$site"
-}
-
-# apt-get against one suite of that archive, with lists of its own.
-apt_suite() {
-    local suite=$1; shift
-    local lists=$CACHE/apt/$suite
-    mkdir -p "$lists/lists/partial"
-    echo "deb $(mirror) $suite main" > "$lists/sources.list"
-    local opts=(-q -o "Dir::Etc::sourcelist=$lists/sources.list" -o Dir::Etc::sourceparts=/dev/null
-                -o "Dir::State::Lists=$lists/lists" -o Debug::NoLocking=1 -o APT::Sandbox::User=root)
-    if [ ! -e "$lists/updated" ]; then
-        apt-get "${opts[@]}" update >/dev/null
-        touch "$lists/updated"
-    fi
-    apt-get "${opts[@]}" "$@"
-}
+# apt_suite: apt-get on one suite of the system's Debian archive, with lists of its own.
+# shellcheck source=tools/apt-suite.sh
+. "$(dirname "${BASH_SOURCE[0]}")/apt-suite.sh"
 
 # download_into SUITE ROOT PACKAGE...: the suite's packages unpacked into ROOT.
 download_into() {

@@ -1,27 +1,37 @@
 #!/bin/bash
-# Builds the real-kernel test guest (see test/vm/README.md): Debian's stock kernel plus an
-# initramfs with busybox, mdadm, the md/virtio/9p modules and cockpit-bridge (with every library
-# ldd lists and /usr/share/cockpit/base1). Output in build/vm/ (git-ignored):
+# Builds the real-kernel test guest (see test/vm/README.md): a Debian kernel plus an initramfs with
+# busybox, mdadm, the md/virtio/9p modules and cockpit-bridge (with every library ldd lists and
+# /usr/share/cockpit/base1). Output in build/vm/KERNEL/ (git-ignored), one folder per kernel choice:
 #
-#   build/vm/vmlinuz  build/vm/initrd.img  build/vm/guest.env  (kernel version, cache key)
+#   vmlinuz  vmlinux  initrd.img  guest.env  (kernel version, cache key, the modules packed)
 #
 # Idempotent and non-interactive; run as root on Debian 12. First run: apt installs what is
-# missing (host side: qemu, socat, cockpit-ws/bridge, chromium) and downloads the kernel package
+# missing (host side: qemu, socat, cockpit-ws/bridge, chromium) and downloads the kernel packages
 # with `apt-get download` (extracted with dpkg-deb, never installed on the host). A rebuild with
 # nothing changed only checks the cache key (~1 s).
 #
-# Environment: RAIDTUNE_VM_BUILD  build dir (default <repo>/build/vm)
-#              RAIDTUNE_VM_KERNEL kernel image package (default: what linux-image-amd64 points at)
+# Environment: RAIDTUNE_VM_KERNEL which kernel (default 6.1):
+#                6.1   Debian 12's linux-image-amd64
+#                6.12  bookworm-backports' linux-image-amd64 (the base of RHEL 10's kernel)
+#                7     trixie-backports' linux-image-amd64 (the newest 7.x: Fedora's generation)
+#                linux-image-VERSION  that package, from the system's sources or else the backports
+#              RAIDTUNE_VM_BUILD  build dir (default <repo>/build/vm/<RAIDTUNE_VM_KERNEL>)
 #              RAIDTUNE_VM_FORCE=1 rebuild the initramfs even when the cache key matches
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-B=${RAIDTUNE_VM_BUILD:-$REPO/build/vm}
+CHOICE=${RAIDTUNE_VM_KERNEL:-6.1}
 T0=$(date +%s.%N)
 log() { echo "build-guest: $*" >&2; }
 die() { log "ERROR: $*"; exit 1; }
 elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+# The choice names the build dir (and vm.ts's default, vmBuildDir()): a plain name only.
+[[ $CHOICE =~ ^(6\.1|6\.12|7|linux-image-[A-Za-z0-9.+_-]+)$ ]] ||
+    die "RAIDTUNE_VM_KERNEL=$CHOICE: 6.1, 6.12, 7 or a package name linux-image-VERSION"
+B=${RAIDTUNE_VM_BUILD:-$REPO/build/vm/$CHOICE}
+# shellcheck source=tools/apt-suite.sh
+. "$HERE/../apt-suite.sh"
 
 # Host packages. Guest contents are copied from the host's installed files (busybox-static, mdadm,
 # cockpit-bridge, libc-bin's getconf, coreutils/grep/dash), so the guest's user space matches
@@ -29,9 +39,13 @@ elapsed() { awk -v a="$T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }
 # gcc and libc6-dev: the rebuild benchmark's load generator (tools/vm/ratedread.c) is built static.
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
           xz-utils zstd gzip gcc libc6-dev udev systemd)
-# Kernel modules for the guest, in load order (raid456 needs crc32c_generic loaded first).
-MODULES=(crc32c_generic virtio_pci virtio_blk virtio_scsi sd_mod virtio_console 9pnet_virtio 9p
-         md_mod linear raid0 raid1 raid10 raid456)
+# Kernel modules the guest wants, in load order. Each kernel packs the ones it really has as
+# modules (modules.builtin ones are skipped, missing ones left out with a note: 7.x has no
+# crc32c_generic or linear), listed in the initramfs's /etc/raidtune-modules for guest-init.
+# crc32c_generic before raid456 (on 6.1 its crc32c is not a hard module dependency). md's linear
+# personality is `linear` up to 6.7 and `md-linear` from 6.14 (Debian's 6.12 and 7.x have neither).
+WANTED_MODULES=(crc32c_generic virtio_pci virtio_blk virtio_scsi sd_mod virtio_console 9pnet_virtio 9p
+                md_mod linear md_linear raid0 raid1 raid10 raid456)
 
 [ "$(id -u)" = 0 ] || die "run as root (apt-get, and files copied from the host's /usr)"
 [ -r /etc/debian_version ] || die "needs Debian (apt-get download, dpkg-deb)"
@@ -55,44 +69,92 @@ if [ ${#missing[@]} -gt 0 ]; then
     [ "$rc" = 0 ] || die "apt-get install failed ($rc)"
 fi
 
-# ---- 2. the kernel package (downloaded, extracted, never installed on the host) ----
+# ---- 2. the kernel packages (downloaded, extracted, never installed on the host) ----
+# SUITE: "" for the system's own apt sources, else a backports suite (tools/apt-suite.sh).
+apt_in() { local suite=$1; shift; if [ -z "$suite" ]; then apt-get -q "$@"; else apt_suite "$suite" "$@"; fi; }
+cache_in() { local suite=$1; shift; if [ -z "$suite" ]; then apt-cache "$@"; else apt_suite_cache "$suite" "$@"; fi; }
+lists_of() { if [ -z "$1" ]; then echo /var/lib/apt/lists; else echo "${RAIDTUNE_APT_LISTS:-/var/cache/raidtune/apt}/$1/lists"; fi; }
+# The versioned image package linux-image-amd64 points at in SUITE.
 resolve_kernel() {
-    apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
+    cache_in "$1" depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-[0-9]/ { print $2; exit }'
 }
-# apt-cache takes ~0.5 s here (no pkgcache.bin): reuse the answer while apt's lists are unchanged.
-lists_stamp=$(stat -c '%n %s %Y' /var/lib/apt/lists/*_Packages* 2>/dev/null | sha256sum | cut -c1-16)
-kpkg=${RAIDTUNE_VM_KERNEL:-}
+has_package() { cache_in "$1" show "$2" >/dev/null 2>&1; }
+case $CHOICE in
+6.1) suite= ;;
+6.12) suite=bookworm-backports ;;
+7) suite=trixie-backports ;;
+*) suite=none
+   for s in "" bookworm-backports trixie-backports; do
+       if has_package "$s" "$CHOICE"; then suite=$s; break; fi
+   done
+   [ "$suite" != none ] || die "no package $CHOICE in the system's sources, bookworm- or trixie-backports" ;;
+esac
+# apt-cache takes ~0.5 s here (no pkgcache.bin): reuse the answer while the lists are unchanged.
+lists_stamp() { { stat -c '%n %s %Y' "$(lists_of "$suite")"/*_Packages* 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+stamp_now=$(lists_stamp)
+kpkg=
+case $CHOICE in linux-image-*) kpkg=$CHOICE ;; esac
 if [ -z "$kpkg" ] && [ -r "$B/kernel.resolved" ]; then
     read -r stamp pkg < "$B/kernel.resolved" || true
-    [ "$stamp" = "$lists_stamp" ] && kpkg=$pkg
+    [ "$stamp" = "$stamp_now" ] && kpkg=$pkg
 fi
 if [ -z "$kpkg" ]; then
-    kpkg=$(resolve_kernel)
+    kpkg=$(resolve_kernel "$suite")
     if [ -z "$kpkg" ]; then
-        apt-get update -q >/dev/null
-        lists_stamp=$(stat -c '%n %s %Y' /var/lib/apt/lists/*_Packages* 2>/dev/null | sha256sum | cut -c1-16)
-        kpkg=$(resolve_kernel)
+        if [ -z "$suite" ]; then apt-get update -q >/dev/null; else apt_suite_update "$suite"; fi
+        kpkg=$(resolve_kernel "$suite")
     fi
-    [ -n "$kpkg" ] || die "cannot resolve linux-image-amd64 (apt-cache depends)"
+    [ -n "$kpkg" ] || die "cannot resolve linux-image-amd64 in ${suite:-the system sources} (apt-cache depends)"
     mkdir -p "$B"
-    echo "$lists_stamp $kpkg" > "$B/kernel.resolved"
+    echo "$(lists_stamp) $kpkg" > "$B/kernel.resolved"
 fi
 kver=${kpkg#linux-image-}
 K=$B/kernel/$kver
 mkdir -p "$B"
+# Two layouts: the classic one (6.1, 6.12: linux-image-X holds /boot/vmlinuz-X and /lib/modules/X),
+# and the split one of newer Debian kernels (7.x: linux-image-X is a meta package; linux-binary-X
+# holds usr/lib/modules/X/vmlinuz, linux-modules-X the modules, linux-base-X modules.builtin and
+# modules.order, all under the merged /usr).
+download_kernel() {
+    local parts
+    parts=$(cache_in "$suite" depends "$kpkg" 2>/dev/null |
+        awk -v v="$kver" '$1 == "Depends:" && ($2 == "linux-binary-" v || $2 == "linux-modules-" v || $2 == "linux-base-" v) { print $2 }' | sort -u)
+    # shellcheck disable=SC2086 # package names, no blanks
+    (cd "$B/debs" && apt_in "$suite" download -o APT::Sandbox::User=root "$kpkg" $parts >/dev/null 2>&1)
+}
 if [ ! -e "$K/.done" ]; then
-    log "downloading $kpkg"
+    log "downloading $kpkg${suite:+ from $suite}"
     rm -rf "$B/kernel" "$B/debs"; mkdir -p "$B/debs" "$K"
-    if ! (cd "$B/debs" && apt-get download -q -o APT::Sandbox::User=root "$kpkg" >/dev/null 2>&1); then
-        apt-get update -q >/dev/null
-        (cd "$B/debs" && apt-get download -q -o APT::Sandbox::User=root "$kpkg" >/dev/null)
+    if ! download_kernel; then
+        # A package superseded since the lists were fetched: fetch them again.
+        if [ -z "$suite" ]; then apt-get update -q >/dev/null; else apt_suite_update "$suite"; fi
+        download_kernel || die "apt-get download $kpkg failed"
     fi
-    dpkg-deb -x "$B"/debs/linux-image-*.deb "$K"
-    [ -e "$K/boot/vmlinuz-$kver" ] || die "no /boot/vmlinuz-$kver in $kpkg"
+    for deb in "$B"/debs/*.deb; do dpkg-deb -x "$deb" "$K"; done
+    # Merged /usr: kmod (30, Debian 12) looks in <root>/lib/modules only.
+    [ -e "$K/lib" ] || [ ! -d "$K/usr/lib/modules/$kver" ] || ln -s usr/lib "$K/lib"
+    [ -d "$K/lib/modules/$kver/kernel" ] || die "no modules for $kver in $kpkg"
     depmod -b "$K" "$kver"
     touch "$K/.done"
     rm -rf "$B/debs"
 fi
+kimage=$K/boot/vmlinuz-$kver
+[ -e "$kimage" ] || kimage=$K/lib/modules/$kver/vmlinuz
+[ -e "$kimage" ] || die "no vmlinuz-$kver in $kpkg (neither /boot nor the modules folder)"
+
+# The wanted modules this kernel has as loadable modules, and every file they need.
+MODULES=(); MODFILES=(); LEFT_OUT=()
+for m in "${WANTED_MODULES[@]}"; do
+    if ! deps=$(modprobe -d "$K" -S "$kver" --show-depends "$m" 2>/dev/null); then
+        LEFT_OUT+=("$m"); continue
+    fi
+    # Built in: no insmod line (a loadable module always has its own).
+    grep -q '^insmod ' <<<"$deps" || continue
+    MODULES+=("$m")
+    while read -r f; do MODFILES+=("$f"); done < <(awk '$1 == "insmod" { print $2 }' <<<"$deps")
+done
+mapfile -t MODFILES < <(printf '%s\n' "${MODFILES[@]}" | awk '!seen[$0]++')
+[ ${#LEFT_OUT[@]} = 0 ] || log "kernel $kver has no module ${LEFT_OUT[*]} (neither loadable nor built in): left out"
 
 # ---- 3. what goes into the initramfs, and the cache key over all of it ----
 # What raidtune spawns through the bridge (tee, cat, rm, sh -c with mkdir/dirname/chmod/mv, grep)
@@ -130,9 +192,6 @@ for bin in "${BINARIES[@]}"; do
     while read -r l; do LIBS+=("$l"); done < <(libs_of "$bin")
 done
 mapfile -t LIBS < <(printf '%s\n' "${LIBS[@]}" | sort -u)
-mapfile -t MODFILES < <(for m in "${MODULES[@]}"; do
-        modprobe -d "$K" -S "$kver" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
-    done | awk '!seen[$0]++')
 mapfile -t BASE1 < <(find /usr/share/cockpit/base1 -type f | sort)
 
 key=$( {
@@ -148,15 +207,19 @@ if [ "${RAIDTUNE_VM_FORCE:-0}" != 1 ] && [ -s "$B/initrd.img" ] && [ -s "$B/vmli
     exit 0
 fi
 
-# Like the kernel's scripts/extract-vmlinux (XZ only: Debian's kernels are CONFIG_KERNEL_XZ).
-extract_vmlinux() {
-    local pos
-    for pos in $(tr "\3757zXZ\000\nabcde" "\nabcde=" < "$1" | grep -abo '^abcde'); do
-        pos=${pos%%:*}
-        tail -c+"$pos" "$1" | xz -dc --single-stream > "$2" 2>/dev/null || true
-        [ "$(od -An -c -N4 "$2" 2>/dev/null | tr -d ' ')" = '177ELF' ] && return 0
+# Like the kernel's scripts/extract-vmlinux, for the two compressions Debian uses (6.1, 6.12:
+# CONFIG_KERNEL_XZ; 7.x: CONFIG_KERNEL_ZSTD): each place the magic occurs, until one gives an ELF.
+try_decompress() { # IMAGE OUT MAGIC(grep -P) DECOMPRESSOR...
+    local img=$1 out=$2 magic=$3 pos; shift 3
+    for pos in $(LC_ALL=C grep -aboP "$magic" "$img" | cut -d: -f1); do
+        tail -c+"$((pos + 1))" "$img" | "$@" > "$out" 2>/dev/null || true
+        [ "$(od -An -c -N4 "$out" 2>/dev/null | tr -d ' ')" = '177ELF' ] && return 0
     done
     return 1
+}
+extract_vmlinux() {
+    try_decompress "$1" "$2" '\xfd7zXZ\x00' xz -dc --single-stream ||
+        try_decompress "$1" "$2" '\x28\xb5\x2f\xfd' zstd -dcq
 }
 
 # ---- 4. initramfs root ----
@@ -202,6 +265,7 @@ for f in "${MODFILES[@]}"; do
 done
 cp "$K/lib/modules/$kver"/modules.{order,builtin,builtin.modinfo} "$R/lib/modules/$kver/"
 depmod -b "$R" "$kver"
+printf '%s\n' "${MODULES[@]}" > "$R/etc/raidtune-modules"
 
 echo 'root:x:0:0:root:/root:/bin/sh' > "$R/etc/passwd"
 echo 'root:x:0:' > "$R/etc/group"
@@ -217,10 +281,10 @@ install -m 755 "$HERE/guest-init" "$R/init"
 # Uncompressed cpio: the guest boots faster without decompressing in emulation (see README).
 (cd "$R" && find . -print0 | LC_ALL=C sort -z | cpio -o -0 -H newc --quiet) > "$B/initrd.img.new"
 mv "$B/initrd.img.new" "$B/initrd.img"
-cp "$K/boot/vmlinuz-$kver" "$B/vmlinuz"
+cp "$kimage" "$B/vmlinuz"
 # The uncompressed ELF kernel boots ~2-3 s faster under TCG (no XZ decompression in emulation);
 # QEMU starts it through its PVH entry (CONFIG_PVH). Falls back to the bzImage if that fails.
 image=vmlinuz
 if extract_vmlinux "$B/vmlinuz" "$B/vmlinux"; then image=vmlinux; else rm -f "$B/vmlinux"; fi
-printf 'KERNEL=%s\nKEY=%s\nIMAGE=%s\n' "$kver" "$key" "$image" > "$B/guest.env"
+printf 'KERNEL=%s\nKEY=%s\nIMAGE=%s\nMODULES=%s\nLEFT_OUT=%s\n' "$kver" "$key" "$image" "${MODULES[*]}" "${LEFT_OUT[*]}" > "$B/guest.env"
 log "done in $(elapsed) s: kernel $kver, initrd $(du -h "$B/initrd.img" | cut -f1), $(find "$R" -type f | wc -l) files"

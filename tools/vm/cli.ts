@@ -5,9 +5,9 @@
 //   guest.sh run [--disks N] [--disk-mib M] 'CMD' ...       boot, run each CMD in the guest, print
 //                                                           the output, stop; exit code of the last
 //   guest.sh exec 'CMD' ...                                 run CMDs in the running guest (the one
-//                                                           build/vm/run points at, e.g. of serve)
+//                                                           build/vm/<kernel>/run points at, e.g. of serve)
 //   guest.sh shell                                          interactive shell in the running guest
-//                                                           (the one build/vm/run points at), or in
+//                                                           (the one build/vm/<kernel>/run points at), or in
 //                                                           a new one
 import { existsSync } from 'node:fs';
 import net from 'node:net';

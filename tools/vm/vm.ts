@@ -54,7 +54,7 @@ export interface GuestOptions {
     pluginCopy?: boolean;
     /** 'auto' (default; env RAIDTUNE_VM_ACCEL): KVM only if a probe boot works, else TCG. */
     accel?: 'auto' | Accel;
-    /** Build dir of build-guest.sh (default env RAIDTUNE_VM_BUILD or <repo>/build/vm). */
+    /** Build dir of build-guest.sh (default vmBuildDir(): <repo>/build/vm/<RAIDTUNE_VM_KERNEL>). */
     buildDir?: string;
     /** Time for the boot to READY (default 180 s: TCG on 2 busy cores can be slow). */
     bootTimeoutMs?: number;
@@ -122,8 +122,20 @@ export interface Guest extends GuestControl, GuestInfo {
 
 const READY = 'RAIDTUNE_VM_READY';
 
+/**
+ * The kernel the guest runs (env RAIDTUNE_VM_KERNEL, as build-guest.sh reads it): 6.1 (default,
+ * Debian 12's), 6.12 (bookworm-backports'), 7 (trixie-backports' newest) or a package name.
+ */
+export function vmKernelChoice(): string {
+    const choice = process.env.RAIDTUNE_VM_KERNEL || '6.1';
+    if (!/^(6\.1|6\.12|7|linux-image-[A-Za-z0-9.+_-]+)$/.test(choice))
+        throw new Error(`RAIDTUNE_VM_KERNEL=${choice}: 6.1, 6.12, 7 or a package name linux-image-VERSION`);
+    return choice;
+}
+
+/** build-guest.sh's output for that kernel: env RAIDTUNE_VM_BUILD or <repo>/build/vm/<kernel choice>. */
 export function vmBuildDir(): string {
-    return resolve(process.env.RAIDTUNE_VM_BUILD ?? join(repoRoot(), 'build', 'vm'));
+    return resolve(process.env.RAIDTUNE_VM_BUILD ?? join(repoRoot(), 'build', 'vm', vmKernelChoice()));
 }
 
 /** KERNEL= and KEY= from build-guest.sh's guest.env; throws with a hint when not built. */
@@ -132,7 +144,7 @@ export function guestBuild(buildDir = vmBuildDir()): { kernel: string; key: stri
     const initrd = join(buildDir, 'initrd.img');
     const envFile = join(buildDir, 'guest.env');
     if (!existsSync(vmlinuz) || !existsSync(initrd) || !existsSync(envFile))
-        throw new Error(`the test guest is not built in ${buildDir}: run tools/vm/build-guest.sh (as root)`);
+        throw new Error(`the test guest is not built in ${buildDir}: run tools/vm/build-guest.sh (as root, with the same RAIDTUNE_VM_KERNEL)`);
     const env = Object.fromEntries(readFileSync(envFile, 'utf8').split('\n').filter(l => l.includes('='))
         .map(l => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
     // IMAGE=vmlinux: the uncompressed ELF (PVH boot), much faster under TCG than the bzImage.

@@ -5,6 +5,8 @@ import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const CAPTURES = join(__dirname, '../../fixtures/real-kernel');
+/** Captures of Debian's 7.3 kernel (tools/vm/capture-states.sh), same format. */
+export const CAPTURES_7 = join(__dirname, '../../fixtures/real-kernel-7');
 
 /** Lines "path: value" (multi-line values joined by a literal \n; symlinks "a -> b"; unreadable markers). */
 function parsePathValueLines(text: string, files: Map<string, string>): void {
@@ -15,8 +17,8 @@ function parsePathValueLines(text: string, files: Map<string, string>): void {
     }
 }
 
-export function loadCaptureFiles(name: string): Map<string, string> {
-    const dir = join(CAPTURES, name);
+export function loadCaptureFiles(name: string, captures = CAPTURES): Map<string, string> {
+    const dir = join(captures, name);
     const files = new Map<string, string>();
     for (const part of ['sysfs.txt', 'members-sysfs.txt', 'proc-sys-dev-raid.txt']) {
         const path = join(dir, part);

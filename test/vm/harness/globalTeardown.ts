@@ -1,4 +1,4 @@
-// Stops ws and the guest (logs go to build/vm/logs/), then fails the run if anything the harness
+// Stops ws and the guest (logs go to build/vm/<kernel>/logs/), then fails the run if anything the harness
 // started is still running (found by this run's environment tag, never by name).
 import { failOnLeftoverProcesses } from '../../../tools/cockpit/proc';
 import './globals';

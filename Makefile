@@ -84,13 +84,20 @@ check-unit: $(NODE_MODULES_STAMP)
 # The real-kernel tier: the plugin in Chromium, cockpit-ws on this host, cockpit-bridge and real md
 # arrays inside a QEMU guest running a Debian kernel (see test/vm/README.md). KERNEL=6.1 (Debian 12's,
 # default), 6.12 (bookworm-backports', RHEL 10's base) or 7 (trixie-backports' newest 7.x, Fedora's
-# generation); each has its own build/vm/KERNEL. Results: test-results/vm[-KERNEL].json.
+# generation); each has its own build/vm/KERNEL. VM_TESTS: only these test files (jest path patterns;
+# default all). Results: test-results/vm[-KERNEL].json.
 KERNEL ?= 6.1
+VM_TESTS ?=
 check-vm: all
 	RAIDTUNE_VM_KERNEL=$(KERNEL) tools/vm/build-guest.sh
 	mkdir -p test-results
 	RAIDTUNE_VM_KERNEL=$(KERNEL) $(JEST) -c test/vm/jest.config.js --ci --json \
-	    --outputFile=test-results/vm$(if $(filter 6.1,$(KERNEL)),,-$(KERNEL)).json
+	    --outputFile=test-results/vm$(if $(filter 6.1,$(KERNEL)),,-$(KERNEL)).json $(VM_TESTS)
+
+# On 6.12 (RHEL 10's base), a smoke set of the real-kernel tier through every kind of kernel read and
+# write: the guest, every array state against mdadm, the limit, stripe cache and queue writes with the
+# kernel's refusals, a bitmap added and removed, the sync I/O depth, the reboot with the kept files.
+SMOKE_VM := guest scenarios tuning bitmapKind syncIoDepth keepAfterReboot
 
 # COCKPIT=287 (the system's, default), 337 or 372 (Python bridge, from Debian's backports, unpacked
 # beside the system's by tools/install-cockpit.sh). BROWSER_TESTS: only these test files (jest path
@@ -119,6 +126,8 @@ check: deps
 	    $(MAKE) check-browser COCKPIT=337 BROWSER_TESTS='$(SMOKE_337)' || status=1; \
 	else echo "check: Cockpit 337/372 come from Debian's backports: not on this machine, the system's Cockpit only"; fi; \
 	$(MAKE) check-vm || status=1; \
+	$(MAKE) check-vm KERNEL=7 || status=1; \
+	$(MAKE) check-vm KERNEL=6.12 VM_TESTS='$(SMOKE_VM)' || status=1; \
 	$(MAKE) bench-rebuild BENCH_ARGS=--short || status=1; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	exit $$status

@@ -55,12 +55,15 @@ const NOISE_PYTHON_BRIDGE: ShellNoise[] = [
     { text: 'Failed to get ScheduledShutdown property not-found' },
     { text: 'Failed to get current crypto policy: not-found ; falling back to /etc/crypto-policies/config' },
 ];
-// 337's shell and accounts page ask for fonts its packages do not ship (the Python bridge answers
-// 404 with the reason "ERROR"), and its accounts page, preloaded when the shell switches pages,
+// 337's shell, overview (system: what the shell shows where raidtune's condition hides it) and
+// accounts pages ask for fonts its packages do not ship (the Python bridge answers 404 with the
+// reason "ERROR"), and its accounts page, preloaded when the shell switches pages,
 // warns about the logged-in accounts it cannot list without systemd.
 const FONT_404 = 'Failed to load resource: the server responded with a status of 404 (ERROR)';
 const NOISE_337: ShellNoise[] = [
     { text: FONT_404, urlEnd: '/shell/assets/fonts/RedHatText/RedHatTextVF.woff2' },
+    { text: FONT_404, urlEnd: '/system/assets/fonts/RedHatText/RedHatTextVF.woff2' },
+    { text: FONT_404, urlEnd: '/system/assets/fonts/RedHatDisplay/RedHatDisplayVF.woff2' },
     { text: FONT_404, urlEnd: '/users/assets/fonts/RedHatText/RedHatTextVF.woff2' },
     { text: FONT_404, urlEnd: '/users/assets/fonts/RedHatDisplay/RedHatDisplayVF.woff2' },
     { text: 'Unexpected error when getting logged in accounts se', urlEnd: '/users/users.js' },

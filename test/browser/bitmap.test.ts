@@ -5,27 +5,15 @@
 
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Locator } from 'playwright-core';
 import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
+import { applyAndClose, arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
 
 const card = () => arrayCard(env.page, 'md0');
 const dialog = () => env.page.getByRole('dialog');
-
-function footerButton(name: string): Locator {
-    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
-}
-
-async function applyAndClose(label: string) {
-    await footerButton(label).click();
-    await dialog().getByText('Done.', { exact: false }).waitFor();
-    await footerButton('Close').click();
-    await dialog().waitFor({ state: 'detached' });
-}
 
 /** The card's "Bitmap" fact, once it reads `expected` (the page refreshes after a change). */
 async function waitForBitmapFact(expected: string) {
@@ -43,7 +31,7 @@ test('remove the bitmap: preview, apply, and the host and the page show none', a
     await card().getByRole('button', { name: 'Remove bitmap…' }).click();
     await dialog().getByText('full resync of the whole array', { exact: false }).waitFor();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('mdadm --grow /dev/md0 --bitmap=none');
-    await applyAndClose('Remove bitmap');
+    await applyAndClose(env.page, 'Remove bitmap');
 
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('none');
     expect(await simValue(env, '/sys/block/md0/md/consistency_policy')).toBe('resync');
@@ -61,7 +49,7 @@ test('add it back with 128 MiB chunks: the recommended size is marked, the comma
     await dialog().getByRole('radio', { name: '128 MiB' }).check();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
         .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=128M');
-    await applyAndClose('Add bitmap');
+    await applyAndClose(env.page, 'Add bitmap');
 
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
     expect(await simValue(env, '/sys/block/md0/md/bitmap/chunksize')).toBe(String(128 * 2 ** 20));

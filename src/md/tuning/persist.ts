@@ -346,39 +346,44 @@ function ruleLine(match: RuleMatch, attribute: string, assignment: string): stri
 }
 
 /**
- * Newer kernels (7.3 here; not 6.1) take the tag set's update_nr_hwq_lock with a trylock in
- * elv_iosched_store, so a scheduler write can fail with EBUSY while other disks of the same host
- * adapter switch theirs, as udev does for every disk at once at boot (the reboot test saw it in about
- * one boot of three on 7.3). udev logs the failure and moves on, and the nr_requests after it then
- * fails too (above the tags without a scheduler). This
- * RUN (after every ATTR of the event) tries the scheduler again until it is in effect, for at most
- * SCHEDULER_RETRY_TRIES x 0.2 s = 30 s (under emulation, while the other disks switched, 5 s were not
- * always enough), then writes nr_requests where it differs. A fixed script: the values are its
- * arguments, never its text.
+ * Newer kernels (7.3 here; not 6.1) take the tag set's update_nr_hwq_lock with a trylock when
+ * queue/scheduler or queue/nr_requests is written (elv_iosched_store), so such a write can fail with
+ * EBUSY while other disks of the same host adapter change theirs, as udev does for every disk at
+ * once at boot: the reboot test saw it in about one boot of three on 7.3, for either file. udev logs
+ * the failure and moves on (and an nr_requests after a failed scheduler fails too, above the tags
+ * without one). This RUN, after every ATTR of the event, writes whichever of the two is not yet in
+ * effect, scheduler first, until both are, at most QUEUE_RETRY_TRIES times 0.2 s = 30 s (under
+ * emulation 5 s were not always enough). A fixed script: the values are its arguments, never its
+ * text; "-" stands for a value not kept.
  */
 const QUEUE_RETRY_SCRIPT = 'q=/sys$$1/queue; i=0; ' +
-    'until read -r s < $$q/scheduler; case $$s in *[[]$$2[]]*) true;; *) false;; esac; ' +
-    'do [ $$i -lt $$4 ] || exit 1; i=$$((i+1)); sleep 0.2; echo $$2 > $$q/scheduler; done; ' +
-    'read -r n < $$q/nr_requests; [ $$3 = - ] || [ $$n = $$3 ] || echo $$3 > $$q/nr_requests';
-export const SCHEDULER_RETRY_MARK = 'raidtune-scheduler-retry';
-export const SCHEDULER_RETRY_TRIES = 150;
+    'while read -r s < $$q/scheduler; read -r n < $$q/nr_requests; ' +
+    'if [ $$2 != - ] && case $$s in *[[]$$2[]]*) false;; *) true;; esac; then f=scheduler; v=$$2; ' +
+    'elif [ $$3 != - ] && [ $$n != $$3 ]; then f=nr_requests; v=$$3; else exit 0; fi; ' +
+    '[ $$i -lt $$4 ]; do i=$$((i+1)); echo $$v > $$q/$$f; sleep 0.2; done; exit 1';
+export const QUEUE_RETRY_MARK = 'raidtune-queue-retry';
+export const QUEUE_RETRY_TRIES = 150;
 
-function schedulerRetryLine(rule: UdevRule): string | null {
-    const value = (attribute: string) => rule.attributes.find(([a]) => a === attribute)?.[1];
-    const scheduler = value('queue/scheduler');
-    if (!scheduler || !/^[\w-]+$/.test(scheduler)) return null;
-    const nrRequests = value('queue/nr_requests');
-    const args = [SCHEDULER_RETRY_MARK, '$devpath', scheduler, nrRequests && /^\d+$/.test(nrRequests) ? nrRequests : '-',
-        SCHEDULER_RETRY_TRIES];
-    return ruleLine(rule.match, 'queue/scheduler', `RUN+="/bin/sh -c '${QUEUE_RETRY_SCRIPT}' ${args.join(' ')}"`);
+function queueRetryLine(rule: UdevRule): string | null {
+    const value = (attribute: string, valid: RegExp) => {
+        const v = rule.attributes.find(([a]) => a === attribute)?.[1];
+        return v !== undefined && valid.test(v) ? v : '-';
+    };
+    const scheduler = value('queue/scheduler', /^[\w-]+$/);
+    const nrRequests = value('queue/nr_requests', /^\d+$/);
+    if (scheduler === '-' && nrRequests === '-') return null;
+    const args = [QUEUE_RETRY_MARK, '$devpath', scheduler, nrRequests, QUEUE_RETRY_TRIES];
+    const guard = scheduler !== '-' ? 'queue/scheduler' : 'queue/nr_requests';
+    return ruleLine(rule.match, guard, `RUN+="/bin/sh -c '${QUEUE_RETRY_SCRIPT}' ${args.join(' ')}"`);
 }
 
 /**
  * One line per attribute, each with its own TEST guard: an attribute the device lacks skips only its
- * line. A disk's kept scheduler also gets its retry (parsers of the file skip it: it sets no ATTR).
+ * line. A disk's kept scheduler and nr_requests also get their retry (parsers of the file skip it: it
+ * sets no ATTR).
  */
 function renderRule(rule: UdevRule): string[] {
-    const retry = schedulerRetryLine(rule);
+    const retry = queueRetryLine(rule);
     return [ruleComment(rule.match), ...rule.attributes.map(([attribute, value]) =>
         ruleLine(rule.match, attribute, `ATTR{${attribute}}="${value}"`)), ...retry ? [retry] : []];
 }

@@ -249,6 +249,14 @@ export function dialogButton(page: Page, name: string): Locator {
     return changeDialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
 }
 
+/** Applies the open dialog with its `label` button, waits for "Done." and closes it. */
+export async function applyAndClose(page: Page, label: string): Promise<void> {
+    await dialogButton(page, label).click();
+    await changeDialog(page).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(page, 'Close').click();
+    await changeDialog(page).waitFor({ state: 'detached' });
+}
+
 /** Before each test: close a dialog a failed test left open, so it does not take the next one down. */
 export async function closeLeftoverDialog(page: Page): Promise<void> {
     if (await changeDialog(page).count()) await page.keyboard.press('Escape');

@@ -4,26 +4,14 @@
 // disabled button says why. Adding and removing a classic bitmap makes bitmap/ come and go.
 
 import { existsSync } from 'node:fs';
-import type { Locator } from 'playwright-core';
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import { applyAndClose, arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'newer-kernel', readySelector: '#array-md2' });
 
 const dialog = () => env.page.getByRole('dialog');
 const bitmapType = (array: string) => simValue(env, `/sys/block/${array}/md/bitmap_type`);
 const hasBitmapFolder = (array: string) => existsSync(env.simPath(`/sys/block/${array}/md/bitmap`));
-
-function footerButton(name: string): Locator {
-    return dialog().locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
-}
-
-async function applyAndClose(label: string) {
-    await footerButton(label).click();
-    await dialog().getByText('Done.', { exact: false }).waitFor();
-    await footerButton('Close').click();
-    await dialog().waitFor({ state: 'detached' });
-}
 
 async function waitForBitmapFact(array: string, expected: string) {
     await waitUntil(`${array} shows Bitmap: ${expected}`, async () => (await cardFacts(env.page, array)).Bitmap === expected, 20000);
@@ -58,13 +46,13 @@ test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ fo
     await arrayCard(env.page, 'md0').getByRole('button', { name: 'Add bitmap…' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
         .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
-    await applyAndClose('Add bitmap');
+    await applyAndClose(env.page, 'Add bitmap');
     expect(await bitmapType('md0')).toBe('none [bitmap] llbitmap');
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
     await waitForBitmapFact('md0', 'Internal, 64 MiB chunks');
 
     await arrayCard(env.page, 'md0').getByRole('button', { name: 'Remove bitmap…' }).click();
-    await applyAndClose('Remove bitmap');
+    await applyAndClose(env.page, 'Remove bitmap');
     expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
     expect(hasBitmapFolder('md0')).toBe(false);
     await waitForBitmapFact('md0', 'None');

@@ -239,7 +239,7 @@ describe('read-ahead and member disk queues', () => {
                 ['/sys/block/vdd/queue/nr_requests', '256'], ['/sys/block/vdc/queue/nr_requests', '256'],
             ]),
         });
-        // The scheduler's retry lines: schedulerRetry.test.ts.
+        // The queue retry lines: queueRetry.test.ts.
         const lines = fileSteps(host)[0].content!.split('\n').filter(l => l && !l.startsWith('#') && !l.includes('RUN+='));
         expect(lines).toEqual([
             'SUBSYSTEM=="block", ACTION=="add|change", ENV{DEVTYPE}=="disk", KERNEL=="vdc", TEST=="queue/scheduler", ATTR{queue/scheduler}="mq-deadline"',

@@ -1,19 +1,20 @@
-// The kept disk rule's scheduler retry (persist.ts): run by the real sh as udev would run it, against
-// a folder laid out like a disk's sysfs queue.
+// The kept disk rule's queue retry (persist.ts): run by the real sh as udev would run it, against a
+// folder laid out like a disk's sysfs queue.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseUdevRules, renderUdevRules, SCHEDULER_RETRY_MARK, SCHEDULER_RETRY_TRIES, type UdevRule } from '../../../../src/md/tuning/persist';
+import { parseUdevRules, renderUdevRules, QUEUE_RETRY_MARK, QUEUE_RETRY_TRIES, type UdevRule } from '../../../../src/md/tuning/persist';
 
+const WWID = { by: 'wwid', wwid: 'naa.5000c50000000001' } as const;
 const DISK: UdevRule = {
-    match: { by: 'wwid', wwid: 'naa.5000c50000000001' },
+    match: WWID,
     attributes: [['queue/scheduler', 'mq-deadline'], ['queue/nr_requests', '512'], ['device/queue_depth', '16']],
 };
 
 /** The RUN line's argv as udev builds it: `$$` is a dollar, `$devpath` the device, single quotes group. */
 function runArgv(text: string, devpath: string): string[] {
-    const line = text.split('\n').find(l => l.includes(SCHEDULER_RETRY_MARK));
+    const line = text.split('\n').find(l => l.includes(QUEUE_RETRY_MARK));
     const command = /RUN\+="([^"]*)"/.exec(line ?? '')?.[1];
     if (!command) throw new Error(`no RUN line in:\n${text}`);
     const expanded = command.replace(/\$devpath/g, devpath).replace(/\$\$/g, '$');
@@ -22,6 +23,7 @@ function runArgv(text: string, devpath: string): string[] {
 
 let root: string;
 let queue: string;
+const read = (file: string) => readFileSync(join(queue, file), 'utf8').trim();
 beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'raidtune-retry-'));
     queue = join(root, 'queue');
@@ -42,31 +44,38 @@ function runRetry(rule: UdevRule): number {
     }
 }
 
-test('a disk rule with a scheduler gets one retry line; the file still reads as the same settings', () => {
+test('a disk rule with a kept scheduler or nr_requests gets one retry line; the file still reads as the same settings', () => {
     const text = renderUdevRules([DISK]);
     expect(text.split('\n').filter(l => l.includes('RUN+='))).toHaveLength(1);
     expect(parseUdevRules(text)).toEqual([DISK]);
     const argv = runArgv(text, '/devices/x/block/sda');
     expect(argv.slice(0, 2)).toEqual(['/bin/sh', '-c']);
-    expect(argv.slice(3)).toEqual([SCHEDULER_RETRY_MARK, '/devices/x/block/sda', 'mq-deadline', '512', `${SCHEDULER_RETRY_TRIES}`]);
+    expect(argv.slice(3)).toEqual([QUEUE_RETRY_MARK, '/devices/x/block/sda', 'mq-deadline', '512', `${QUEUE_RETRY_TRIES}`]);
+    const nrOnly = renderUdevRules([{ match: WWID, attributes: [['queue/nr_requests', '64']] }]);
+    expect(runArgv(nrOnly, '/d').slice(3)).toEqual([QUEUE_RETRY_MARK, '/d', '-', '64', `${QUEUE_RETRY_TRIES}`]);
 });
 
-test('no retry line without a kept scheduler', () => {
-    const text = renderUdevRules([{ match: DISK.match, attributes: [['queue/nr_requests', '64']] }]);
-    expect(text).not.toContain('RUN+=');
+test('no retry line without a kept scheduler or nr_requests', () => {
+    expect(renderUdevRules([{ match: WWID, attributes: [['device/queue_depth', '16']] }])).not.toContain('RUN+=');
 });
 
-test('the scheduler in effect: nr_requests is written after it where it differs, exit 0', () => {
+test('both in effect: nothing is written, exit 0', () => {
     writeFileSync(join(queue, 'scheduler'), 'none [mq-deadline]\n');
+    writeFileSync(join(queue, 'nr_requests'), '512\n');
     expect(runRetry(DISK)).toBe(0);
-    expect(readFileSync(join(queue, 'nr_requests'), 'utf8').trim()).toBe('512');
-    expect(readFileSync(join(queue, 'scheduler'), 'utf8').trim()).toBe('none [mq-deadline]');
+    expect(read('scheduler')).toBe('none [mq-deadline]');
 });
 
-test('without nr_requests kept, only the scheduler is checked', () => {
+test('the scheduler in effect, nr_requests not: nr_requests is written, exit 0', () => {
     writeFileSync(join(queue, 'scheduler'), '[mq-deadline] none\n');
-    expect(runRetry({ match: DISK.match, attributes: [['queue/scheduler', 'mq-deadline']] })).toBe(0);
-    expect(readFileSync(join(queue, 'nr_requests'), 'utf8').trim()).toBe('256');
+    expect(runRetry(DISK)).toBe(0);
+    expect(read('nr_requests')).toBe('512');
+});
+
+test('without nr_requests kept, only the scheduler counts', () => {
+    writeFileSync(join(queue, 'scheduler'), '[mq-deadline] none\n');
+    expect(runRetry({ match: WWID, attributes: [['queue/scheduler', 'mq-deadline']] })).toBe(0);
+    expect(read('nr_requests')).toBe('256');
 });
 
 test('a scheduler that never takes effect: the retry gives up (exit 1) and leaves nr_requests alone', () => {
@@ -74,6 +83,6 @@ test('a scheduler that never takes effect: the retry gives up (exit 1) and leave
     // retry writes it, the file shows it was tried.
     writeFileSync(join(queue, 'scheduler'), '[none] mq-deadline\n');
     expect(runRetry(DISK)).toBe(1);
-    expect(readFileSync(join(queue, 'scheduler'), 'utf8').trim()).toBe('mq-deadline');
-    expect(readFileSync(join(queue, 'nr_requests'), 'utf8').trim()).toBe('256');
+    expect(read('scheduler')).toBe('mq-deadline');
+    expect(read('nr_requests')).toBe('256');
 });

@@ -348,8 +348,9 @@ function ruleLine(match: RuleMatch, attribute: string, assignment: string): stri
 /**
  * Newer kernels (7.3 here; not 6.1) take the tag set's update_nr_hwq_lock with a trylock when
  * queue/scheduler is written (elv_iosched_store), and nr_requests answered EBUSY the same way, so
- * such a write can fail while other disks of the same host adapter change theirs, as udev does for every disk at
- * once at boot: the reboot test saw it in about one boot of three on 7.3, for either file. udev logs
+ * such a write can fail while other disks of the same host adapter change theirs, as udev does for
+ * every disk at once at boot: the reboot test saw it in about one boot of three on 7.3, for either
+ * file. udev logs
  * the failure and moves on (and an nr_requests after a failed scheduler fails too, above the tags
  * without one). This RUN, after every ATTR of the event, writes whichever of the two is not yet in
  * effect, scheduler first, until both are, at most QUEUE_RETRY_TRIES times 0.2 s = 30 s (under

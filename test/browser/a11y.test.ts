@@ -197,7 +197,8 @@ describe.each(SCENARIOS)('%s', scenario => {
             await env.page.keyboard.press('Enter');
             const name = names[2].replace('/dev/', '');
             await env.page.waitForFunction(n => window.location.hash === `#/${n}`, name);
-            await expect(env.page.locator(`#array-${name}`).getAttribute('class')).resolves.toContain('raidtune-selected');
+            // The card is outlined when the app hears of the new address, a moment after the hash changes.
+            await env.page.waitForSelector(`#array-${name}.raidtune-selected`);
             // Focus stays where the user is.
             await expect(env.page.evaluate(() => document.activeElement?.textContent)).resolves.toBe(names[2]);
         });

@@ -4,17 +4,7 @@
 // ran last is in last_sync_action (6.1 says "recovery", 7.3 "recover"; "none" or "idle" before
 // any sync since the array was assembled, and kernels before 3.16 have no such file).
 
-import type { SyncAction } from './model';
-
-export type MismatchMeaning =
-    /** Found so far by the check or repair that runs (or is paused) now. */
-    | 'check-so-far' | 'repair-so-far'
-    /** Found by the last check; found and rewritten by the last repair. */
-    | 'check' | 'repair'
-    /** A resync, recovery or reshape runs, or ran last: the count says nothing about the data. */
-    | 'during-sync' | 'after-sync'
-    /** The kernel does not say which sync ran last. */
-    | 'unknown';
+import type { MismatchMeaning, SyncAction } from './modelTypes';
 
 const AFTER: Record<string, MismatchMeaning> = {
     check: 'check', repair: 'repair', resync: 'after-sync', recovery: 'after-sync', recover: 'after-sync', reshape: 'after-sync',

@@ -1,178 +1,31 @@
 // buildModel(): one refresh's raw snapshot (plus the previous model, for history) -> the typed
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
-import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
-import { parseAutoRestore, type ArmedRestore } from './autoRestore';
-import { parsePlanRecord, PLAN_RECORD_FILE, type PlanRecord } from './planRecord';
-import { addTrendSample, type TrendSample } from './trend';
-import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
-import { backgroundJobs, type BackgroundJob } from './diagnosis/backgroundJobs';
-import { recordIoSamples, type IoSample } from './diagnosis/samples';
+import { JOURNAL_FILE, parseJournal } from './journal';
+import { parseAutoRestore } from './autoRestore';
+import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
+import { addTrendSample } from './trend';
+import { addSample, smoothedEta } from './eta';
+import { backgroundJobs } from './diagnosis/backgroundJobs';
+import { recordIoSamples } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import type { MdstatArray, MdstatMember } from './mdstat';
 import { parseMdstatKeeping, type MdstatKept } from './mdstatKeeping';
-import { mismatchMeaning, type MismatchMeaning } from './mismatches';
+import { mismatchMeaning } from './mismatches';
+import {
+    CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
+    type SyncAction, type SyncModel, type SyncRunState,
+} from './modelTypes';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
-import {
-    MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
-} from './tuning/persist';
+import { MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from './tuning/persist';
 import {
     parseBitmapLocation, parseBitmapType, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
     parseChunkSize, parseLocalOrSystem, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit,
-    parseSyncCompleted, type DiskStats, type DiskstatsLines, type LocalOrSystem, type MemInfo, type SpeedLimit,
+    parseSyncCompleted, type DiskstatsLines,
 } from './sysfs';
 
-export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
-export type MemberRole = 'active' | 'rebuilding' | 'spare' | 'faulty' | 'journal' | 'replacement';
-export type SyncAction = 'resync' | 'recover' | 'check' | 'repair' | 'reshape';
-export type SyncRunState = 'running' | 'delayed' | 'pending' | 'frozen';
-
-export interface MemberModel {
-    name: string;
-    /** The whole disk the member lives on (itself when it is not a partition). */
-    disk: string;
-    descriptor: number | null;
-    slot: number | null;
-    role: MemberRole;
-    writeMostly: boolean;
-    /** Raw sysfs state words (in_sync, blocked, write_error, want_replacement...). */
-    states: string[];
-    errors: number | null;
-    /** Per-member rebuild position in 512-byte sectors, while it is being rebuilt. */
-    recoveryStartSectors: number | null;
-    /** Where the member starts on its disk (512-byte sectors): the partition's start, 0 for a whole device. */
-    startSectors: number | null;
-    /** md's data offset on the member (dev-X/offset, 512-byte sectors): where the array's data begins. */
-    dataOffsetSectors: number | null;
-}
-
-export interface SyncModel {
-    action: SyncAction;
-    runState: SyncRunState;
-    /** Why a PENDING sync does not run. */
-    pendingReason: 'auto-read-only' | 'not-started' | null;
-    percent: number | null;
-    /** KiB done and to do: per member device, except raid10 whose counters span the array. */
-    doneKiB: number | null;
-    totalKiB: number | null;
-    perDevice: boolean;
-    speedKiBs: number | null;
-    kernelFinishMinutes: number | null;
-    eta: SmoothedEta | null;
-    history: ProgressSample[];
-    /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
-    ioSamples: IoSample[];
-    /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */
-    trend: TrendSample[];
-    reshape: { fromDisks: number; toDisks: number } | null;
-    /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
-    waitingFor: string[];
-}
-
-export type BitmapKind = 'internal' | 'file' | 'llbitmap';
-
-export interface ArrayModel {
-    name: string;
-    device: string;
-    health: ArrayHealth;
-    arrayState: string | null;
-    readOnly: false | 'read-only' | 'auto-read-only';
-    level: string | null;
-    sizeKiB: number | null;
-    metadata: string | null;
-    chunkKiB: number | null;
-    /** The chunk before a reshape that changes it (chunk_size reads "new (old)"); null otherwise. */
-    previousChunkKiB: number | null;
-    /** md's layout number (raid10: near and far copies). */
-    layout: number | null;
-    /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
-    partitions: { name: string; startSectors: number | null }[];
-    raidDisks: number | null;
-    degradedDevices: number | null;
-    missingSlots: number[];
-    uuid: string | null;
-    /**
-     * The write-intent bitmap; null when the array has none. `llbitmap`: the lockless bitmap of
-     * kernels since 2025 (md/bitmap_type), which mdadm sets only when it creates the array.
-     */
-    bitmap: { kind: BitmapKind; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
-    consistencyPolicy: string | null;
-    members: MemberModel[];
-    sync: SyncModel | null;
-    /** sync_action reads "frozen": no resync or recovery starts until it is resumed. */
-    syncFrozen: boolean;
-    speedMin: SpeedLimit | null;
-    speedMax: SpeedLimit | null;
-    /**
-     * md/sync_io_depth (kernels since 2025): the sync I/O md lets be in flight while the array
-     * has other I/O; the array's own or the system's. null: not on this kernel (or this level).
-     */
-    syncIoDepth: LocalOrSystem | null;
-    /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
-    cappedByMax: boolean;
-    mismatchCount: number | null;
-    /** What mismatchCount counts now (src/md/mismatches.ts); null when there is no count. */
-    mismatchMeaning: MismatchMeaning | null;
-    stripeCache: { size: number; active: number | null } | null;
-    /** md/stripe_size (raid4/5/6, Linux 5.12+): bytes per member in a stripe; null where absent. */
-    stripeSizeBytes: number | null;
-    groupThreadCount: number | null;
-    readAheadKiB: number | null;
-    lastSyncAction: string | null;
-}
-
-export interface DiskModel {
-    name: string;
-    rotational: boolean | null;
-    scheduler: { current: string | null; available: string[] } | null;
-    nrRequests: number | null;
-    /** blk-mq's tags per hardware queue (mq/0/nr_tags): nr_requests' ceiling without a scheduler. */
-    hwTags: number | null;
-    queueDepth: number | null;
-    readAheadKiB: number | null;
-    /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
-    wwid: string | null;
-    /** The serial number it reports as text (virtio-blk serial, NVMe device/serial); SATA's is inside its wwid. */
-    serial: string | null;
-}
-
-export interface HostModel {
-    /** Milliseconds (monotonic) when the snapshot was taken. */
-    takenAt: number;
-    /** /proc/mdstat could be read: the md driver is loaded. */
-    mdAvailable: boolean;
-    personalities: string[];
-    arrays: ArrayModel[];
-    /** The dev.raid sysctls; syncIoDepth is null where the kernel has no such sysctl. */
-    global: { speedMinKiBs: number | null; speedMaxKiBs: number | null; syncIoDepth: number | null };
-    memory: MemInfo | null;
-    pageSize: number | null;
-    /** What each disk is set to: the same object from one refresh to the next while that stays so. */
-    disks: ReadonlyMap<string, DiskModel>;
-    /** What each block device has done (/proc/diskstats), apart: it changes at every refresh of a busy disk. */
-    diskStats: Map<string, DiskStats>;
-    /** Programs known for heavy disk I/O running on the host (candidates when a sync is starved). */
-    backgroundJobs: BackgroundJob[];
-    /** Original values recorded on the host before raidtune's first change; null when none. */
-    journal: Journal | null;
-    /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
-    persisted: PersistedSettings;
-    /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
-    autoRestore: Map<string, ArmedRestore>;
-    /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
-    planRecord: PlanRecord | null;
-    /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
-    systemd: boolean;
-    problems: string[];
-}
-
-export const KERNEL_DEFAULT_SPEED_MIN = 1000;
-export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-/** md.c's sysctl_sync_io_depth. */
-export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
-export const CAPPED_SHARE = 0.95;
 
 /**
  * What a build may keep of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
@@ -629,10 +482,3 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
     };
 }
 
-/** The limits that apply to an array: its own when set locally, else the global sysctl. */
-export function effectiveLimits(array: ArrayModel, host: HostModel): { minKiBs: number | null; maxKiBs: number | null } {
-    return {
-        minKiBs: array.speedMin?.kiBs ?? host.global.speedMinKiBs,
-        maxKiBs: array.speedMax?.kiBs ?? host.global.speedMaxKiBs,
-    };
-}

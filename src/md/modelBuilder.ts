@@ -9,7 +9,8 @@
 // nothing syncs (reads are 10 s apart then), and at once when /proc/mdstat shows an array or a
 // member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended).
 
-import { buildModelKeeping, type BuiltModel, type HostModel } from './model';
+import { buildModelKeeping, type BuiltModel } from './model';
+import type { HostModel } from './modelTypes';
 import type { MdstatArray } from './mdstat';
 import { shareUnchanged } from './share';
 import { GatherParser, type Snapshot } from './snapshot';

@@ -6,7 +6,7 @@
 
 import { failuresTolerated } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, DiskModel, MemberModel } from '../model';
+import type { ArrayModel, DiskModel, MemberModel } from '../modelTypes';
 import { parseMdstat } from '../mdstat';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from '../tuning/result';

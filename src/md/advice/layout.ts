@@ -13,7 +13,7 @@
 // off the chunk boundary splits every chunk across two of its stripes.
 
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, MemberModel } from '../model';
+import type { ArrayModel, MemberModel } from '../modelTypes';
 
 /** The file system block size the advice assumes (ext4's and xfs's default). */
 export const FS_BLOCK_KIB = 4;

@@ -2,7 +2,7 @@
 // numbers behind it and the change that addresses it (opened through the normal plan dialog).
 // Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".
 
-import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../model';
+import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
 import { usefulSyncIoDepth } from '../tuning/syncIoDepth';

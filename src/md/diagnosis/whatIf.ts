@@ -2,7 +2,7 @@
 // from how md throttles (a sync held at the minimum by other I/O runs at the minimum, an idle one
 // at the maximum) and capped by what the member disks were seen to be able to move.
 
-import { CAPPED_SHARE } from '../model';
+import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import type { WindowFacts } from './window';
 

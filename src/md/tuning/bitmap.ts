@@ -8,7 +8,7 @@
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, SyncAction } from '../model';
+import type { ArrayModel, SyncAction } from '../modelTypes';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from './result';
 

@@ -5,7 +5,7 @@
 // work per disk. Disks without the attribute (NVMe and virtio have no queue_depth) are left alone.
 
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, DiskModel, HostModel } from '../model';
+import type { ArrayModel, DiskModel, HostModel } from '../modelTypes';
 import type { WriteAttributeStep } from '../plan';
 import { fieldError, knownDevice, parseChoice, parseWholeNumber, type Parsed } from '../validate';
 import type { PlanResult } from './result';

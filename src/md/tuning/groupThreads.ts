@@ -6,7 +6,7 @@
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { parseWholeNumber } from '../validate';
 import type { PlanResult } from './result';
 

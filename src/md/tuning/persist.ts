@@ -8,8 +8,9 @@
 import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
 import {
-    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type DiskModel, type HostModel,
-} from '../model';
+    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type DiskModel,
+    type HostModel, type PersistedSettings, type RuleMatch, type UdevRule,
+} from '../modelTypes';
 import type { Plan, WriteFileStep } from '../plan';
 import { localOrSystemText } from '../sysfs';
 import { diskQueueAttribute, memberDisks, type DiskQueueSetting } from './diskQueue';
@@ -44,30 +45,6 @@ export interface PersistDirs {
 
 export const SYSCTL_MIN = 'dev.raid.speed_limit_min';
 export const SYSCTL_MAX = 'dev.raid.speed_limit_max';
-
-/**
- * How a rule finds its device at boot. Arrays by UUID (stable), or by kernel name where the UUID is
- * unusable; disks by the WWID they report (stable), or by kernel name (which can change when
- * disks are added or moved: the rule says so).
- */
-export type RuleMatch =
-    | { by: 'uuid'; uuid: string }
-    | { by: 'name'; name: string }
-    | { by: 'wwid'; wwid: string }
-    | { by: 'disk-name'; name: string };
-
-export interface UdevRule {
-    match: RuleMatch;
-    /** Attribute (relative to /sys/block/NAME/) and value, in file order: ["md/stripe_cache_size", "8192"]. */
-    attributes: [string, string][];
-}
-
-/** What the files kept for reboot say; null when a file does not exist. */
-export interface PersistedSettings {
-    sysctl: { text: string; values: Map<string, string> } | null;
-    udev: { text: string; rules: UdevRule[] } | null;
-    modulesLoad: { text: string } | null;
-}
 
 // ---- UUIDs ----
 
@@ -175,17 +152,15 @@ interface GlobalSetting {
     featureDetected?: true;
 }
 
-/** The sysctls raidtune keeps. A function: model.ts imports this module, so its constants are not there yet at load time. */
-function globalSettings(): GlobalSetting[] {
-    return [
-        { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed'), unit: 'kibs' },
-        { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed'), unit: 'kibs' },
-        {
-            key: SYSCTL_SYNC_IO_DEPTH, bootValue: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), live: h => numberValue(h.global.syncIoDepth),
-            setting: N_('system sync I/O depth'), unit: 'plain', featureDetected: true,
-        },
-    ];
-}
+/** The sysctls raidtune keeps. */
+const GLOBAL_SETTINGS: readonly GlobalSetting[] = [
+    { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed'), unit: 'kibs' },
+    { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed'), unit: 'kibs' },
+    {
+        key: SYSCTL_SYNC_IO_DEPTH, bootValue: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), live: h => numberValue(h.global.syncIoDepth),
+        setting: N_('system sync I/O depth'), unit: 'plain', featureDetected: true,
+    },
+];
 
 function numberValue(n: number | null | undefined): string | null {
     return n === null || n === undefined ? null : String(n);
@@ -274,7 +249,7 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
  * sync I/O depth where the kernel has it and it differs from its default.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
-    const settings = globalSettings();
+    const settings = GLOBAL_SETTINGS;
     const limits = settings.filter(s => !s.featureDetected);
     const values = limits.map(s => [s.key, s.live(host)] as const);
     if (values.some(([, v]) => v === null)) return null;
@@ -537,7 +512,7 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, s.unit));
+    const global = GLOBAL_SETTINGS.map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

@@ -5,7 +5,9 @@
 
 import { formatKiB } from '../format';
 import { msg, N_, type Message } from '../message';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type HostModel } from '../model';
+import {
+    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type HostModel,
+} from '../modelTypes';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
 import { localOrSystemText } from '../sysfs';
 import type { PlanResult } from './result';

@@ -3,7 +3,7 @@
 // It speeds up large sequential reads from the array; md's own rebuild reads do not go through
 // the page cache, so it does little for a rebuild (seed 001 measured no gain on the members).
 
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
 import { fieldError, parseWholeNumber } from '../validate';

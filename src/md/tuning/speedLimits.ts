@@ -2,7 +2,7 @@
 // and, where the kernel has it, the sync I/O depth next to them (syncIoDepth.ts). The kernel
 // accepts 0, -1 and min > max without complaint (checked on 6.1), so raidtune refuses them itself.
 
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { msg, N_, type Message } from '../message';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
 import { localOrSystemText } from '../sysfs';

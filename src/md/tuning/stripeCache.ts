@@ -2,7 +2,7 @@
 // from 90 to 120 MB/s) at a memory cost of page_size x member disks x entries (md(4)).
 
 import { formatKiB } from '../format';
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';

@@ -4,7 +4,7 @@
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel } from '../model';
+import type { ArrayModel } from '../modelTypes';
 import type { Plan } from '../plan';
 
 export type SyncControl = 'pause' | 'resume' | 'restart' | 'stop' | 'check' | 'repair';

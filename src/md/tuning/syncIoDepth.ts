@@ -14,7 +14,7 @@
 //   text: EINVAL, above 2^32-1: ERANGE) and keeps it in an int.
 
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel } from '../model';
+import type { ArrayModel } from '../modelTypes';
 import { parseWholeNumber, type Parsed } from '../validate';
 
 export const SYNC_IO_DEPTH_PATH = '/proc/sys/dev/raid/sync_io_depth';

@@ -11,7 +11,7 @@ import {
 import { _, fmt, ngettext } from '../../host/i18n';
 import { layoutAdvice, FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { formatChunk } from '../arrays/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';

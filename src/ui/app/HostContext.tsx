@@ -3,7 +3,7 @@
 
 import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { HostConfig } from '../../host/config';
-import type { ArrayModel, DiskModel, HostModel } from '../../md/model';
+import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
 import type { RefreshResult, RefreshStore } from './refreshStore';
 
 /** The context holds what rarely changes; the model comes from the store (see refreshStore.ts). */

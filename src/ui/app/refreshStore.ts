@@ -3,7 +3,7 @@
 // context's readers; a store notifies only the components that subscribed, in the same render as
 // the page's own update.
 
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 
 export interface RefreshResult {
     model: HostModel | null;

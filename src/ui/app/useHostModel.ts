@@ -6,7 +6,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { readHostConfig, type HostConfig } from '../../host/config';
 import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh, recordRefreshStart } from './refreshTiming';
 import { createRefreshStore, type RefreshStore } from './refreshStore';

@@ -8,7 +8,7 @@ import { _, fmt } from '../../host/i18n';
 import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
 import { formatKiB } from '../../md/format';
 import { mismatchesShown } from '../../md/mismatches';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
 import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from './labels';

@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { Stack, StackItem } from '../pf';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
 import { firstCardView, nextCardView } from './cardFreshness';

@@ -9,7 +9,7 @@ import {
     healthAdvice, NEW_DEVICE_PLACEHOLDER, REPLACEMENT_PLACEHOLDER, removeFailedPlan, removeFailedTitle,
     type DiskIdentity, type HealthAdvice, type MemberTrouble,
 } from '../../md/advice/health';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { describeArgv } from '../../md/plan';
 import { useHostDisks } from '../app/HostContext';
 import { CopyableCommands } from '../common/CopyableCommands';

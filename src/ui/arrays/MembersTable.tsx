@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { memberRoleText } from './labels';
 
 function MembersTableRows({ array }: { array: ArrayModel }) {

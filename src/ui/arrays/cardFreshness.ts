@@ -6,7 +6,7 @@
 // queue) reaches the card at once, and a card coming near the screen shows the latest model
 // before it is seen. Plain TypeScript (no React), so the rule is unit-tested on real models.
 
-import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
 import { sameHostFacts } from './cardProps';
 
 /** An off-screen card's sync progress is at most this many refreshes old (10 s at 2 s a refresh). */

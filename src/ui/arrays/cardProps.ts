@@ -12,7 +12,7 @@
 //  - what a card part reads through useHost() or useAdmin() is not affected: a new model or admin
 //    state re-renders those readers inside a memoised card (refreshStore.ts, HostContext.tsx).
 
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 
 /**
  * The parts of the host model a card reads, besides its own array, each compared by identity.

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { _ } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';

@@ -1,7 +1,7 @@
 import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
-import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
 import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../arrays/labels';
 import { DiagnosisSection } from '../diagnosis/DiagnosisSection';

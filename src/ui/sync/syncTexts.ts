@@ -3,7 +3,7 @@
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
-import type { SyncModel } from '../../md/model';
+import type { SyncModel } from '../../md/modelTypes';
 
 export function syncStateExplanation(sync: SyncModel): string | null {
     switch (sync.runState) {

@@ -5,7 +5,7 @@ import { memo, useCallback, useState } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/diskQueue';
 import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
 import { readAheadUnavailable } from '../../md/tuning/readAhead';

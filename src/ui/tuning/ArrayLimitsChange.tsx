@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Form, FormGroup, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import type { Message } from '../../md/message';
 import { arrayLimitsPlan, type ArrayLimit } from '../../md/tuning/speedLimits';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';

@@ -7,7 +7,7 @@ import { Flex, FlexItem, Label, Stack, StackItem } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { armPlan, armRefusal, cancelPlan, notRestoredBy, type ArmedRestore } from '../../md/autoRestore';
 import type { Journal } from '../../md/journal';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import type { Plan, Step } from '../../md/plan';
 import { useHost } from '../app/HostContext';
 import { GuardedButton } from '../common/GuardedButton';

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Alert, Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, Stack } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import {
     bitmapFailureHint,
     bitmapAddPlan, bitmapGuidance, bitmapPlanTitle, bitmapRemovePlan, chunkLabel,

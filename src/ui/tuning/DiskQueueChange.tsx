@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, TextInput } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel, DiskModel, HostModel } from '../../md/model';
+import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
 import {
     diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks,
     schedulerChoices, DISK_QUEUE_SETTINGS, NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN,

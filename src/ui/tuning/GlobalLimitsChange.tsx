@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/model';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/modelTypes';
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';
 import { mbsToKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';

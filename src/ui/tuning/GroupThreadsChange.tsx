@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 import {
     forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
 } from '../../md/tuning/persist';

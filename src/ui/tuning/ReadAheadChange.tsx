@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { readAheadPlan, READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB, setraSectors } from '../../md/tuning/readAhead';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -6,7 +6,7 @@ import { Alert, AlertActionLink } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { cancelPlan } from '../../md/autoRestore';
 import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 import { useHost } from '../app/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';

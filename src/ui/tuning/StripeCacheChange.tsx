@@ -3,7 +3,7 @@ import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB } from '../../md/format';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { stripeCacheCost, stripeCachePlan, STRIPE_CACHE_MAX, STRIPE_CACHE_MIN } from '../../md/tuning/stripeCache';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -3,7 +3,7 @@
 
 import { HelperTextItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/model';
+import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/modelTypes';
 import type { Message } from '../../md/message';
 import type { LocalOrSystem } from '../../md/sysfs';
 import { NumberField } from '../common/NumberField';

@@ -3,7 +3,8 @@
 // last_sync_action "recover" for 6.1's "recovery", "idle" for "none", the scheduler in use listed
 // last, no bitmap/chunksize once a bitmap is removed), raidtune shows what it shows on 6.1.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { CAPTURES_7, loadCaptureFiles } from '../helpers/realKernelCapture';
 
 function hostFrom(capture: string): HostModel {

@@ -3,7 +3,7 @@
 // as soon as one of them changes.
 
 import { memoLast, memoPerReading } from '../../../src/md/memo';
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { ModelBuilder } from '../../../src/md/modelBuilder';
 import { keptComparisons, wantedRules } from '../../../src/md/tuning/persist';
 import { gatherOutput, md, removeTempRoots, startHost, tee } from '../sim/simHelpers';

@@ -3,7 +3,8 @@
 // same model, whatever changed in between (progress, a frozen sync, a limit, a disk's scheduler,
 // processes coming and going, a whole different host).
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { FULL_READ_EVERY, ModelBuilder } from '../../../src/md/modelBuilder';
 import { GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
 import { builtinScenarioNames } from '../../../sim';

@@ -2,7 +2,7 @@
 // refresh builds from the simulated host: a card far off screen may show a sync's progress a few
 // refreshes late, never a change of anything else.
 
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { ModelBuilder } from '../../../src/md/modelBuilder';
 import { firstCardView, nextCardView, OFFSCREEN_REFRESH_EVERY, type CardView } from '../../../src/ui/arrays/cardFreshness';
 import type { SimulatedHost } from '../../../sim';

@@ -1,7 +1,7 @@
 // The array cards' memo rule (src/ui/arrays/cardProps.ts) on models from buildModel: a card skips a
 // refresh only when nothing it shows changed.
 
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { sameCardProps } from '../../../src/ui/arrays/cardProps';
 import { DISKS, diskstatsLine, hostFiles, modelOf } from '../helpers/twoArrays';
 

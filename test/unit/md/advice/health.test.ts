@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import {
     diskIdentity, healthAdvice, memberStillListed, removeFailedPlan,
 } from '../../../../src/md/advice/health';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describeStep } from '../../../../src/md/plan';
 import { gather, read, removeTempRoots, startHost } from '../../sim/simHelpers';
 

@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { GATHER_SCRIPT } from '../../../../src/host/gatherScript';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps, type Plan, type WriteAttributeStep } from '../../../../src/md/plan';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { parseGatherOutput } from '../../../../src/md/snapshot';

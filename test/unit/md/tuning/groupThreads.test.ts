@@ -1,6 +1,7 @@
 // RAID4/5/6 worker threads (md/group_thread_cnt), on models built from real kernels' captures.
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
 import { groupThreadsPlan, groupThreadsUnavailable, GROUP_THREADS_MAX } from '../../../../src/md/tuning/groupThreads';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';

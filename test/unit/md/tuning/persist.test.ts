@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteFileStep } from '../../../../src/md/plan';
 import {
-    diskMatch, forgetPlan, keepPlan, keptComparisons, mdadmUuid, parseSysctl, parseUdevRules, renderSysctl, renderUdevRules,
-    MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type UdevRule,
+    diskMatch, forgetPlan, keepPlan, keptComparisons, mdadmUuid, parseSysctl, parseUdevRules, renderSysctl, renderUdevRules, MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH
 } from '../../../../src/md/tuning/persist';
+import type { UdevRule } from '../../../../src/md/modelTypes';
 import { CAPTURES, loadCaptureFiles } from '../../helpers/realKernelCapture';
 
 const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d' };

@@ -1,5 +1,6 @@
 import { recordOriginals, restorePlan } from '../../../../src/md/journal';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps, type Plan, type WriteAttributeStep } from '../../../../src/md/plan';
 import { PRESET_NAMES, PRESETS, presetPlan } from '../../../../src/md/tuning/presets';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';

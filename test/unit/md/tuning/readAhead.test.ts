@@ -1,6 +1,7 @@
 // Read-ahead of the md device, on a model built from a real kernel's capture (md0 at 2048 KiB).
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
 import { readAheadPlan, readAheadUnavailable, READ_AHEAD_MAX_KIB, setraSectors } from '../../../../src/md/tuning/readAhead';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';

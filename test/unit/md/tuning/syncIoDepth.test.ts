@@ -2,7 +2,8 @@
 // validated to md.c's rules, planned with the speed limits, read back, undone, kept after reboot,
 // and touched by the presets only as presets.ts says.
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps } from '../../../../src/md/plan';
 import { attributeValue, readBackMatches } from '../../../../src/md/readBack';
 import { keepPlan, keptComparisons, liveArrayRule, liveSysctls, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/persist';

@@ -1,4 +1,5 @@
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan } from '../../../../src/md/plan';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';

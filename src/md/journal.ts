@@ -3,7 +3,7 @@
 // Only the FIRST value seen for a path is kept: that is what the admin had before raidtune.
 
 import { msg, N_, type Message } from './message';
-import type { Plan, Step } from './plan';
+import { attributeStep, type Plan, type Step } from './plan';
 
 export const JOURNAL_FILE = 'restore.json';
 
@@ -55,7 +55,7 @@ export function serializeJournal(journal: Journal): string {
 export function restorePlan(journal: Journal): Plan {
     return {
         title: msg(N_('Restore the settings from before raidtune changed them')),
-        steps: [...journal.entries].reverse().map(e => ({ kind: 'write-attribute', setting: e.setting, path: e.path, to: e.original, from: null })),
+        steps: [...journal.entries].reverse().map(e => attributeStep(e.setting, e.path, e.original, null)),
     };
 }
 

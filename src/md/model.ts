@@ -16,6 +16,7 @@ import {
     CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
     type SyncAction, type SyncModel, type SyncRunState,
 } from './modelTypes';
+import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from './settings/registry';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
@@ -78,9 +79,9 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         : null;
     const index = keep?.inputs.index ?? indexSysfs(snapshot);
     const global = {
-        speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
-        speedMaxKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_max')),
-        syncIoDepth: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/sync_io_depth')),
+        speedMinKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMin.path)),
+        speedMaxKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMax.path)),
+        syncIoDepth: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.syncIoDepth.path)),
     };
     const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
     const arrays = mdstat.arrays.map(a => {
@@ -200,6 +201,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
+    const setting = (s: { attribute: string }) => readValue(snapshot, `${base}/${s.attribute}`);
 
     const level = attr('level') || md.level;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
@@ -207,8 +209,8 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');
-    const speedMin = parseSpeedLimit(attr('sync_speed_min'));
-    const speedMax = parseSpeedLimit(attr('sync_speed_max'));
+    const speedMin = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMin));
+    const speedMax = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMax));
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
@@ -219,7 +221,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         });
     }
     const chunk = parseChunkSize(attr('chunk_size'));
-    const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
+    const stripeCacheSize = hasStripeCache(level) ? parseIntValue(setting(ARRAY_SETTINGS.stripeCache)) : null;
     const mismatchCount = num('mismatch_cnt');
 
     return {
@@ -248,15 +250,15 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         syncFrozen: attr('sync_action') === 'frozen',
         speedMin,
         speedMax,
-        syncIoDepth: parseLocalOrSystem(attr('sync_io_depth')),
+        syncIoDepth: parseLocalOrSystem(setting(ARRAY_SETTINGS.syncIoDepth)),
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
             sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
         mismatchCount,
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
         stripeSizeBytes: stripeCacheSize === null ? null : num('stripe_size'),
-        groupThreadCount: num('group_thread_cnt'),
-        readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),
+        groupThreadCount: parseIntValue(setting(ARRAY_SETTINGS.groupThreads)),
+        readAheadKiB: parseIntValue(setting(ARRAY_SETTINGS.readAhead)),
         lastSyncAction: attr('last_sync_action'),
     };
 }
@@ -471,10 +473,10 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
     return {
         name,
         rotational: rotational === null ? null : rotational === 1,
-        scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
-        nrRequests: num('queue/nr_requests'),
+        scheduler: parseScheduler(readValue(snapshot, `${base}/${DISK_SETTINGS.scheduler.attribute}`)),
+        nrRequests: num(DISK_SETTINGS.nrRequests.attribute),
         hwTags: num('mq/0/nr_tags'),
-        queueDepth: num('device/queue_depth'),
+        queueDepth: num(DISK_SETTINGS.queueDepth.attribute),
         readAheadKiB: num('queue/read_ahead_kb'),
         wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
         // QEMU's virtio disks without serial= show an empty file.

@@ -153,10 +153,6 @@ export interface HostModel {
     problems: string[];
 }
 
-export const KERNEL_DEFAULT_SPEED_MIN = 1000;
-export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-/** md.c's sysctl_sync_io_depth. */
-export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
 export const CAPPED_SHARE = 0.95;
 
 export type MismatchMeaning =

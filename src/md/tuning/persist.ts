@@ -7,16 +7,13 @@
 
 import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
-import {
-    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type DiskModel,
-    type HostModel, type PersistedSettings, type RuleMatch, type UdevRule,
-} from '../modelTypes';
+import type { ArrayModel, DiskModel, HostModel, PersistedSettings, RuleMatch, UdevRule } from '../modelTypes';
 import type { Plan, WriteFileStep } from '../plan';
-import { localOrSystemText } from '../sysfs';
-import { diskQueueAttribute, memberDisks, type DiskQueueSetting } from './diskQueue';
+import {
+    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type SettingUnit,
+} from '../settings/registry';
+import { memberDisks } from './diskQueue';
 import type { PlanResult } from './result';
-import { STRIPE_CACHE_DEFAULT } from './stripeCache';
-import { SYSCTL_SYNC_IO_DEPTH } from './syncIoDepth';
 
 export const SYSCTL_FILE = '90-raidtune.conf';
 /**
@@ -42,9 +39,6 @@ export interface PersistDirs {
     udevRulesDir: string;
     modulesLoadDir: string;
 }
-
-export const SYSCTL_MIN = 'dev.raid.speed_limit_min';
-export const SYSCTL_MAX = 'dev.raid.speed_limit_max';
 
 // ---- UUIDs ----
 
@@ -98,82 +92,25 @@ function rulePresent(host: HostModel, rule: UdevRule): boolean {
 
 // ---- what the kernel starts with, and what is live ----
 
-export type KeptUnit = 'kibs' | 'kib' | 'plain';
+export type KeptUnit = SettingUnit;
 
-/** A setting of one device kept in the udev rule. */
-interface DeviceSetting<D> {
-    /** Relative to /sys/block/NAME/. */
-    attribute: string;
-    /** What a person calls it, with $0 for the device: "stripe cache size of $0". */
-    setting: string;
-    unit: KeptUnit;
-    live(device: D): string | null;
-    /**
-     * What the kernel gives it at boot. null where the kernel computes it per device (read-ahead
-     * from the stripe width, queue settings from the driver and scheduler): then the value it had
-     * before raidtune changed it, from the restore journal, stands for it.
-     */
-    bootValue: string | null;
-}
-
-const ARRAY_SETTINGS: DeviceSetting<ArrayModel>[] = [
-    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => localOrSystemText(a.speedMin), setting: N_('minimum sync speed of $0'), unit: 'kibs' },
-    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => localOrSystemText(a.speedMax), setting: N_('maximum sync speed of $0'), unit: 'kibs' },
-    // Absent (null) on kernels without it: no line. A kept line's TEST== guard skips it on such a kernel.
-    { attribute: 'md/sync_io_depth', bootValue: 'system', live: a => localOrSystemText(a.syncIoDepth), setting: N_('sync I/O depth of $0'), unit: 'plain' },
-    { attribute: 'md/stripe_cache_size', bootValue: String(STRIPE_CACHE_DEFAULT), live: a => numberValue(a.stripeCache?.size), setting: N_('stripe cache size of $0'), unit: 'plain' },
-    { attribute: 'md/group_thread_cnt', bootValue: '0', live: a => numberValue(a.groupThreadCount), setting: N_('worker threads of $0'), unit: 'plain' },
-    { attribute: 'queue/read_ahead_kb', bootValue: null, live: a => numberValue(a.readAheadKiB), setting: N_('read-ahead of $0'), unit: 'kib' },
-];
-
-/**
- * In the order a rule must write them: a new scheduler resets nr_requests to its own default, so
- * nr_requests comes after it.
- */
-function diskSettings(): DeviceSetting<DiskModel>[] {
-    const order: DiskQueueSetting[] = ['scheduler', 'nrRequests', 'queueDepth'];
-    return order.map(s => {
-        const attribute = diskQueueAttribute(s);
-        return { attribute: attribute.file, setting: attribute.setting, unit: 'plain', live: attribute.current, bootValue: null };
-    });
-}
-
-interface GlobalSetting {
-    key: string;
-    bootValue: string;
-    live: (h: HostModel) => string | null;
-    setting: string;
-    unit: KeptUnit;
-    /**
-     * Only some kernels have it: where it reads null, it is left out rather than unknown, and it is
-     * kept on its own, only when it differs from the kernel's default (it does not pair with the
-     * speed limits, whose minimum must stay below the maximum).
-     */
-    featureDetected?: true;
-}
-
-/** The sysctls raidtune keeps. */
-const GLOBAL_SETTINGS: readonly GlobalSetting[] = [
-    { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed'), unit: 'kibs' },
-    { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed'), unit: 'kibs' },
-    {
-        key: SYSCTL_SYNC_IO_DEPTH, bootValue: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), live: h => numberValue(h.global.syncIoDepth),
-        setting: N_('system sync I/O depth'), unit: 'plain', featureDetected: true,
-    },
-];
+/** The array and disk settings a udev rule keeps, in the order it writes them. */
+const KEPT_ARRAY_SETTINGS: readonly DeviceSetting<ArrayModel>[] = Object.values(ARRAY_SETTINGS);
+const KEPT_DISK_SETTINGS: readonly DeviceSetting<DiskModel>[] = Object.values(DISK_SETTINGS);
+const KEPT_SYSCTLS: readonly GlobalSetting[] = Object.values(GLOBAL_SETTINGS);
 
 function numberValue(n: number | null | undefined): string | null {
     return n === null || n === undefined ? null : String(n);
 }
 
 function bootValueOf<D>(host: HostModel, deviceName: string, s: DeviceSetting<D>, live: string | null): string | null {
-    if (s.bootValue !== null) return s.bootValue;
+    if (s.bootDefault !== null) return s.bootDefault;
     const path = `/sys/block/${deviceName}/${s.attribute}`;
     return host.journal?.entries.find(e => e.path === path)?.original ?? live;
 }
 
 /** The rule that would give a device its live settings after a reboot; null when it needs none. */
-function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): UdevRule | null {
+function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): UdevRule | null {
     const attributes = settings.flatMap((s): [string, string][] => {
         const value = s.live(device);
         return value === null || value === bootValueOf(host, name, s, value) ? [] : [[s.attribute, value]];
@@ -182,11 +119,11 @@ function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch,
 }
 
 export function liveArrayRule(host: HostModel, array: ArrayModel): UdevRule | null {
-    return liveRule(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS);
+    return liveRule(host, array.name, array, arrayMatch(array), KEPT_ARRAY_SETTINGS);
 }
 
 export function liveDiskRule(host: HostModel, disk: DiskModel): UdevRule | null {
-    return liveRule(host, disk.name, disk, diskMatch(disk), diskSettings());
+    return liveRule(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS);
 }
 
 /** What one array and its member disks need kept, and how their live values compare with the kept ones. */
@@ -205,14 +142,14 @@ const keepingInputs = (host: HostModel) => [host.disks, host.journal, host.persi
 
 /** Everything keepingOf reads of an array: its name, what its rule matches, its members, its settings. */
 function arrayReading(array: ArrayModel): [string, ...unknown[]] {
-    return [array.name, array.uuid, array.metadata, array.members, ...ARRAY_SETTINGS.map(s => s.live(array))];
+    return [array.name, array.uuid, array.metadata, array.members, ...KEPT_ARRAY_SETTINGS.map(s => s.live(array))];
 }
 
 const keepingOf = memoPerObject(keepingInputs, memoPerReading(keepingInputs, arrayReading,
     (host, array: ArrayModel): ArrayKeeping => {
         const keeping: ArrayKeeping = {
             rule: liveArrayRule(host, array),
-            comparisons: deviceComparisons(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS),
+            comparisons: deviceComparisons(host, array.name, array, arrayMatch(array), KEPT_ARRAY_SETTINGS),
             diskRules: new Map(),
             diskComparisons: new Map(),
         };
@@ -231,7 +168,7 @@ const hostKeepingInputs = (host: HostModel) => [host.global, ...keepingInputs(ho
 const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
     (host, disk: DiskModel) => ({
         rule: liveDiskRule(host, disk),
-        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), diskSettings()).filter(c => c !== null),
+        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS).filter(c => c !== null),
     }));
 
 /** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
@@ -249,14 +186,14 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
  * sync I/O depth where the kernel has it and it differs from its default.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
-    const settings = GLOBAL_SETTINGS;
+    const settings = KEPT_SYSCTLS;
     const limits = settings.filter(s => !s.featureDetected);
-    const values = limits.map(s => [s.key, s.live(host)] as const);
+    const values = limits.map(s => [s.sysctl, numberValue(s.live(host))] as const);
     if (values.some(([, v]) => v === null)) return null;
-    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootValue) ? [] : values as [string, string][]);
+    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootDefault) ? [] : values as [string, string][]);
     for (const s of settings.filter(s => s.featureDetected)) {
-        const live = s.live(host);
-        if (live !== null && live !== s.bootValue) kept.set(s.key, live);
+        const live = numberValue(s.live(host));
+        if (live !== null && live !== s.bootDefault) kept.set(s.sysctl, live);
     }
     return kept;
 }
@@ -497,12 +434,12 @@ function compare(setting: Message, live: string | null, keptValue: string | unde
     return { setting, live, atBoot, kept: keptValue !== undefined, state, unit };
 }
 
-function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): (KeptComparison | null)[] {
+function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
     const rule = host.persisted.udev?.rules.find(r => sameMatch(r.match, match));
     const kept = new Map(rule?.attributes);
     return settings.map(s => {
         const live = s.live(device);
-        return compare(msg(s.setting, name), live, kept.get(s.attribute), bootValueOf(host, name, s, live), s.unit);
+        return compare(msg(s.label, name), live, kept.get(s.attribute), bootValueOf(host, name, s, live), s.unit);
     });
 }
 
@@ -512,7 +449,7 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = GLOBAL_SETTINGS.map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, s.unit));
+    const global = KEPT_SYSCTLS.map(s => compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.sysctl), s.bootDefault, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

@@ -6,16 +6,10 @@
 import type { ArrayModel, HostModel } from '../modelTypes';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
-import { fieldError, parseWholeNumber } from '../validate';
+import { ARRAY_SETTINGS } from '../settings/registry';
+import { deviceStep, parseSetting } from '../settings/steps';
+import { fieldError } from '../validate';
 import type { PlanResult } from './result';
-
-/** 0 turns read-ahead off, which is a legitimate choice for purely random I/O. */
-export const READ_AHEAD_MIN_KIB = 0;
-/**
- * 64 MiB (setra 131072): twice the largest value the how-tos give. The kernel takes up to 4 TiB,
- * but every sequential reader may then fill that much page cache ahead of itself for no measured gain.
- */
-export const READ_AHEAD_MAX_KIB = 65536;
 
 /** What `blockdev --setra` and `--getra` count: 512-byte sectors. */
 export function setraSectors(kib: number): number {
@@ -35,7 +29,7 @@ function pageKiB(host: HostModel): number | null {
 export function readAheadPlan(host: HostModel, array: ArrayModel, input: string): PlanResult<'kib'> {
     const unavailable = readAheadUnavailable(array);
     if (unavailable) return { errors: { kib: unavailable } };
-    const kib = parseWholeNumber(input, READ_AHEAD_MIN_KIB, READ_AHEAD_MAX_KIB);
+    const kib = parseSetting(ARRAY_SETTINGS.readAhead, input);
     if (kib.error) return { errors: { kib: kib.error } };
     const page = pageKiB(host);
     if (page !== null && kib.value % page !== 0) {
@@ -45,8 +39,7 @@ export function readAheadPlan(host: HostModel, array: ArrayModel, input: string)
         ? [msg(N_('0 turns read-ahead off: large sequential reads from $0 get slower.'), array.name)]
         : [];
     return {
-        plan: attributePlan(msg(N_('Change the read-ahead of $0'), array.name), msg(N_('read-ahead of $0'), array.name),
-            `/sys/block/${array.name}/queue/read_ahead_kb`, kib.value, array.readAheadKiB),
+        plan: attributePlan(msg(N_('Change the read-ahead of $0'), array.name), deviceStep(ARRAY_SETTINGS.readAhead, array, kib.value)),
         warnings,
     };
 }

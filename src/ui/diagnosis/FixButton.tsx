@@ -26,9 +26,9 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
     case 'resume': {
         const result = syncControlPlan(array, 'resume');
         return (
-            <ChangeModal title={'plan' in result ? text(result.plan.title) : _('Resume')} plan={'plan' in result ? result.plan : null}
+            <ChangeModal title={result.plan ? text(result.plan.title) : _('Resume')} plan={result.plan ?? null}
                 recordOriginals={false} onClose={onClose}>
-                {'error' in result && text(result.error)}
+                {result.errors?.control && text(result.errors.control)}
             </ChangeModal>
         );
     }

@@ -118,9 +118,9 @@ export function ArrayActions({ array, host }: { array: ArrayModel; host: HostMod
                 <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={close} />
             )}
             {controlPlan && (
-                <ChangeModal title={'plan' in controlPlan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
-                    plan={'plan' in controlPlan ? controlPlan.plan : null} recordOriginals={false} onClose={close}>
-                    {'error' in controlPlan && text(controlPlan.error)}
+                <ChangeModal title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
+                    plan={controlPlan.plan ?? null} recordOriginals={false} onClose={close}>
+                    {controlPlan.errors?.control && text(controlPlan.errors.control)}
                 </ChangeModal>
             )}
         </>

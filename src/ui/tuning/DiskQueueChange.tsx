@@ -5,16 +5,13 @@ import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, TextInput } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
-import {
-    diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks,
-    schedulerChoices, DISK_QUEUE_SETTINGS, NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN,
-    type DiskQueueSetting,
-} from '../../md/tuning/diskQueue';
+import { diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks, schedulerChoices, DISK_QUEUE_SETTINGS, type DiskQueueSetting } from '../../md/tuning/diskQueue';
 import type { FieldError } from '../../md/validate';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN } from '../../md/settings/registry';
 
 const SETTING_LABELS: Record<DiskQueueSetting, () => string> = {
     queueDepth: () => _('Queue depth (NCQ)'),

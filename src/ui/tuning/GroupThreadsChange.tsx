@@ -6,9 +6,10 @@ import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
-import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
+import { groupThreadsPlan } from '../../md/tuning/groupThreads';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/settings/registry';
 
 /** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
 export function workerThreadsText(count: number): string {

@@ -6,9 +6,10 @@ import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
-import { readAheadPlan, READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB, setraSectors } from '../../md/tuning/readAhead';
+import { readAheadPlan, setraSectors } from '../../md/tuning/readAhead';
 import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB } from '../../md/settings/registry';
 
 /** "2048 KiB (4096 sectors for blockdev --setra)": the array card's fact. */
 export function readAheadText(kib: number): string {

@@ -3,10 +3,10 @@
 
 import { HelperTextItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/modelTypes';
 import type { Message } from '../../md/message';
 import type { LocalOrSystem } from '../../md/sysfs';
 import { NumberField } from '../common/NumberField';
+import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/settings/registry';
 
 /** The depth as shown next to the speed limits. */
 export function syncIoDepthText(depth: number | null): string {

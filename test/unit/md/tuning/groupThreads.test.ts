@@ -3,9 +3,10 @@
 import { buildModel } from '../../../../src/md/model';
 import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
-import { groupThreadsPlan, groupThreadsUnavailable, GROUP_THREADS_MAX } from '../../../../src/md/tuning/groupThreads';
+import { groupThreadsPlan, groupThreadsUnavailable } from '../../../../src/md/tuning/groupThreads';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { GROUP_THREADS_MAX } from '../../../../src/md/settings/registry';
 
 function hostFrom(capture: string): HostModel {
     return buildModel({ files: loadCaptureFiles(capture), pageSize: 4096, missingRoots: [], complete: true }, 0);

@@ -3,9 +3,10 @@
 import { buildModel } from '../../../../src/md/model';
 import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
-import { readAheadPlan, readAheadUnavailable, READ_AHEAD_MAX_KIB, setraSectors } from '../../../../src/md/tuning/readAhead';
+import { readAheadPlan, readAheadUnavailable, setraSectors } from '../../../../src/md/tuning/readAhead';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { READ_AHEAD_MAX_KIB } from '../../../../src/md/settings/registry';
 
 function hostFrom(capture: string, pageSize: number | null = 4096): HostModel {
     return buildModel({ files: loadCaptureFiles(capture), pageSize, missingRoots: [], complete: true }, 0);

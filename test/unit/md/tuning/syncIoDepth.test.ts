@@ -9,12 +9,13 @@ import { attributeValue, readBackMatches } from '../../../../src/md/readBack';
 import { keepPlan, keptComparisons, liveArrayRule, liveSysctls, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/persist';
 import { presetPlan } from '../../../../src/md/tuning/presets';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
-import { SYNC_IO_DEPTH_MAX, usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
+import { usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
 import { msg } from '../../../../src/md/message';
 import { depthHolds, whatIfEtas } from '../../../../src/md/diagnosis/whatIf';
 import type { WindowFacts } from '../../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
+import { SYNC_IO_DEPTH_MAX } from '../../../../src/md/settings/registry';
 
 const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d' };
 

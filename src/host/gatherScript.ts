@@ -7,7 +7,7 @@
 // Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
 // $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d, $6 the udev
 // rules and $7 the modules-load.d folder (the settings kept after a reboot), $8 "fast" to leave
-// out what a sync does not change (`@@kept sys settings`: the page keeps its last full read), $9
+// out what a sync does not change (`@@reused sys settings`: the page reuses its last full read), $9
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
 import { PLAN_RECORD_FILE } from '../md/planRecord';
@@ -98,7 +98,7 @@ if cd "$2" 2>/dev/null; then
   echo "@@root sys"
   grep -H -s '' /dev/null ${sysSyncGlobs.join(' ')}
   if [ "$8" = fast ]; then
-    echo "@@kept sys settings"
+    echo "@@reused sys settings"
   else
     echo "@@root sys settings"
     grep -H -s '' /dev/null ${sysSettingGlobs.join(' ')}

@@ -10,7 +10,7 @@ import { backgroundJobs } from './diagnosis/backgroundJobs';
 import { recordIoSamples } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import type { MdstatArray, MdstatMember } from './mdstat';
-import { parseMdstatKeeping, type MdstatKept } from './mdstatKeeping';
+import { parseMdstatReusing, type MdstatReused } from './mdstatReuse';
 import { mismatchMeaning } from './mismatches';
 import {
     CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
@@ -22,21 +22,21 @@ import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import { MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from './tuning/persist';
 import {
-    parseBitmapLocation, parseBitmapType, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
+    parseBitmapLocation, parseBitmapType, parseDiskstatsReusing, parseIntValue, parseMeminfo, parseMemberState,
     parseChunkSize, parseLocalOrSystem, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit,
     parseSyncCompleted, type DiskstatsLines,
 } from './sysfs';
 
 
 /**
- * What a build may keep of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
+ * What a build may reuse of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
  * paths are relative to the snapshot `previous` was built from, whose mdstat entries and sysfs
  * index these are.
  */
 export interface PreviousInputs {
     changedPaths: ReadonlySet<string>;
     mdstat: ReadonlyMap<string, MdstatArray>;
-    mdstatKept: MdstatKept;
+    mdstatReused: MdstatReused;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -44,7 +44,7 @@ export interface PreviousInputs {
 export interface BuiltModel {
     model: HostModel;
     mdstat: Map<string, MdstatArray>;
-    mdstatKept: MdstatKept;
+    mdstatReused: MdstatReused;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -54,15 +54,15 @@ export interface BuiltModel {
  * the snapshot: read next to /proc/mdstat, it dates the progress exactly, whatever the latency.
  */
 export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostModel | null = null): HostModel {
-    return buildModelKeeping(snapshot, takenAt, previous, null).model;
+    return buildModelReusing(snapshot, takenAt, previous, null).model;
 }
 
 /**
- * buildModel(), keeping the previous model's arrays and disks whose inputs did not change when
+ * buildModel(), reusing the previous model's arrays and disks whose inputs did not change when
  * `inputs` says what changed. The result is the same as buildModel()'s (a unit test compares
  * them refresh by refresh); only the work differs.
  */
-export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous: HostModel | null,
+export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous: HostModel | null,
     inputs: PreviousInputs | null): BuiltModel {
     const uptimeS = Number.parseFloat(readValue(snapshot, '/proc/uptime') ?? '');
     if (Number.isFinite(uptimeS)) takenAt = uptimeS * 1000;
@@ -71,13 +71,13 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     for (const root of snapshot.missingRoots) problems.push(`Cannot open the ${root} file system root.`);
 
     const mdstatText = snapshot.files.get('/proc/mdstat');
-    const { mdstat, kept: mdstatKept } = parseMdstatKeeping(mdstatText ?? '', inputs?.mdstatKept);
+    const { mdstat, reused: mdstatReused } = parseMdstatReusing(mdstatText ?? '', inputs?.mdstatReused);
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
-    const keep = previous && inputs
+    const reuse = previous && inputs
         ? { previous, inputs, devices: changedDevices(inputs.changedPaths), memberArrays: arraysWithChangedMembers(inputs.changedPaths) }
         : null;
-    const index = keep?.inputs.index ?? indexSysfs(snapshot);
+    const index = reuse?.inputs.index ?? indexSysfs(snapshot);
     const global = {
         speedMinKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMin.path)),
         speedMaxKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMax.path)),
@@ -89,15 +89,15 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         if (!sysfsEntryPresent(snapshot, a.name)) {
             problems.push(`${a.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
         }
-        if (!before || !keep) return buildArray(snapshot, a, index, takenAt, before, null);
-        const mdBefore = keep.inputs.mdstat.get(a.name);
-        if (arrayInputsUnchanged(before, a, mdBefore, keep.devices)) return before;
+        if (!before || !reuse) return buildArray(snapshot, a, index, takenAt, before, null);
+        const mdBefore = reuse.inputs.mdstat.get(a.name);
+        if (arrayInputsUnchanged(before, a, mdBefore, reuse.devices)) return before;
         return buildArray(snapshot, a, index, takenAt, before,
-            membersUnchanged(before, a, mdBefore, keep.devices, keep.memberArrays) ? before.members : null);
+            membersUnchanged(before, a, mdBefore, reuse.devices, reuse.memberArrays) ? before.members : null);
     });
     explainDelays(arrays);
-    const disks = buildDisks(snapshot, index, keep && { disks: keep.previous.disks, devices: keep.devices });
-    const diskstats = parseDiskstatsKeeping(readValue(snapshot, '/proc/diskstats'), keep?.inputs.diskstats ?? new Map());
+    const disks = buildDisks(snapshot, index, reuse && { disks: reuse.previous.disks, devices: reuse.devices });
+    const diskstats = parseDiskstatsReusing(readValue(snapshot, '/proc/diskstats'), reuse?.inputs.diskstats ?? new Map());
     const diskStats = diskstats.stats;
     recordIoSamples(arrays, diskStats, previousArrays, takenAt);
 
@@ -123,7 +123,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     return {
         model: previous ? shareWithPrevious(previous, model, previousArrays) : model,
         mdstat: new Map(mdstat.arrays.map(a => [a.name, a])),
-        mdstatKept,
+        mdstatReused,
         index,
         diskstats: diskstats.lines,
     };
@@ -195,9 +195,9 @@ function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays
     return { ...rest, arrays: sameList ? previous.arrays : arrays };
 }
 
-/** `keptMembers`: the previous model's members, when their inputs did not change. */
+/** `reusedMembers`: the previous model's members, when their inputs did not change. */
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
-    previous: ArrayModel | null, keptMembers: MemberModel[] | null): ArrayModel {
+    previous: ArrayModel | null, reusedMembers: MemberModel[] | null): ArrayModel {
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
@@ -205,7 +205,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
 
     const level = attr('level') || md.level;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
-    const members = keptMembers ?? buildMembers(snapshot, md, index);
+    const members = reusedMembers ?? buildMembers(snapshot, md, index);
     const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');
@@ -453,14 +453,14 @@ function explainDelays(arrays: ArrayModel[]): void {
     }
 }
 
-/** A disk whose /sys/block entry did not change keeps its model (2048 disks at 128 arrays). */
+/** A disk whose /sys/block entry did not change reuses its model (2048 disks at 128 arrays). */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
-    keep: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
+    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
     // The index is the last one, so are the disks: when none of them changed, so is their map.
-    if (keep && ![...keep.devices].some(device => keep.disks.has(device))) return keep.disks;
+    if (reuse && ![...reuse.devices].some(device => reuse.disks.has(device))) return reuse.disks;
     const disks = new Map<string, DiskModel>();
     for (const name of index.disks) {
-        const before = keep && !keep.devices.has(name) ? keep.disks.get(name) : undefined;
+        const before = reuse && !reuse.devices.has(name) ? reuse.disks.get(name) : undefined;
         disks.set(name, before ?? buildDisk(snapshot, name));
     }
     return disks;

@@ -140,17 +140,17 @@ export interface DiskStats {
 
 /** /proc/diskstats: "major minor name reads merged sectors ms writes merged sectors ms inflight io_ms ...". */
 export function parseDiskstats(text: string | null): Map<string, DiskStats> {
-    return parseDiskstatsKeeping(text, new Map()).stats;
+    return parseDiskstatsReusing(text, new Map()).stats;
 }
 
 /** Each /proc/diskstats line, as read, with the disk it names and its counters. */
 export type DiskstatsLines = Map<string, [name: string, stats: DiskStats]>;
 
 /**
- * parseDiskstats(), keeping the counters of every line that reads as it did last time (an idle
+ * parseDiskstats(), reusing the counters of every line that reads as it did last time (an idle
  * disk's): the same objects, not parsed again (2048 disks at every refresh at 128 arrays).
  */
-export function parseDiskstatsKeeping(text: string | null, known: ReadonlyMap<string, [string, DiskStats]>):
+export function parseDiskstatsReusing(text: string | null, known: ReadonlyMap<string, [string, DiskStats]>):
     { stats: Map<string, DiskStats>; lines: DiskstatsLines } {
     const stats = new Map<string, DiskStats>();
     const lines: DiskstatsLines = new Map();

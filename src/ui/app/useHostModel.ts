@@ -39,7 +39,7 @@ export function useHostModel(): HostState {
     const [store] = useState(createRefreshStore);
     const refreshRef = useRef<() => void>(() => undefined);
     const busyUntilRef = useRef(0);
-    // Parses and builds each refresh keeping what the previous one made of unchanged input, and
+    // Parses and builds each refresh reusing what the previous one made of unchanged input, and
     // says when a read may leave out what a sync does not change (src/md/modelBuilder.ts).
     const [builder] = useState(() => new ModelBuilder());
     const refreshNow = useCallback(() => {

@@ -1,6 +1,6 @@
 // When an array's card may skip a refresh (React.memo in ArrayList). With 128 arrays, re-rendering
 // every card at every refresh costs more than the whole rest of the refresh; most arrays are idle,
-// and buildModel keeps an unchanged array's ArrayModel (and its members, its disks) the same object
+// and buildModel reuses an unchanged array's ArrayModel (and its members, its disks) the same object
 // from one refresh to the next (src/md/share.ts), so identity says "unchanged".
 //
 // The equality rule, for whoever adds a prop to ArrayCard:

@@ -3,7 +3,7 @@
 // is misaligned: that must not hide behind a closed section.
 
 import { memo, useState } from 'react';
-import { LAYOUT_FIELDS, sameArrayFields } from '../arrays/cardProps';
+import { LAYOUT_FIELDS, sameArrayFields } from '../common/cardProps';
 import {
     Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
     ExpandableSection, Stack, StackItem,
@@ -12,7 +12,7 @@ import { _, fmt, ngettext } from '../../host/i18n';
 import { layoutAdvice, FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
 import type { ArrayModel } from '../../md/modelTypes';
-import { formatChunk } from '../arrays/labels';
+import { formatChunk } from '../common/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
 import { LayoutMembers, LayoutPartitions } from './LayoutTables';

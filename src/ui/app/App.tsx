@@ -7,7 +7,7 @@ import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
 import { useEffect, useMemo } from 'react';
-import { AdminContext, HostContext, useRefreshResult } from './HostContext';
+import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';

@@ -9,7 +9,7 @@ import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import type { HostModel } from '../../md/modelTypes';
 import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh, recordRefreshStart } from './refreshTiming';
-import { createRefreshStore, type RefreshStore } from './refreshStore';
+import { createRefreshStore, type RefreshStore } from '../common/refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;
 export const IDLE_INTERVAL_MS = 10000;

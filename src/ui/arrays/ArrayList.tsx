@@ -4,7 +4,7 @@ import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
 import { firstCardView, nextCardView } from './cardFreshness';
-import { sameCardProps } from './cardProps';
+import { sameCardProps } from '../common/cardProps';
 
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);

@@ -11,7 +11,7 @@ import {
 } from '../../md/advice/health';
 import type { ArrayModel } from '../../md/modelTypes';
 import { describeArgv } from '../../md/plan';
-import { useHostDisks } from '../app/HostContext';
+import { useHostDisks } from '../common/HostContext';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';

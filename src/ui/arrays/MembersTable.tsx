@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
-import { memberRoleText } from './labels';
+import { memberRoleText } from '../common/labels';
 
 function MembersTableRows({ array }: { array: ArrayModel }) {
     const rebuiltPercent = (sectors: number | null) => {

@@ -4,7 +4,7 @@
 import { Progress } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { isStripeCacheFull, stripeCacheShare } from '../../md/stripeCacheUse';
-import { stripeCacheText } from './labels';
+import { stripeCacheText } from '../common/labels';
 
 export function StripeCacheGauge({ arrayName, cache }: { arrayName: string; cache: { size: number; active: number | null } }) {
     const text = stripeCacheText(cache);

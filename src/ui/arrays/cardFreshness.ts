@@ -7,7 +7,7 @@
 // before it is seen. Plain TypeScript (no React), so the rule is unit-tested on real models.
 
 import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
-import { sameHostFacts } from './cardProps';
+import { sameHostFacts } from '../common/cardProps';
 
 /** An off-screen card's sync progress is at most this many refreshes old (10 s at 2 s a refresh). */
 export const OFFSCREEN_REFRESH_EVERY = 5;

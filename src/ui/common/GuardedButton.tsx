@@ -10,7 +10,7 @@
 import { useRef, useState } from 'react';
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
-import { useAdmin } from '../app/HostContext';
+import { useAdmin } from './HostContext';
 
 export function GuardedButton({ disabledReason, children, onMouseEnter, onFocus, ...props }:
     ButtonProps & { disabledReason?: string | null }) {

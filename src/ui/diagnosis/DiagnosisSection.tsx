@@ -8,7 +8,7 @@ import { _, fmt, ngettext } from '../../host/i18n';
 import { diagnose, type Diagnosis, type Finding, type FixIntent } from '../../md/diagnosis/findings';
 import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
-import { durationText } from '../sync/syncTexts';
+import { durationText } from '../common/syncTexts';
 import { FixButton } from './FixButton';
 import { boundText, findingText, findingTitle, windowText } from './findingTexts';
 import { WhatIfTable } from './WhatIfTable';

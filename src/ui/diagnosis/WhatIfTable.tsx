@@ -4,7 +4,7 @@ import { _, fmt } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound } from '../../md/diagnosis/window';
-import { durationText } from '../sync/syncTexts';
+import { durationText } from '../common/syncTexts';
 import { changeText, outcomeText } from './findingTexts';
 
 export function WhatIfTable({ arrayName, rows, bound }: { arrayName: string; rows: WhatIfRow[]; bound: CapacityBound | null }) {

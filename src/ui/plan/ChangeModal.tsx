@@ -16,7 +16,7 @@ import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
 import { changedSinceOpened, pathsToRecheck, rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 
 export interface ChangeModalProps {

@@ -8,7 +8,7 @@ import { _, fmt } from '../../host/i18n';
 import { isOwnRecord, readStepTargets } from '../../host/executor';
 import { finishPlan, forgetPlan, planProgress, undoPlan, type PlanProgress, type PlanRecord } from '../../md/planRecord';
 import type { Plan } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from './ChangeModal';
 

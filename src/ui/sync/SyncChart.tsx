@@ -7,7 +7,7 @@ import { _, fmt } from '../../host/i18n';
 import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, type ChartSummary } from '../../md/chartGeometry';
 import { formatPercent, formatRate } from '../../md/format';
 import type { TrendSample } from '../../md/trend';
-import { durationText } from './syncTexts';
+import { durationText } from '../common/syncTexts';
 
 export function chartSummaryText(summary: ChartSummary): string {
     const parts = [

@@ -5,7 +5,7 @@ import { formatRateWithRaw } from '../../md/format';
 import type { ArrayModel } from '../../md/modelTypes';
 import type { Message } from '../../md/message';
 import { arrayLimitsPlan, type ArrayLimit } from '../../md/tuning/speedLimits';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';

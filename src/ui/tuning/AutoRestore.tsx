@@ -9,7 +9,7 @@ import { armPlan, armRefusal, cancelPlan, notRestoredBy, type ArmedRestore } fro
 import type { Journal } from '../../md/journal';
 import type { ArrayModel } from '../../md/modelTypes';
 import type { Plan, Step } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 

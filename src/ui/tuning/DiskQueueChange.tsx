@@ -7,7 +7,7 @@ import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
 import { diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks, schedulerChoices, DISK_QUEUE_SETTINGS, type DiskQueueSetting } from '../../md/tuning/diskQueue';
 import type { FieldError } from '../../md/validate';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -5,7 +5,7 @@ import { formatRateWithRaw } from '../../md/format';
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';
 import { mbsToKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';
-import { useHostAsOpened } from '../app/HostContext';
+import { useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';

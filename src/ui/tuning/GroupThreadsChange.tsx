@@ -7,7 +7,7 @@ import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
 import { groupThreadsPlan } from '../../md/tuning/groupThreads';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 import { GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/settings/registry';
 

@@ -10,7 +10,7 @@ import type { HostModel } from '../../md/modelTypes';
 import {
     forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
 } from '../../md/tuning/persist';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text, textAtStart } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -7,7 +7,7 @@ import { _, fmt } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import { PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
 import { STRIPE_CACHE_MEMORY } from '../../md/tuning/stripeCache';
-import { useHostAsOpened } from '../app/HostContext';
+import { useHostAsOpened } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 

@@ -7,7 +7,7 @@ import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
 import { readAheadPlan, setraSectors } from '../../md/tuning/readAhead';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 import { READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB } from '../../md/settings/registry';
 

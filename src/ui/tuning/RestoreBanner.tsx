@@ -7,7 +7,7 @@ import { _, fmt, ngettext } from '../../host/i18n';
 import { cancelPlan } from '../../md/autoRestore';
 import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
 import type { HostModel } from '../../md/modelTypes';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { AutoRestore, type BannerChange } from './AutoRestore';

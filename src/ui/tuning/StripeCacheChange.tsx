@@ -6,7 +6,7 @@ import { formatKiB } from '../../md/format';
 import type { ArrayModel } from '../../md/modelTypes';
 import { ARRAY_SETTINGS, STRIPE_CACHE_DEFAULT } from '../../md/settings/registry';
 import { stripeCacheChoice } from '../../md/tuning/stripeCache';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function percent(share: number | null): string {

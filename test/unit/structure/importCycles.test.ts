@@ -83,4 +83,21 @@ describe('import cycles', () => {
         const cycles = findCycles(graph).map(part => part.map(file => relative(SRC, file)));
         expect(cycles).toEqual([]);
     });
+
+    // One direction between the UI's areas (app -> arrays -> sync, diagnosis, tuning -> plan ->
+    // common): what two areas share lives in common, which imports no other area.
+    test('the folders of src/ui import each other in one direction only', () => {
+        const UI = join(SRC, 'ui');
+        const folderOf = (file: string) => relative(UI, file).split('/')[0];
+        const folders = new Map<string, Set<string>>();
+        for (const file of sourceFiles(UI).filter(f => relative(UI, f).includes('/'))) {
+            const from = folderOf(file);
+            const to = importsOf(file).filter(f => f.startsWith(UI + '/') && relative(UI, f).includes('/')).map(folderOf);
+            const set = folders.get(from) ?? new Set<string>();
+            to.filter(folder => folder !== from).forEach(folder => set.add(folder));
+            folders.set(from, set);
+        }
+        expect(findCycles(new Map([...folders].map(([k, v]) => [k, [...v]])))).toEqual([]);
+        expect([...folders.get('common') ?? []]).toEqual([]);
+    });
 });

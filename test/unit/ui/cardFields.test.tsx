@@ -2,7 +2,7 @@
  * @jest-environment jsdom
  */
 // The memoised card parts render again only when one of their listed fields changed
-// (src/ui/arrays/cardProps.ts SUMMARY_FIELDS, LAYOUT_FIELDS). So whatever they show must come from
+// (src/ui/common/cardProps.ts SUMMARY_FIELDS, LAYOUT_FIELDS). So whatever they show must come from
 // those fields alone: here every other field of real models (each simulated scenario, each
 // real-kernel capture) takes another array's value, and what the part shows must not change. A
 // field a part starts to show without being listed fails here, instead of showing a stale value.
@@ -14,10 +14,10 @@ import { layoutAdvice } from '../../../src/md/advice/layout';
 import { buildModel } from '../../../src/md/model';
 import type { ArrayModel } from '../../../src/md/modelTypes';
 import type { HostConfig } from '../../../src/host/config';
-import { HostContext } from '../../../src/ui/app/HostContext';
-import { createRefreshStore } from '../../../src/ui/app/refreshStore';
+import { HostContext } from '../../../src/ui/common/HostContext';
+import { createRefreshStore } from '../../../src/ui/common/refreshStore';
 import { ArraySummary } from '../../../src/ui/arrays/ArrayCard';
-import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/arrays/cardProps';
+import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/common/cardProps';
 import { builtinScenarioNames } from '../../../sim';
 import { CAPTURES, loadCaptureFiles } from '../helpers/realKernelCapture';
 import { gather, removeTempRoots, startHost } from '../sim/simHelpers';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one fixed program a refresh runs on the host. It reads everything raidtune needs in a
 // single spawn: shell globbing plus ONE grep, so the cost stays flat however many arrays exist
 // (a loop forking `cat` per file costs seconds at 128 arrays). Data never enters the script text:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The record of original values kept on the host (root-owned, in the state folder) before
 // raidtune's first change, so "Restore previous settings" works after a reload or a browser crash.
 // Only the FIRST value seen for a path is kept: that is what the admin had before raidtune.

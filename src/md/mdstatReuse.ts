@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/mdstat read again at every refresh: with 128 arrays, parsing all of it took more of the
 // refresh than anything else in the model, and comparing each idle array's entry with the last
 // one field by field took as much again. Here a stanza whose text did not change reuses its array

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the kernel's mismatch_cnt means at the moment it is read. md counts inconsistent sectors
 // while a check or repair runs (the count so far) and keeps the total until the next sync starts;
 // a resync, recovery or reshape also resets or moves it without a meaning of its own. Which sync

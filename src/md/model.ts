@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // buildModel(): one refresh's raw snapshot (plus the previous model, for history) -> the typed
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 

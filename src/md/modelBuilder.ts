@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The refresh loop's parse and build, one after the other, each reusing what the previous refresh
 // made of input that did not change: the parser updates only the records that differ, the build
 // reuses idle arrays and disks whose inputs are the same (src/md/model.ts buildModelReusing). With

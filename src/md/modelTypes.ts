@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The model's shape: what one refresh of the host is, as every view, plan and diagnosis reads it.
 // Types and the few facts derived from them only; src/md/model.ts builds it from a snapshot.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Every change raidtune makes is a Plan: a list of steps that can show themselves as the commands
 // a person would type, be applied one by one by the host executor, be read back, and be undone.
 // Paths are canonical host paths (/sys/..., /proc/..., /etc/...); the executor maps them to the

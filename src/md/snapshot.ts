@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A snapshot is everything one refresh read from the host, as raw text keyed by canonical path
 // ("/proc/mdstat", "/sys/block/md0/md/level"), whatever root it was really read from.
 //

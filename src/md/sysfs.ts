@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Parsers for single md sysfs / procfs values. Each takes the raw (trimmed) text or null and
 // returns a typed value or null: a missing or odd attribute must never break a refresh.
 

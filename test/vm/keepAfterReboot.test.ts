@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot", proven by a reboot (issue #13). The page changes every setting it can keep
 // and keeps them; the guest is shut down as Debian does (mdadm's shutdown hook) and a second QEMU
 // boots on the same disk images and the same kept /etc folders (tools/vm/vm.ts: diskDir,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Layout and alignment advice for one array (issue #6, after seed 004, the hardware-RAID alignment
 // guide): the stripe geometry a file system should be told about, the mkfs options that carry it,
 // and whether each member's data begins on a boundary the disks below like.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is my rebuild slow?": per syncing array, the reasons the evidence supports, each with the
 // numbers behind it and the change that addresses it (opened through the normal plan dialog).
 // Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".

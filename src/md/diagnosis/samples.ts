@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The raw evidence a "why is it slow?" diagnosis needs, sampled at every refresh of a running sync:
 // its progress, the stripe cache in use, and each member disk's /proc/diskstats counters. Kept in
 // the sync's model (bounded), like the ETA's progress samples, so a verdict rests on a minute of

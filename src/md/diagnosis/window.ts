@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What one minute of samples says about a running sync: how fast it progressed, how much each
 // member disk moved and how busy it was, how much of that was not the sync's own I/O, how often
 // the stripe cache was full (src/md/stripeCacheUse.ts), and how fast the members could go at most.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue settings of the disks under an array: device/queue_depth (NCQ), queue/nr_requests and
 // queue/scheduler. One change covers all of the array's disks, as seed 000's loop over sd[abcde]
 // does: md moves at the pace of its slowest member, so different settings per member are rarely

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt): 0, the default, leaves all stripe handling
 // (parity, reconstruction) to the one mdX_raidN thread; N starts N more kernel threads per NUMA
 // node. That helps arrays of fast SSDs whose single thread is CPU bound; with rotating disks the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot": md settings live in the kernel and are gone at the next boot. raidtune keeps
 // them the way admins do by hand: the global limits in a sysctl.d file (systemd-sysctl applies it
 // at boot; a modules-load.d entry loads md first, so dev.raid.* exists by then), the per-array and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Presets like NAS appliances offer: one choice that sets the system rebuild speed limits, puts
 // every array back on them, and sizes the RAID4/5/6 stripe caches. A preset is only a plan built
 // from the model, so it is previewed, recorded for "Restore previous settings" and undone like any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead of an md device: /sys/block/mdX/queue/read_ahead_kb, in KiB. `blockdev --setra`
 // sets the same value in 512-byte sectors (seed 000 tip 2: setra 65536 = 32 MiB = 32768 KiB).
 // It speeds up large sequential reads from the array; md's own rebuild reads do not go through

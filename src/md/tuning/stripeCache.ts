@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 stripe cache: more entries speed up rebuilds (seed 001: 4096 -> 16384 took a rebuild
 // from 90 to 120 MB/s) at a memory cost of page_size x member disks x entries (md(4)).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Pausing, resuming, restarting and starting syncs through md/sync_action. raidtune never writes
 // "reshape": on a real kernel with a large stripe cache it starts a reshape of the whole array
 // that "idle" does not stop.

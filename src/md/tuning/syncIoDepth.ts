@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth (linux 6.16 and later, some distribution kernels by backport): how much sync I/O md
 // lets be in flight while the array has other I/O. What md.c does with it, which is all raidtune
 // says or predicts about it:

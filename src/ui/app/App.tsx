@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { Alert, Page, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
 import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one refresh loop: read the host, build the model, hand it to React. Fast while something
 // syncs, slow when idle, stopped while the page is hidden. A failed refresh keeps the last good
 // model on screen and says what went wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo, useEffect, useRef, useState } from 'react';
 import { Stack, StackItem } from '../pf';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';

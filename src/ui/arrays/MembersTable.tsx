@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';

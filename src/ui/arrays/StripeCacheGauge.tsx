@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The stripe cache in use as a gauge an admin reads at a glance, coloured from the point where the
 // diagnosis calls the cache full; the words beside it say the same for screen readers and copies.
 

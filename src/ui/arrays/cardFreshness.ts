@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which model an array's card shows. A card on screen (or near it) follows every refresh. A card
 // far off screen may show a running sync's progress up to OFFSCREEN_REFRESH_EVERY refreshes late:
 // with 24 syncing arrays of 128, re-rendering each one's progress, chart and diagnosis at every

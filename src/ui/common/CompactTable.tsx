@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A compact PatternFly table (plain markup with its classes, as the other tables of the page) from
 // column definitions, so a new table states its columns once instead of repeating the markup.
 

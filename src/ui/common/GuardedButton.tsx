@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A button that says why it cannot be used: no administrative access, or a reason from the core
 // (Cockpit's idiom: a disabled control carries a tooltip, and stays focusable to show it).
 //

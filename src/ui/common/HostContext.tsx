@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What any component that changes something needs: where the host's files are, whether the user
 // may write, the current model (for plans' "from" values and the journal), and a way to refresh.
 

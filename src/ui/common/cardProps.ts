@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // When an array's card may skip a refresh (React.memo in ArrayList). With 128 arrays, re-rendering
 // every card at every refresh costs more than the whole rest of the refresh; most arrays are idle,
 // and buildModel reuses an unchanged array's ArrayModel (and its members, its disks) the same object

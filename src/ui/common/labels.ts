@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Words for model values. Kept apart from components so every view says the same thing.
 
 import { _, fmt, ngettext } from '../../host/i18n';

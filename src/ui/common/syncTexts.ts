@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sentences that explain a sync's state and the numbers behind it.
 
 import { _, fmt, ngettext } from '../../host/i18n';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is it slow?" in the sync panel: the findings of src/md/diagnosis with their numbers and
 // fixes, or "gathering data" until there is enough to go on, and the what-if table.
 

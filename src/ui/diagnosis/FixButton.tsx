@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
 // and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
 // the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The what-if table: each change worth trying -> the speed and finish time it would give.
 
 import { _, fmt } from '../../host/i18n';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sentences for the diagnosis: each finding with the numbers behind it, the fix buttons' labels
 // and the what-if table's words. Rates are per member disk, like md's limits.
 

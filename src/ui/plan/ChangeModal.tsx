@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one way raidtune changes anything: a form (children) whose current plan is shown as the
 // exact commands, applied only when the user confirms, then the outcome: what the kernel kept,
 // or which step failed and why, with an offer to undo what was already done. Before writing, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { GuardedButton } from '../common/GuardedButton';

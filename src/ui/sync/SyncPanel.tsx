@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
 // worker threads and disk queues, and its sync.
 

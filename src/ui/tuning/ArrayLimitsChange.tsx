@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Form, FormGroup, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Restore automatically when the sync of mdX finishes", per array with a running sync, and the
 // armed ones with a way to cancel. The waiting happens on the host (src/md/waiterScript.ts), so
 // the restore also happens with this page closed; the page only arms, shows and cancels. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Adding or removing an array's write-intent bitmap: what changes, for an addition the chunk size
 // with its write cost (seed 002) and the recommended one marked, then the exact mdadm command
 // (ChangeModal). The array's button (ArrayActions) offers whichever of the two applies.

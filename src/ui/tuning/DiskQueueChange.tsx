@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The queue settings of the disks under an array, changed for all of them at once (one command
 // per disk in the preview). The table shows where each disk stands before anything is written.
 

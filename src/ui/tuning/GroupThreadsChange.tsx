@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt): how many kernel threads per NUMA node share
 // the stripe work besides the array's own mdX_raidN thread.
 

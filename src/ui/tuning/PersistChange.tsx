@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Settings after a reboot": for each tuned setting, whether the host gets the live value back at
 // the next boot, and the two changes that decide it: keep the live values (a sysctl.d file and a
 // udev rule, previewed whole) or stop keeping them (both files removed).

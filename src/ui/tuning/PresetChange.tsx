@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The "Presets…" dialog: three choices with one line each on what they do, and the exact writes
 // of the chosen one before anything is written.
 

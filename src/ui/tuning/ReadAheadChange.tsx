@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The read-ahead of an array, typed in KiB (what read_ahead_kb takes) and shown in the 512-byte
 // sectors of `blockdev --setra` too, since that is how most how-tos give it.
 

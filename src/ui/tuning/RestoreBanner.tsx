@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Shown while raidtune's record of the original values exists on the host (the way back), or
 // while an automatic restore is armed.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Two real-kernel arrays (md0 raid0 on vda+vdb, md1 linear on vdc+vdd) with their member disks'
 // queues and I/O counters: a host small enough to follow object by object between refreshes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs the real gather script with the real sh and grep over real-kernel captures laid out as
 // directory trees, and checks that what comes back is exactly what the kernel showed.
 

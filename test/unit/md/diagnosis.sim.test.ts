@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The diagnosis on the simulated host: the slow-rebuilds scenario read through raidtune's gather
 // script every 2 simulated seconds, as the page does, and each array's findings from that model.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is my rebuild slow?": each finding from samples whose numbers are worked out by hand in the
 // comments, the cases that must find nothing, the not-enough-data case, and the what-if ETAs.
 // The array is a real-kernel capture (RAID5 recovering onto vdd, members vda vdc vdd) with its

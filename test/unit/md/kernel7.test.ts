@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The model built from captures of Debian's 7.3 kernel (test/fixtures/real-kernel-7, made with
 // tools/vm/capture-states.sh): where 7.x words md's state differently from 6.1 (sync_action and
 // last_sync_action "recover" for 6.1's "recovery", "idle" for "none", the scheduler in use listed

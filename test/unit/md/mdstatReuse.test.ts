@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // parseMdstatReusing (src/md/mdstatReuse.ts) against parseMdstat: the same result on every
 // /proc/mdstat the project has (real-kernel captures, the peers' samples, the simulator's 128
 // arrays), read cold or after another text; and an unchanged stanza keeps its array object.

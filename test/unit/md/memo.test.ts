@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Remembered derivations (src/md/memo.ts), and the keep-after-reboot view built on them on the
 // page's own refreshes of a syncing array: the same result while its settings stay, a new one
 // as soon as one of them changes.

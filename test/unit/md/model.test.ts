@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The model built from real-kernel captures must say what mdadm --detail and sysfs say.
 
 import { buildModel } from '../../../src/md/model';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The refresh loop's incremental parse and build (src/md/modelBuilder.ts) against the plain ones:
 // refresh after refresh, on the simulated host read by the real gather script, both must give the
 // same model, whatever changed in between (progress, a frozen sync, a limit, a disk's scheduler,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Structural sharing: an unchanged part of the model keeps its object from one refresh to the next
 // (what lets the array cards skip re-rendering), and a changed part never keeps a stale one.
 

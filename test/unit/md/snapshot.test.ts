@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { parseGatherOutput } from '../../../src/md/snapshot';
 
 describe('gather output', () => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // No import cycle anywhere in src/, type-only imports included: a cycle makes load order decide
 // whether a constant exists yet, and it ties modules together that should be read one at a time.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The array cards' memo rule (src/ui/common/cardProps.ts) on models from buildModel: a card skips a
 // refresh only when nothing it shows changed.
 

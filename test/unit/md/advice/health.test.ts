@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The health advice of a card (issue #18 item 6), read end to end: the simulator's tree through
 // the real gather script into the model, then what the alert says and offers; the removal plan's
 // validation; the read-back after the removal.

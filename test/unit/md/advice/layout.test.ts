@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Layout advice (issue #6, seed 004): stripe geometry and mkfs options computed by hand, member
 // alignment from partition starts and md's data offset, and the same facts read end to end from a
 // real-kernel capture and from the simulator through the real gather script.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue settings of an array's member disks, on models read from the simulated host by the real
 // gather script; the planned writes are then made to the simulated kernel and read back.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt), on models built from real kernels' captures.
 
 import { buildModel } from '../../../../src/md/model';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { recordOriginals, restorePlan } from '../../../../src/md/journal';
 import { buildModel } from '../../../../src/md/model';
 import type { HostModel } from '../../../../src/md/modelTypes';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The kept disk rule's queue retry (persist.ts): run by the real sh as udev would run it, against a
 // folder laid out like a disk's sysfs queue.
 import { execFileSync } from 'node:child_process';

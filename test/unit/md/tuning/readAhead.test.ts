@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead of the md device, on a model built from a real kernel's capture (md0 at 2048 KiB).
 
 import { buildModel } from '../../../../src/md/model';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth (kernels since 2025): read where the files exist (nothing of it elsewhere),
 // validated to md.c's rules, planned with the speed limits, read back, undone, kept after reboot,
 // and touched by the presets only as presets.ts says.

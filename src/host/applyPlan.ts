@@ -8,7 +8,7 @@
 import type { HostConfig } from './config';
 import { applyRecorded, applySteps, readAttributes, readJournal, type ApplyResult, type StepOutcome } from './executor';
 import { armedFollowSteps, type ArmedRestore } from '../md/autoRestore';
-import { stepsWithJournal } from '../md/journal';
+import { stepsWithJournal, type Journal } from '../md/journal';
 import { changedSinceOpened, pathsToRecheck, type ChangedSinceOpened } from '../md/openedValues';
 import { invertSteps, type Plan, type Step } from '../md/plan';
 
@@ -32,10 +32,10 @@ export async function changedOnHost(config: HostConfig, steps: readonly Step[]):
 /** Writes `writing` (the plan's steps, or them rebased on the values found), recording first when asked. */
 export async function writePlan(request: ApplyRequest, writing: Step[]): Promise<ApplyResult> {
     const { config, plan } = request;
-    const all = plan && request.recordOriginals && !request.steps
-        ? stepsWithJournal({ ...plan, steps: writing }, await readJournal(config), config.stateDir, new Date().toISOString(),
-            updated => armedFollowSteps(updated, request.armed, config))
-        : writing;
+    const follow = (updated: Journal) => armedFollowSteps(updated, request.armed, config);
+    const record = async (p: Plan) => stepsWithJournal({ ...p, steps: writing }, await readJournal(config),
+        config.stateDir, new Date().toISOString(), follow);
+    const all = plan && request.recordOriginals && !request.steps ? await record(plan) : writing;
     return plan ? applyRecorded(config, plan.title, writing, all) : applySteps(config, all);
 }
 

@@ -121,18 +121,21 @@ export const GLOBAL_SETTINGS = {
     speedMin: {
         scope: 'global', sysctl: 'dev.raid.speed_limit_min', path: `${PROC_DEV_RAID}/speed_limit_min`,
         label: N_('system minimum rebuild speed'), unit: 'kibs', bounds: RATE,
-        bootDefault: String(KERNEL_DEFAULT_SPEED_MIN), preset: true, featureDetected: false, live: h => h.global.speedMinKiBs,
+        bootDefault: String(KERNEL_DEFAULT_SPEED_MIN), preset: true, featureDetected: false,
+        live: h => h.global.speedMinKiBs,
     },
     speedMax: {
         scope: 'global', sysctl: 'dev.raid.speed_limit_max', path: `${PROC_DEV_RAID}/speed_limit_max`,
         label: N_('system maximum rebuild speed'), unit: 'kibs', bounds: RATE,
-        bootDefault: String(KERNEL_DEFAULT_SPEED_MAX), preset: true, featureDetected: false, live: h => h.global.speedMaxKiBs,
+        bootDefault: String(KERNEL_DEFAULT_SPEED_MAX), preset: true, featureDetected: false,
+        live: h => h.global.speedMaxKiBs,
     },
     // Linux 6.16 and later (some distribution kernels by backport).
     syncIoDepth: {
         scope: 'global', sysctl: 'dev.raid.sync_io_depth', path: `${PROC_DEV_RAID}/sync_io_depth`,
         label: N_('system sync I/O depth'), unit: 'plain', bounds: { min: SYNC_IO_DEPTH_MIN, max: SYNC_IO_DEPTH_MAX },
-        bootDefault: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), preset: true, featureDetected: true, live: h => h.global.syncIoDepth,
+        bootDefault: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), preset: true, featureDetected: true,
+        live: h => h.global.syncIoDepth,
     },
 } as const satisfies Record<string, GlobalSetting>;
 
@@ -154,8 +157,8 @@ export const ARRAY_SETTINGS = {
     },
     stripeCache: {
         scope: 'array', attribute: 'md/stripe_cache_size', label: N_('stripe cache size of $0'), unit: 'plain',
-        bounds: { min: STRIPE_CACHE_MIN, max: STRIPE_CACHE_MAX }, bootDefault: String(STRIPE_CACHE_DEFAULT), preset: true,
-        syncRead: false, live: (a: ArrayModel) => numberText(a.stripeCache?.size),
+        bounds: { min: STRIPE_CACHE_MIN, max: STRIPE_CACHE_MAX }, bootDefault: String(STRIPE_CACHE_DEFAULT),
+        preset: true, syncRead: false, live: (a: ArrayModel) => numberText(a.stripeCache?.size),
     },
     groupThreads: {
         scope: 'array', attribute: 'md/group_thread_cnt', label: N_('worker threads of $0'), unit: 'plain',

@@ -21,7 +21,8 @@ export function globalStep(setting: GlobalSetting, host: HostModel, to: string |
 /** A write of an array's or a disk's attribute, from its live value. */
 export function deviceStep<D extends { name: string }>(setting: DeviceSetting<D>, device: D,
     to: string | number): WriteAttributeStep {
-    return attributeStep(settingName(setting, device.name), settingPath(setting, device.name), to, setting.live(device));
+    const path = settingPath(setting, device.name);
+    return attributeStep(settingName(setting, device.name), path, to, setting.live(device));
 }
 
 /** A whole number within the setting's bounds, as typed. */

@@ -13,7 +13,7 @@
 
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
-import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
+import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 
 /** The tunables' files (src/md/settings/registry.ts): md's relative to md/, the others as they are. */
 const tunables = [...Object.values(ARRAY_SETTINGS), ...Object.values(DISK_SETTINGS)];

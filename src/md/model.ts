@@ -21,12 +21,12 @@ import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from './settings/regis
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
-import { MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from './tuning/persist';
 import {
     parseBitmapLocation, parseBitmapType, parseDiskstatsReusing, parseIntValue, parseMeminfo, parseMemberState,
     parseChunkSize, parseLocalOrSystem, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit,
     parseSyncCompleted, type DiskstatsLines,
 } from './sysfs';
+import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, parsePersisted } from './tuning/keptFiles';
 
 
 /**

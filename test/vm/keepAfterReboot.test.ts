@@ -19,7 +19,7 @@ import { applyAndWait, dialog, DONE, footerButton, formState } from './harness/d
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
 import { DEFAULT_SPEED_LIMIT_MAX, DEFAULT_SPEED_LIMIT_MIN } from './harness/vmEnv';
-import { QUEUE_RETRY_MARK } from '../../src/md/tuning/persist';
+import { QUEUE_RETRY_MARK } from '../../src/md/tuning/keptFiles';
 
 jest.setTimeout(900000);
 

@@ -5,10 +5,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-    parseUdevRules, renderUdevRules, QUEUE_RETRY_MARK, QUEUE_RETRY_TRIES
-} from '../../../../src/md/tuning/persist';
 import type { UdevRule } from '../../../../src/md/modelTypes';
+import { QUEUE_RETRY_MARK, QUEUE_RETRY_TRIES, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/keptFiles';
 
 const WWID = { by: 'wwid', wwid: 'naa.5000c50000000001' } as const;
 const DISK: UdevRule = {

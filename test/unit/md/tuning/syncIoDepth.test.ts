@@ -7,7 +7,7 @@ import { buildModel } from '../../../../src/md/model';
 import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps } from '../../../../src/md/plan';
 import { attributeValue, readBackMatches } from '../../../../src/md/readBack';
-import { keepPlan, keptComparisons, liveArrayRule, liveSysctls, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/persist';
+import { keepPlan, keptComparisons, liveArrayRule, liveSysctls } from '../../../../src/md/tuning/persist';
 import { presetPlan } from '../../../../src/md/tuning/presets';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
 import { usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
@@ -17,6 +17,7 @@ import type { WindowFacts } from '../../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { SYNC_IO_DEPTH_MAX } from '../../../../src/md/settings/registry';
+import { parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/keptFiles';
 
 const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d' };
 

@@ -1,7 +1,7 @@
-// SPDX-License-Identifier: LGPL-2.1-or-later
 /**
  * @jest-environment jsdom
  */
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The memoised card parts render again only when one of their listed fields changed
 // (src/ui/common/cardProps.ts SUMMARY_FIELDS, LAYOUT_FIELDS). So whatever they show must come from
 // those fields alone: here every other field of real models (each simulated scenario, each

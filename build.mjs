@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Builds the plugin into dist/ and the simulated host into build/.
 // `node build.mjs --watch` rebuilds on change (used by `make watch`).
 import * as esbuild from 'esbuild';

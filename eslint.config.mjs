@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import longLines from './eslint.long-lines.mjs';
 
 export default tseslint.config(
     { ignores: ['dist/', 'build/', 'node_modules/', 'test/fixtures/', 'bench/results*', 'rpmbuild/'] },
@@ -15,6 +17,18 @@ export default tseslint.config(
             '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
         },
     },
+    {
+        // Strings, template literals, regular expressions and URLs may run longer (a message stays
+        // whole for its translators).
+        files: ['**/*.{ts,tsx,js,mjs}'],
+        rules: {
+            'max-len': ['error', {
+                code: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true,
+                ignoreRegExpLiterals: true,
+            }],
+        },
+    },
+    { files: longLines, rules: { 'max-len': 'off' } },
     {
         files: ['*.{js,mjs}', 'tools/**/*.{js,mjs}', 'test/**/*.{js,mjs}'],
         languageOptions: { globals: { ...globals.node } },

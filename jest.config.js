@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Two projects: fast pure-logic tests, and browser tests that drive the built plugin in a real
 // cockpit-ws + cockpit-bridge + Chromium (see test/browser/README.md).
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: ['TS151001'] } }];

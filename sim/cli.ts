@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Command-line options of build/mdsim.mjs.
 
 import { parseArgs } from 'node:util';

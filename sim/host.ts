@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A simulated md host: a scenario's state, kept alive over a /proc + /sys shaped tree. Each
 // tick first applies what was written into the tree since the last one (like the kernel's
 // store functions), then advances time, then rewrites what changed.

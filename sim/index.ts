@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Library entry of the simulated md host, for tests and tools that drive time themselves:
 //   const host = createSimulatedHost('raid6-recovery', dir, { seed: 1 });
 //   host.tick(60); ... host.close();

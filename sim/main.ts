@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // mdsim: the simulated md host as a program (bundled to build/mdsim.mjs by build.mjs).
 
 import { watch } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // How a simulated tool (mdadm, tee) ends as a program: it prints what the real one would, exits
 // with its code, and a crash of the simulation names the tool it stands for.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Deterministic randomness: the same seed gives the same run, so tests and demos repeat exactly.
 
 export type Rng = () => number;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import '@patternfly/patternfly/patternfly-base.css';
 import '@patternfly/patternfly/components/Table/table.css';
 import './ui/app/app.css';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // `make bench`: measures (never asserts) what a refresh and a page load cost, in the same real
 // cockpit-ws + cockpit-bridge + Chromium the browser tests use, on the simulated md host.
 // Prints the figures next to the previous run's (the committed bench/results.json), then writes

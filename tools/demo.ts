@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // `make demo` (node build/demo.mjs): raidtune in a real Cockpit on 127.0.0.1, no TLS, no login.
 //
 // If this machine's /proc/mdstat lists an md array, raidtune shows the machine itself. Otherwise

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Prints one line per jest result file (its counts and wall time, to keep the tiers within make
 // check's budget), each failed test with the first lines of its failure (a long log may be cut in
 // the middle, its end is kept), then one closing line over all: "check: N passed, N failed, N skipped".

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Keeps the directory tree equal to the rendered files. Every file is replaced atomically (temp
 // file + rename), so a reader never sees half a file. Writable attributes are also watched:
 // `tee FILE` truncates and writes the same inode in place, which changes its size or mtime

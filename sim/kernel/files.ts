@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The rendered tree: relative path -> file content, plus which files accept writes (the ones
 // sim/writes/ handles). Kernel attribute files end in a newline; the writers add it.
 

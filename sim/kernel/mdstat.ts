@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/mdstat byte for byte as Linux's md_seq_show, the personalities' status functions,
 // status_resync and md_bitmap_status print it (written from their documented output and the
 // real-kernel captures in test/fixtures/real-kernel/).

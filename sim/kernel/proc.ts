@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/meminfo, /proc/diskstats and /proc/sys/dev/raid in Linux 6.1's formats. Memory is
 // static except that raid4/5/6 stripe caches are taken from free memory into slab, the way
 // growing stripe_cache_size really costs page_size * disks * entries.

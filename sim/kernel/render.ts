@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Everything the tree holds at this moment, rendered from the host state.
 
 import type { HostState } from '../model/types';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The /sys/block tree: per md array its md/ attributes (only those its personality has, as the
 // kernel's sysfs groups do), per member dev-X/, and per block device size, ro and queue files.
 // Values use the kernel's exact formats ("1000 (system)", "123 / 456", "4 (3)", "[none] mq-deadline ").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The part of mdadm's command line the simulated mdadm understands, parsed like mdadm 4.2:
 //
 //     mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated mdadm's own side: parse the command line like mdadm, hand the request to the
 // simulator running on <root>, wait for its answer.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What mdadm 4.2's Grow_addbitmap and the kernel do with a bitmap request, applied to the
 // simulated host's state: the same checks in the same order, the same messages and exit codes
 // as checked on Linux 6.1 + mdadm 4.2 (/work/shared/notes/md-interface.md, "Checked on a real

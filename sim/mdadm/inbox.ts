@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulator's side of the simulated mdadm and tee: requests found in <root>/.mdadm/ are applied
 // at the tick's start, next to the attribute writes, or at once when the simulator is told one
 // arrived (main.ts watches the folder), and answered after the tree was rewritten, so when the

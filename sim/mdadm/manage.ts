@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What mdadm 4.2's Manage_subdevs and the kernel do with `mdadm /dev/mdN --fail X --remove X`,
 // applied to the simulated host's state: operations in order, stopping at the first refusal, with
 // mdadm's messages (SET_DISK_FAULTY, HOT_REMOVE_DISK and their errno). A member that fails leaves

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // How the simulated mdadm talks to the running simulator: files in <root>/.mdadm/. The mdadm
 // program writes <id>.request (JSON MdadmRequest) and waits; the simulator takes it at its next
 // tick, applies it to its state, rewrites the tree, then writes <id>.answer (JSON MdadmOutcome).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // An executable `mdadm` for one simulated host: raidtune's `mdadm` config names a single program,
 // and the bridge runs it with its own environment, so the host's root is baked into a small
 // shell script that runs the simulated mdadm with MDSIM_ROOT set.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Questions about an array's state that several modules ask: is it running, how degraded is it,
 // which members are rebuilding, which disks does it sit on.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Turns a validated, expanded scenario into the live host state, filling in what the kernel and
 // mdadm would choose by default (device numbers, data offsets, read-ahead, nr_requests...).
 

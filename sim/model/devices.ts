@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Block device names and numbers the way Linux hands them out, so /proc/diskstats looks real:
 // sd disks get the sd driver's major/minor scheme, nvme and extra partitions the dynamic
 // "blkext" major 259, virtio-blk 16 minors per disk, md arrays major 9.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What each md personality does differently: redundancy, which sysfs groups it has, how big the
 // array is, what a sync walks over. Kept in one place so the writers and the physics agree.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The life of a sync (md_check_recovery + md_do_sync): what needs to run, starting it from its
 // resume point, checkpointing, interrupting (idle/frozen) and finishing. Timing and speed are
 // the physics' business; this module only moves the state between those steps.

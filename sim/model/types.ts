@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated host's live state: what the kernel keeps in memory. The kernel-format writers
 // (sim/kernel/) only read it; the physics (sim/physics/) and the attribute writes (sim/writes/)
 // change it. Positions are 512-byte sectors, speeds KiB/s, times seconds since the host started.

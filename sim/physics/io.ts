@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The /proc/diskstats counters: sectors, requests, merges and busy time grow with what each
 // device carried during a step (sync I/O and application I/O), so per-member load can be read
 // from them like on a real host.

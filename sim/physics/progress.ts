@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Moving a running sync forward: its position (what mdstat shows, smoothly), its coarse
 // checkpoint (what sysfs sync_completed shows), the mismatches a check finds, and the speed marks
 // the kernel averages speed= and finish= over.

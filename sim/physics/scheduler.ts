@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which syncs run: every array that needs one asks (md_check_recovery), and among arrays that
 // share a physical disk only one runs at a time; the others wait with resync=DELAYED, the one
 // waiting longest going first when the disk frees up.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // How fast a sync goes, per md_do_sync's throttle: with other I/O on its disks it backs off to
 // the minimum speed (or, where the kernel has sync_io_depth, as far as its depth lets it go),
 // otherwise it runs up to the maximum; the slowest member disk caps both.

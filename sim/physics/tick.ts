@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Advancing simulated time. A tick is cut into steps at every moment the rates change (a sync
 // finishing and another starting, application I/O starting or stopping), so a long tick gives
 // the same result as many short ones, give or take the speed jitter drawn once per tick.

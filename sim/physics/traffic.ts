@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Who reads and writes what: the member traffic of a sync and of application I/O, per level.
 // It decides how fast a sync can go on its slowest disk and what /proc/diskstats counts.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Defaults that depend on other parts of a scenario: where partitions lie and which slot each
 // member takes. Shared by validation and the model builder so both agree.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Expands `generate` families into plain disks and arrays, so a scenario like 128 arrays of 16
 // members stays a few lines of JSON. Disks are named after the ones already defined (sdX in
 // sd order, vdX, nvmeNn1), arrays continue the md numbering.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Finds a scenario by built-in name or file path, parses it and validates it. The built-in
 // scenarios are bundled into the simulator (sim/scenarios/index.ts), so names work from any
 // directory and in tests.

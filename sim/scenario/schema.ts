@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A small declarative checker for JSON shapes. Each rule reports problems with the JSON path
 // where they are ("arrays[2].members[0].slot: expected an integer >= 0, got -1"), so a broken
 // scenario file says exactly what to fix, and every problem is reported at once.

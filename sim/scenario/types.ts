@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The scenario file format (JSON). A scenario describes one host: its disks, its md arrays and
 // what is happening on them at time zero. sim/README.md documents every field with examples;
 // validate.ts enforces it. Sizes are bytes for disks, KiB for md quantities (as md prints them),

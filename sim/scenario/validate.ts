@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Scenario validation: first the JSON shape (types, ranges, known fields), then whether the
 // pieces fit together (members exist and are used once, slots fit, a sync is possible on that
 // array). Every problem is collected and reported together with its JSON path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The built-in scenarios, bundled into the simulator so `--scenario NAME` works from anywhere.
 // To add one: drop NAME.json next to this file and list it here (sim/README.md has the format).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated `tee`'s own side: copy stdin to stdout and to each file like tee; a file inside the
 // simulated /proc or /sys goes to the simulator running on the root and waits for its outcome.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated `tee` as a program (bundled to build/tee-sim.mjs by build.mjs), for the simulated
 // md host whose root is in $MDSIM_ROOT (set by the wrapper tools/cockpit/sim.ts writes).
 

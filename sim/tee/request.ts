@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A write into the simulated tree through the simulated `tee`: applied by the simulator at once,
 // like a sysfs/procfs store function runs inside write(2), so when tee exits the tree reads what
 // the kernel would read back and a refused write failed with the kernel's errno (a plain write

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Writes into the tree's attribute files (`echo X | tee FILE`), applied to the host state the
 // way the kernel's store functions apply them: same parsing, same limits, same clamping, same
 // refusals. A refused write leaves the old value, so the file is put back.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The kernel's number parsers, as the attributes use them: a write the kernel would refuse is
 // refused here too (and the file goes back to its value), a sloppy one it accepts is accepted.
 

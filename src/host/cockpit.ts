@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The typed slice of cockpit.js (loaded by index.html as a global) that raidtune uses. Only
 // modules under src/host/ import this: everything else stays testable without Cockpit.
 

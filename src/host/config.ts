@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Where raidtune reads the kernel from. The manifest's `config` holds the defaults; Cockpit's
 // standard <pkg>.override.json can point them at a simulated host. Nothing else knows about it.
 

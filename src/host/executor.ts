@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Applies a Plan on the host, step by step: kernel attributes through `tee` (a temp file + rename,
 // as cockpit.file().replace() does, fails on sysfs and procfs), then read back; commands as argv
 // (never a shell string built from data); files written atomically. Stops at the first failure

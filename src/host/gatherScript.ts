@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one fixed program a refresh runs on the host. It reads everything raidtune needs in a
 // single spawn: shell globbing plus ONE grep, so the cost stays flat however many arrays exist
 // (a loop forking `cat` per file costs seconds at 128 arrays). Data never enters the script text:
@@ -7,11 +8,17 @@
 // Arguments: $1 proc root, $2 sys root, $3 "pagesize" to also report the page size (asked once),
 // $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d, $6 the udev
 // rules and $7 the modules-load.d folder (the settings kept after a reboot), $8 "fast" to leave
-// out what a sync does not change (`@@kept sys settings`: the page keeps its last full read), $9
+// out what a sync does not change (`@@reused sys settings`: the page reuses its last full read), $9
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
 import { PLAN_RECORD_FILE } from '../md/planRecord';
-import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/persist';
+import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
+import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
+
+/** The tunables' files (src/md/settings/registry.ts): md's relative to md/, the others as they are. */
+const tunables = [...Object.values(ARRAY_SETTINGS), ...Object.values(DISK_SETTINGS)];
+const mdTunables = (syncRead: boolean) => tunables
+    .filter(s => s.attribute.startsWith('md/') && s.syncRead === syncRead).map(s => s.attribute.slice('md/'.length));
 
 /**
  * md attributes read per array (relative to /sys/block/mdX/md/). Feature-detected: absent ones
@@ -19,16 +26,15 @@ import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/pe
  * changes; a full read (when src/md/modelBuilder.ts asks: at least every few refreshes, after
  * every change raidtune makes, at once when /proc/mdstat shows arrays or members changed) takes all of them.
  */
-export const ARRAY_SYNC_ATTRIBUTES = [
+export const ARRAY_SYNC_ATTRIBUTES: readonly string[] = [
     'array_state', 'degraded', 'raid_disks', 'sync_action', 'last_sync_action', 'sync_completed', 'sync_speed',
-    'mismatch_cnt', 'reshape_position', 'resync_start', 'sync_speed_min', 'sync_speed_max', 'stripe_cache_active',
-] as const;
-export const ARRAY_SETTING_ATTRIBUTES = [
-    'level', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid',
-    'stripe_cache_size', 'stripe_size', 'group_thread_cnt', 'consistency_policy', 'bitmap_type', 'bitmap/location', 'bitmap/chunksize',
-    'sync_io_depth',
-] as const;
-export const ARRAY_ATTRIBUTES = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTRIBUTES] as const;
+    'mismatch_cnt', 'reshape_position', 'resync_start', 'stripe_cache_active', ...mdTunables(true),
+];
+export const ARRAY_SETTING_ATTRIBUTES: readonly string[] = [
+    'level', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid', 'stripe_size', 'consistency_policy',
+    'bitmap_type', 'bitmap/location', 'bitmap/chunksize', ...mdTunables(false),
+];
+export const ARRAY_ATTRIBUTES: readonly string[] = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTRIBUTES];
 
 /**
  * Attributes read per member (relative to /sys/block/mdX/md/dev-NAME/), at full reads: a member's
@@ -37,18 +43,17 @@ export const ARRAY_ATTRIBUTES = [...ARRAY_SYNC_ATTRIBUTES, ...ARRAY_SETTING_ATTR
 export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
 
 /** Attributes read for every block device (relative to /sys/block/NAME/), at full reads. */
-export const DISK_ATTRIBUTES = [
-    'size', 'ro', 'queue/read_ahead_kb', 'queue/scheduler', 'queue/nr_requests', 'queue/rotational',
-    'device/queue_depth', 'device/wwid', 'wwid', 'serial', 'device/serial', 'mq/0/nr_tags',
-] as const;
+export const DISK_ATTRIBUTES: readonly string[] = [
+    'size', 'ro', 'queue/rotational', 'device/wwid', 'wwid', 'serial', 'device/serial', 'mq/0/nr_tags',
+    ...tunables.filter(s => !s.attribute.startsWith('md/')).map(s => s.attribute),
+];
 
 /** Read per partition (relative to /sys/block/DISK/PART/): marks it a partition, and where it starts. */
 export const PARTITION_ATTRIBUTES = ['partition', 'start'] as const;
 
-export const PROC_FILES = [
-    'mdstat', 'uptime', 'meminfo',
-    'sys/dev/raid/speed_limit_min', 'sys/dev/raid/speed_limit_max', 'sys/dev/raid/sync_io_depth',
-] as const;
+export const PROC_FILES: readonly string[] = [
+    'mdstat', 'uptime', 'meminfo', ...Object.values(GLOBAL_SETTINGS).map(s => s.path.slice('/proc/'.length)),
+];
 
 /**
  * Every process's name, to spot programs known for heavy I/O (src/md/diagnosis/backgroundJobs.ts):
@@ -94,7 +99,7 @@ if cd "$2" 2>/dev/null; then
   echo "@@root sys"
   grep -H -s '' /dev/null ${sysSyncGlobs.join(' ')}
   if [ "$8" = fast ]; then
-    echo "@@kept sys settings"
+    echo "@@reused sys settings"
   else
     echo "@@root sys settings"
     grep -H -s '' /dev/null ${sysSettingGlobs.join(' ')}

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Translation entry points for the UI: every user-visible string goes through these.
 
 import { cockpitApi } from './cockpit';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Where the user is: the page's fragment ("#/md0" selects array md0), and links to other Cockpit
 // pages through cockpit.jump(). The fragment is read and written here, not through
 // cockpit.location: in 287 its getter throws a TypeError on a fragment whose ".." climbs above the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Whether the user may change things (Cockpit's administrative access). The page stays useful
 // read-only without it. Cockpit reloads a page that created a permission when superuser changes.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One refresh = one bridge round trip: a single spawn of the fixed gather script. Its output is
 // parsed by the caller (parseGatherOutput), which times the parse apart from the read.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Whether the page is on screen. Inside the shell, Cockpit hides frames of other pages without
 // the browser knowing; on the bare page the document's own visibility applies.
 

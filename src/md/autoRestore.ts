@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Restore automatically when the rebuild of mdX finishes": the arm and cancel plans, and what the
 // host's auto-restore folder says (which arrays are armed, the history their waiters kept).
 // The waiting itself is done on the host by WAITER_SCRIPT (src/md/waiterScript.ts), so it happens

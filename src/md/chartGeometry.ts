@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Geometry of the sync chart (plain SVG, drawn by src/ui/sync/SyncChart.tsx): speed over time on
 // the left scale, progress (0-100 %) on the right, the effective minimum and maximum speed limits
 // as step lines (they change when someone changes them). Pure numbers and path strings, so the

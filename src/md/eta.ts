@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // raidtune's own finish estimate. The kernel's finish= uses a ~30 s window and swings with every
 // burst of other I/O; an admin planning a maintenance window needs a steadier number, so we
 // average the progress actually made over the samples taken in a longer window.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Human-readable numbers. Sizes use binary units like mdadm and Cockpit's Storage page; speed limits
 // are KiB/s in the kernel, shown as MB/s (what people quote) with the raw value beside.
 

@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The record of original values kept on the host (root-owned, in the state folder) before
 // raidtune's first change, so "Restore previous settings" works after a reload or a browser crash.
 // Only the FIRST value seen for a path is kept: that is what the admin had before raidtune.
 
 import { msg, N_, type Message } from './message';
-import type { Plan, Step } from './plan';
+import { attributeStep, type Plan, type Step } from './plan';
 
 export const JOURNAL_FILE = 'restore.json';
 
@@ -55,7 +56,7 @@ export function serializeJournal(journal: Journal): string {
 export function restorePlan(journal: Journal): Plan {
     return {
         title: msg(N_('Restore the settings from before raidtune changed them')),
-        steps: [...journal.entries].reverse().map(e => ({ kind: 'write-attribute', setting: e.setting, path: e.path, to: e.original, from: null })),
+        steps: [...journal.entries].reverse().map(e => attributeStep(e.setting, e.path, e.original, null)),
     };
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What each md level can survive, for telling "degraded" (still serving data) from "failed".
 
 /** Number of missing devices the level survives in the worst case; null when unknown. */

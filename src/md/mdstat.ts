@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Parser for /proc/mdstat. Pure (no I/O) and total: it never throws, whatever the input. Text it
 // cannot read is reported in `problems` and skipped, so the caller still gets everything else.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Remembering what was derived from a model object. Models share their unchanged parts from one
 // refresh to the next (src/md/share.ts), so an idle array or a disk nobody tuned is the very object
 // it was before, and what was derived from it still holds, as long as the other inputs the
@@ -50,7 +51,7 @@ export function memoPerReading<C, T, R>(inputs: (context: C) => readonly unknown
     };
 }
 
-/** `derive(context)`, remembered while `inputs(context)` gives the same values (one result kept). */
+/** `derive(context)`, remembered while `inputs(context)` gives the same values (one result remembered). */
 export function memoLast<C, R>(inputs: (context: C) => readonly unknown[], derive: (context: C) => R): (context: C) => R {
     let last: { inputs: readonly unknown[]; result: R } | null = null;
     return context => {

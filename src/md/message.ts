@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Text the pure core hands to the UI: an English template with $0-style arguments, marked for
 // translation with N_ and translated only when shown (the core has no gettext).
 

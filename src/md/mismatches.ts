@@ -1,20 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the kernel's mismatch_cnt means at the moment it is read. md counts inconsistent sectors
 // while a check or repair runs (the count so far) and keeps the total until the next sync starts;
 // a resync, recovery or reshape also resets or moves it without a meaning of its own. Which sync
 // ran last is in last_sync_action (6.1 says "recovery", 7.3 "recover"; "none" or "idle" before
 // any sync since the array was assembled, and kernels before 3.16 have no such file).
 
-import type { SyncAction } from './model';
-
-export type MismatchMeaning =
-    /** Found so far by the check or repair that runs (or is paused) now. */
-    | 'check-so-far' | 'repair-so-far'
-    /** Found by the last check; found and rewritten by the last repair. */
-    | 'check' | 'repair'
-    /** A resync, recovery or reshape runs, or ran last: the count says nothing about the data. */
-    | 'during-sync' | 'after-sync'
-    /** The kernel does not say which sync ran last. */
-    | 'unknown';
+import type { MismatchMeaning, SyncAction } from './modelTypes';
 
 const AFTER: Record<string, MismatchMeaning> = {
     check: 'check', repair: 'repair', resync: 'after-sync', recovery: 'after-sync', recover: 'after-sync', reshape: 'after-sync',

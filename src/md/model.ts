@@ -1,188 +1,41 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // buildModel(): one refresh's raw snapshot (plus the previous model, for history) -> the typed
 // model every view renders. All derived facts (health, roles, effective limits, ETA) live here.
 
-import { JOURNAL_FILE, parseJournal, type Journal } from './journal';
-import { parseAutoRestore, type ArmedRestore } from './autoRestore';
-import { parsePlanRecord, PLAN_RECORD_FILE, type PlanRecord } from './planRecord';
-import { addTrendSample, type TrendSample } from './trend';
-import { addSample, smoothedEta, type ProgressSample, type SmoothedEta } from './eta';
-import { backgroundJobs, type BackgroundJob } from './diagnosis/backgroundJobs';
-import { recordIoSamples, type IoSample } from './diagnosis/samples';
+import { JOURNAL_FILE, parseJournal } from './journal';
+import { parseAutoRestore } from './autoRestore';
+import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
+import { addTrendSample } from './trend';
+import { backgroundJobs } from './diagnosis/backgroundJobs';
+import { recordIoSamples } from './diagnosis/samples';
 import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
 import type { MdstatArray, MdstatMember } from './mdstat';
-import { parseMdstatKeeping, type MdstatKept } from './mdstatKeeping';
-import { mismatchMeaning, type MismatchMeaning } from './mismatches';
+import { parseMdstatReusing, type MdstatReused } from './mdstatReuse';
+import { mismatchMeaning } from './mismatches';
+import {
+    CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
+} from './modelTypes';
+import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from './settings/registry';
+import { buildBitmap, buildSync, stoppedPosition } from './modelSync';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
-    MODULES_LOAD_SNAPSHOT_PATH, parsePersisted, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type PersistedSettings,
-} from './tuning/persist';
-import {
-    parseBitmapLocation, parseBitmapType, parseDiskstatsKeeping, parseIntValue, parseMeminfo, parseMemberState,
-    parseChunkSize, parseLocalOrSystem, parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit,
-    parseSyncCompleted, type DiskStats, type DiskstatsLines, type LocalOrSystem, type MemInfo, type SpeedLimit,
+    parseChunkSize, parseDiskstatsReusing, parseIntValue, parseLocalOrSystem, parseMeminfo, parseMemberState,
+    parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, type DiskstatsLines,
 } from './sysfs';
+import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, parsePersisted } from './tuning/keptFiles';
 
-export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
-export type MemberRole = 'active' | 'rebuilding' | 'spare' | 'faulty' | 'journal' | 'replacement';
-export type SyncAction = 'resync' | 'recover' | 'check' | 'repair' | 'reshape';
-export type SyncRunState = 'running' | 'delayed' | 'pending' | 'frozen';
-
-export interface MemberModel {
-    name: string;
-    /** The whole disk the member lives on (itself when it is not a partition). */
-    disk: string;
-    descriptor: number | null;
-    slot: number | null;
-    role: MemberRole;
-    writeMostly: boolean;
-    /** Raw sysfs state words (in_sync, blocked, write_error, want_replacement...). */
-    states: string[];
-    errors: number | null;
-    /** Per-member rebuild position in 512-byte sectors, while it is being rebuilt. */
-    recoveryStartSectors: number | null;
-    /** Where the member starts on its disk (512-byte sectors): the partition's start, 0 for a whole device. */
-    startSectors: number | null;
-    /** md's data offset on the member (dev-X/offset, 512-byte sectors): where the array's data begins. */
-    dataOffsetSectors: number | null;
-}
-
-export interface SyncModel {
-    action: SyncAction;
-    runState: SyncRunState;
-    /** Why a PENDING sync does not run. */
-    pendingReason: 'auto-read-only' | 'not-started' | null;
-    percent: number | null;
-    /** KiB done and to do: per member device, except raid10 whose counters span the array. */
-    doneKiB: number | null;
-    totalKiB: number | null;
-    perDevice: boolean;
-    speedKiBs: number | null;
-    kernelFinishMinutes: number | null;
-    eta: SmoothedEta | null;
-    history: ProgressSample[];
-    /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
-    ioSamples: IoSample[];
-    /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */
-    trend: TrendSample[];
-    reshape: { fromDisks: number; toDisks: number } | null;
-    /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
-    waitingFor: string[];
-}
-
-export type BitmapKind = 'internal' | 'file' | 'llbitmap';
-
-export interface ArrayModel {
-    name: string;
-    device: string;
-    health: ArrayHealth;
-    arrayState: string | null;
-    readOnly: false | 'read-only' | 'auto-read-only';
-    level: string | null;
-    sizeKiB: number | null;
-    metadata: string | null;
-    chunkKiB: number | null;
-    /** The chunk before a reshape that changes it (chunk_size reads "new (old)"); null otherwise. */
-    previousChunkKiB: number | null;
-    /** md's layout number (raid10: near and far copies). */
-    layout: number | null;
-    /** Partitions made on the array itself (md0p1...), with their start in 512-byte sectors. */
-    partitions: { name: string; startSectors: number | null }[];
-    raidDisks: number | null;
-    degradedDevices: number | null;
-    missingSlots: number[];
-    uuid: string | null;
-    /**
-     * The write-intent bitmap; null when the array has none. `llbitmap`: the lockless bitmap of
-     * kernels since 2025 (md/bitmap_type), which mdadm sets only when it creates the array.
-     */
-    bitmap: { kind: BitmapKind; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
-    consistencyPolicy: string | null;
-    members: MemberModel[];
-    sync: SyncModel | null;
-    /** sync_action reads "frozen": no resync or recovery starts until it is resumed. */
-    syncFrozen: boolean;
-    speedMin: SpeedLimit | null;
-    speedMax: SpeedLimit | null;
-    /**
-     * md/sync_io_depth (kernels since 2025): the sync I/O md lets be in flight while the array
-     * has other I/O; the array's own or the system's. null: not on this kernel (or this level).
-     */
-    syncIoDepth: LocalOrSystem | null;
-    /** Running sync within 5% of the effective maximum: the limit, not the disks, sets the pace. */
-    cappedByMax: boolean;
-    mismatchCount: number | null;
-    /** What mismatchCount counts now (src/md/mismatches.ts); null when there is no count. */
-    mismatchMeaning: MismatchMeaning | null;
-    stripeCache: { size: number; active: number | null } | null;
-    /** md/stripe_size (raid4/5/6, Linux 5.12+): bytes per member in a stripe; null where absent. */
-    stripeSizeBytes: number | null;
-    groupThreadCount: number | null;
-    readAheadKiB: number | null;
-    lastSyncAction: string | null;
-}
-
-export interface DiskModel {
-    name: string;
-    rotational: boolean | null;
-    scheduler: { current: string | null; available: string[] } | null;
-    nrRequests: number | null;
-    /** blk-mq's tags per hardware queue (mq/0/nr_tags): nr_requests' ceiling without a scheduler. */
-    hwTags: number | null;
-    queueDepth: number | null;
-    readAheadKiB: number | null;
-    /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
-    wwid: string | null;
-    /** The serial number it reports as text (virtio-blk serial, NVMe device/serial); SATA's is inside its wwid. */
-    serial: string | null;
-}
-
-export interface HostModel {
-    /** Milliseconds (monotonic) when the snapshot was taken. */
-    takenAt: number;
-    /** /proc/mdstat could be read: the md driver is loaded. */
-    mdAvailable: boolean;
-    personalities: string[];
-    arrays: ArrayModel[];
-    /** The dev.raid sysctls; syncIoDepth is null where the kernel has no such sysctl. */
-    global: { speedMinKiBs: number | null; speedMaxKiBs: number | null; syncIoDepth: number | null };
-    memory: MemInfo | null;
-    pageSize: number | null;
-    /** What each disk is set to: the same object from one refresh to the next while that stays so. */
-    disks: ReadonlyMap<string, DiskModel>;
-    /** What each block device has done (/proc/diskstats), apart: it changes at every refresh of a busy disk. */
-    diskStats: Map<string, DiskStats>;
-    /** Programs known for heavy disk I/O running on the host (candidates when a sync is starved). */
-    backgroundJobs: BackgroundJob[];
-    /** Original values recorded on the host before raidtune's first change; null when none. */
-    journal: Journal | null;
-    /** The settings kept for reboot (sysctl.d file, udev rule), as the files say. */
-    persisted: PersistedSettings;
-    /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
-    autoRestore: Map<string, ArmedRestore>;
-    /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
-    planRecord: PlanRecord | null;
-    /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
-    systemd: boolean;
-    problems: string[];
-}
-
-export const KERNEL_DEFAULT_SPEED_MIN = 1000;
-export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-/** md.c's sysctl_sync_io_depth. */
-export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
-export const CAPPED_SHARE = 0.95;
 
 /**
- * What a build may keep of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
+ * What a build may reuse of the previous one (src/md/modelBuilder.ts): the snapshot's `changed`
  * paths are relative to the snapshot `previous` was built from, whose mdstat entries and sysfs
  * index these are.
  */
 export interface PreviousInputs {
     changedPaths: ReadonlySet<string>;
     mdstat: ReadonlyMap<string, MdstatArray>;
-    mdstatKept: MdstatKept;
+    mdstatReused: MdstatReused;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -190,7 +43,7 @@ export interface PreviousInputs {
 export interface BuiltModel {
     model: HostModel;
     mdstat: Map<string, MdstatArray>;
-    mdstatKept: MdstatKept;
+    mdstatReused: MdstatReused;
     index: SysfsIndex;
     diskstats: DiskstatsLines;
 }
@@ -200,15 +53,15 @@ export interface BuiltModel {
  * the snapshot: read next to /proc/mdstat, it dates the progress exactly, whatever the latency.
  */
 export function buildModel(snapshot: Snapshot, takenAt: number, previous: HostModel | null = null): HostModel {
-    return buildModelKeeping(snapshot, takenAt, previous, null).model;
+    return buildModelReusing(snapshot, takenAt, previous, null).model;
 }
 
 /**
- * buildModel(), keeping the previous model's arrays and disks whose inputs did not change when
+ * buildModel(), reusing the previous model's arrays and disks whose inputs did not change when
  * `inputs` says what changed. The result is the same as buildModel()'s (a unit test compares
  * them refresh by refresh); only the work differs.
  */
-export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous: HostModel | null,
+export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous: HostModel | null,
     inputs: PreviousInputs | null): BuiltModel {
     const uptimeS = Number.parseFloat(readValue(snapshot, '/proc/uptime') ?? '');
     if (Number.isFinite(uptimeS)) takenAt = uptimeS * 1000;
@@ -217,17 +70,17 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     for (const root of snapshot.missingRoots) problems.push(`Cannot open the ${root} file system root.`);
 
     const mdstatText = snapshot.files.get('/proc/mdstat');
-    const { mdstat, kept: mdstatKept } = parseMdstatKeeping(mdstatText ?? '', inputs?.mdstatKept);
+    const { mdstat, reused: mdstatReused } = parseMdstatReusing(mdstatText ?? '', inputs?.mdstatReused);
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
-    const keep = previous && inputs
+    const reuse = previous && inputs
         ? { previous, inputs, devices: changedDevices(inputs.changedPaths), memberArrays: arraysWithChangedMembers(inputs.changedPaths) }
         : null;
-    const index = keep?.inputs.index ?? indexSysfs(snapshot);
+    const index = reuse?.inputs.index ?? indexSysfs(snapshot);
     const global = {
-        speedMinKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_min')),
-        speedMaxKiBs: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/speed_limit_max')),
-        syncIoDepth: parseIntValue(readValue(snapshot, '/proc/sys/dev/raid/sync_io_depth')),
+        speedMinKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMin.path)),
+        speedMaxKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMax.path)),
+        syncIoDepth: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.syncIoDepth.path)),
     };
     const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
     const arrays = mdstat.arrays.map(a => {
@@ -235,15 +88,15 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
         if (!sysfsEntryPresent(snapshot, a.name)) {
             problems.push(`${a.name}: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).`);
         }
-        if (!before || !keep) return buildArray(snapshot, a, index, takenAt, before, null);
-        const mdBefore = keep.inputs.mdstat.get(a.name);
-        if (arrayInputsUnchanged(before, a, mdBefore, keep.devices)) return before;
+        if (!before || !reuse) return buildArray(snapshot, a, index, takenAt, before, null);
+        const mdBefore = reuse.inputs.mdstat.get(a.name);
+        if (arrayInputsUnchanged(before, a, mdBefore, reuse.devices)) return before;
         return buildArray(snapshot, a, index, takenAt, before,
-            membersUnchanged(before, a, mdBefore, keep.devices, keep.memberArrays) ? before.members : null);
+            membersUnchanged(before, a, mdBefore, reuse.devices, reuse.memberArrays) ? before.members : null);
     });
     explainDelays(arrays);
-    const disks = buildDisks(snapshot, index, keep && { disks: keep.previous.disks, devices: keep.devices });
-    const diskstats = parseDiskstatsKeeping(readValue(snapshot, '/proc/diskstats'), keep?.inputs.diskstats ?? new Map());
+    const disks = buildDisks(snapshot, index, reuse && { disks: reuse.previous.disks, devices: reuse.devices });
+    const diskstats = parseDiskstatsReusing(readValue(snapshot, '/proc/diskstats'), reuse?.inputs.diskstats ?? new Map());
     const diskStats = diskstats.stats;
     recordIoSamples(arrays, diskStats, previousArrays, takenAt);
 
@@ -269,7 +122,7 @@ export function buildModelKeeping(snapshot: Snapshot, takenAt: number, previous:
     return {
         model: previous ? shareWithPrevious(previous, model, previousArrays) : model,
         mdstat: new Map(mdstat.arrays.map(a => [a.name, a])),
-        mdstatKept,
+        mdstatReused,
         index,
         diskstats: diskstats.lines,
     };
@@ -341,21 +194,22 @@ function shareWithPrevious(previous: HostModel, model: HostModel, previousArrays
     return { ...rest, arrays: sameList ? previous.arrays : arrays };
 }
 
-/** `keptMembers`: the previous model's members, when their inputs did not change. */
+/** `reusedMembers`: the previous model's members, when their inputs did not change. */
 function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, takenAt: number,
-    previous: ArrayModel | null, keptMembers: MemberModel[] | null): ArrayModel {
+    previous: ArrayModel | null, reusedMembers: MemberModel[] | null): ArrayModel {
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
+    const setting = (s: { attribute: string }) => readValue(snapshot, `${base}/${s.attribute}`);
 
     const level = attr('level') || md.level;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
-    const members = keptMembers ?? buildMembers(snapshot, md, index);
+    const members = reusedMembers ?? buildMembers(snapshot, md, index);
     const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');
-    const speedMin = parseSpeedLimit(attr('sync_speed_min'));
-    const speedMax = parseSpeedLimit(attr('sync_speed_max'));
+    const speedMin = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMin));
+    const speedMax = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMax));
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
@@ -366,7 +220,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         });
     }
     const chunk = parseChunkSize(attr('chunk_size'));
-    const stripeCacheSize = hasStripeCache(level) ? num('stripe_cache_size') : null;
+    const stripeCacheSize = hasStripeCache(level) ? parseIntValue(setting(ARRAY_SETTINGS.stripeCache)) : null;
     const mismatchCount = num('mismatch_cnt');
 
     return {
@@ -395,15 +249,15 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         syncFrozen: attr('sync_action') === 'frozen',
         speedMin,
         speedMax,
-        syncIoDepth: parseLocalOrSystem(attr('sync_io_depth')),
+        syncIoDepth: parseLocalOrSystem(setting(ARRAY_SETTINGS.syncIoDepth)),
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
             sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
         mismatchCount,
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
         stripeSizeBytes: stripeCacheSize === null ? null : num('stripe_size'),
-        groupThreadCount: num('group_thread_cnt'),
-        readAheadKiB: parseIntValue(readValue(snapshot, `${base}/queue/read_ahead_kb`)),
+        groupThreadCount: parseIntValue(setting(ARRAY_SETTINGS.groupThreads)),
+        readAheadKiB: parseIntValue(setting(ARRAY_SETTINGS.readAhead)),
         lastSyncAction: attr('last_sync_action'),
     };
 }
@@ -483,108 +337,6 @@ function deriveHealth(md: MdstatArray, arrayState: string | null, level: string 
     return 'clean';
 }
 
-const MDSTAT_WORD_TO_ACTION: Record<string, SyncAction> = {
-    resync: 'resync', recovery: 'recover', recover: 'recover', check: 'check', repair: 'repair', reshape: 'reshape',
-};
-
-function buildSync(md: MdstatArray, attr: (name: string) => string | null,
-    raidDisks: { count: number; previous: number | null } | null, arrayState: string | null,
-    previous: SyncModel | null, takenAt: number,
-    stoppedAt: (action: SyncAction) => { doneSectors: number; totalSectors: number } | null): SyncModel | null {
-    const sysAction = attr('sync_action');
-    const frozen = sysAction === 'frozen';
-    if (!md.sync && !frozen) return null;
-    // sysfs knows a repair from a resync (mdstat prints both as "resync"); when frozen, the
-    // action that was interrupted is the last one.
-    const action = MDSTAT_WORD_TO_ACTION[sysAction ?? ''] ?? MDSTAT_WORD_TO_ACTION[md.sync?.action ?? ''] ??
-        MDSTAT_WORD_TO_ACTION[attr('last_sync_action') ?? ''] ?? 'resync';
-    let runState: SyncRunState = frozen ? 'frozen' : md.sync?.state ?? 'pending';
-    let pendingReason: SyncModel['pendingReason'] = null;
-    if (runState === 'pending') {
-        pendingReason = md.readOnly === 'auto-read-only' || arrayState === 'read-auto' ? 'auto-read-only' : 'not-started';
-    }
-    if (frozen && md.sync?.state === 'running') runState = 'frozen';
-
-    let { percent = null, done: doneKiB = null, total: totalKiB = null } = md.sync ?? {};
-    if (doneKiB === null) {
-        // Fallback when mdstat has no counters (frozen/pending): sysfs counts coarse 512-byte sectors
-        // while a sync thread exists, else md's saved position says where the sync stopped.
-        const completed = parseSyncCompleted(attr('sync_completed')) ?? stoppedAt(action);
-        if (completed && completed.totalSectors > 0) {
-            doneKiB = completed.doneSectors / 2;
-            totalKiB = completed.totalSectors / 2;
-            percent = Math.floor((completed.doneSectors / completed.totalSectors) * 1000) / 10;
-        }
-    }
-    // Frozen with nothing interrupted (no mdstat line, no saved position) is no sync at all:
-    // the array is merely held from starting one (ArrayModel.syncFrozen says so).
-    if (!md.sync && doneKiB === null) return null;
-    const sameSync = previous && previous.action === action;
-    let history = sameSync ? previous.history : [];
-    if (runState === 'running' && doneKiB !== null) history = addSample(history, { at: takenAt, doneKiB });
-    const eta = runState === 'running' && totalKiB !== null ? smoothedEta(history, totalKiB) : null;
-
-    return {
-        action,
-        runState,
-        pendingReason,
-        percent,
-        doneKiB,
-        totalKiB,
-        perDevice: md.level !== 'raid10',
-        speedKiBs: md.sync?.speedKiBs ?? (runState === 'running' ? parseIntValue(attr('sync_speed')) : null),
-        kernelFinishMinutes: md.sync?.finishMinutes ?? null,
-        eta,
-        history,
-        ioSamples: [],
-        trend: sameSync ? previous.trend : [],
-        reshape: action === 'reshape' && raidDisks?.previous != null
-            ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
-        waitingFor: [],
-    };
-}
-
-/**
- * Where a sync without a thread (frozen, pending) stopped, in 512-byte sectors: sync_completed then
- * reads "none", but md keeps a resync's position in resync_start (recovery_cp) and a rebuild's in
- * each rebuilding member's recovery_start. Out of component_size, except a raid10 resync, which walks
- * the array's addresses.
- */
-function stoppedPosition(action: SyncAction, level: string | null, attr: (name: string) => string | null,
-    members: MemberModel[], arraySectors: number | null): { doneSectors: number; totalSectors: number } | null {
-    let done: number | null = null;
-    if (action === 'resync') {
-        done = parseNumberOrNone(attr('resync_start'));
-    } else if (action === 'recover') {
-        const starts = members.flatMap(m => (m.role === 'rebuilding' && m.recoveryStartSectors !== null ? [m.recoveryStartSectors] : []));
-        done = starts.length ? Math.min(...starts) : null;
-    }
-    const componentKiB = parseIntValue(attr('component_size'));
-    const total = level === 'raid10' && action === 'resync' ? arraySectors : componentKiB === null ? null : componentKiB * 2;
-    return done === null || !total ? null : { doneSectors: Math.min(done, total), totalSectors: total };
-}
-
-/**
- * The bitmap from md/bitmap_type where the kernel has it (its bracketed kind), else from
- * bitmap/location, else from /proc/mdstat's bitmap line. Newer kernels drop bitmap/location when
- * there is no bitmap, so a missing file alone never means "unknown": no line there means none.
- */
-function buildBitmap(md: MdstatArray, attr: (name: string) => string | null): ArrayModel['bitmap'] {
-    const type = parseBitmapType(attr('bitmap_type'));
-    if (type === 'none') return null;
-    const counters = { pagesUsed: md.bitmap?.pagesUsed ?? null, pagesTotal: md.bitmap?.pagesTotal ?? null };
-    // The lockless bitmap keeps its settings under llbitmap/, none of them its chunk in bytes.
-    if (type === 'llbitmap') return { kind: 'llbitmap', chunkKiB: md.bitmap?.chunkKiB ?? null, ...counters };
-    const location = parseBitmapLocation(attr('bitmap/location'));
-    const chunkBytes = parseIntValue(attr('bitmap/chunksize'));
-    if (location?.kind === 'none' || (location === null && md.bitmap === null)) return null;
-    return {
-        kind: location?.kind === 'file' || md.bitmap?.file ? 'file' : 'internal',
-        chunkKiB: chunkBytes ? chunkBytes / 1024 : md.bitmap?.chunkKiB ?? null,
-        ...counters,
-    };
-}
-
 /** Arrays on the same disks resync one at a time; name the running one a DELAYED array waits for. */
 function explainDelays(arrays: ArrayModel[]): void {
     const disksOf = (a: ArrayModel) => new Set(a.members.map(m => m.disk));
@@ -598,14 +350,14 @@ function explainDelays(arrays: ArrayModel[]): void {
     }
 }
 
-/** A disk whose /sys/block entry did not change keeps its model (2048 disks at 128 arrays). */
+/** A disk whose /sys/block entry did not change reuses its model (2048 disks at 128 arrays). */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
-    keep: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
+    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
     // The index is the last one, so are the disks: when none of them changed, so is their map.
-    if (keep && ![...keep.devices].some(device => keep.disks.has(device))) return keep.disks;
+    if (reuse && ![...reuse.devices].some(device => reuse.disks.has(device))) return reuse.disks;
     const disks = new Map<string, DiskModel>();
     for (const name of index.disks) {
-        const before = keep && !keep.devices.has(name) ? keep.disks.get(name) : undefined;
+        const before = reuse && !reuse.devices.has(name) ? reuse.disks.get(name) : undefined;
         disks.set(name, before ?? buildDisk(snapshot, name));
     }
     return disks;
@@ -618,10 +370,10 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
     return {
         name,
         rotational: rotational === null ? null : rotational === 1,
-        scheduler: parseScheduler(readValue(snapshot, `${base}/queue/scheduler`)),
-        nrRequests: num('queue/nr_requests'),
+        scheduler: parseScheduler(readValue(snapshot, `${base}/${DISK_SETTINGS.scheduler.attribute}`)),
+        nrRequests: num(DISK_SETTINGS.nrRequests.attribute),
         hwTags: num('mq/0/nr_tags'),
-        queueDepth: num('device/queue_depth'),
+        queueDepth: num(DISK_SETTINGS.queueDepth.attribute),
         readAheadKiB: num('queue/read_ahead_kb'),
         wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
         // QEMU's virtio disks without serial= show an empty file.
@@ -629,10 +381,3 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
     };
 }
 
-/** The limits that apply to an array: its own when set locally, else the global sysctl. */
-export function effectiveLimits(array: ArrayModel, host: HostModel): { minKiBs: number | null; maxKiBs: number | null } {
-    return {
-        minKiBs: array.speedMin?.kiBs ?? host.global.speedMinKiBs,
-        maxKiBs: array.speedMax?.kiBs ?? host.global.speedMaxKiBs,
-    };
-}

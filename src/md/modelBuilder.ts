@@ -1,6 +1,7 @@
-// The refresh loop's parse and build, one after the other, each keeping what the previous refresh
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The refresh loop's parse and build, one after the other, each reusing what the previous refresh
 // made of input that did not change: the parser updates only the records that differ, the build
-// keeps idle arrays and disks whose inputs are the same (src/md/model.ts buildModelKeeping). With
+// reuses idle arrays and disks whose inputs are the same (src/md/model.ts buildModelReusing). With
 // 128 arrays, a refresh then costs the ~25 syncing arrays' work instead of all 128 arrays'.
 //
 // It also says which reads may be fast ones (src/host/gatherScript.ts): while something syncs,
@@ -9,7 +10,8 @@
 // nothing syncs (reads are 10 s apart then), and at once when /proc/mdstat shows an array or a
 // member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended).
 
-import { buildModelKeeping, type BuiltModel, type HostModel } from './model';
+import { buildModelReusing, type BuiltModel } from './model';
+import type { HostModel } from './modelTypes';
 import type { MdstatArray } from './mdstat';
 import { shareUnchanged } from './share';
 import { GatherParser, type Snapshot } from './snapshot';
@@ -61,9 +63,9 @@ export class ModelBuilder {
         // failed in between) and the /sys paths are the same (then so is the sysfs index).
         const comparable = last !== null && snapshot.changed !== undefined && last.snapshotId === snapshot.changed.since &&
             snapshot.sysPaths !== undefined && snapshot.sysPaths === last.sysPaths;
-        const built = buildModelKeeping(snapshot, takenAt, last?.model ?? null,
-            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, mdstatKept: last.mdstatKept, index: last.index, diskstats: last.diskstats } : null);
-        const fast = (snapshot.keptSections?.length ?? 0) > 0;
+        const built = buildModelReusing(snapshot, takenAt, last?.model ?? null,
+            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, mdstatReused: last.mdstatReused, index: last.index, diskstats: last.diskstats } : null);
+        const fast = (snapshot.reusedSections?.length ?? 0) > 0;
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
         if (!fast) this.fullReadDue = false;
         if (fast && last && arraysChangedBeyondSync(last.mdstat, built.mdstat)) this.fullReadDue = true;
@@ -81,7 +83,7 @@ function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>, now: 
     for (const [name, array] of now) {
         const previous = before.get(name);
         if (!previous) return true;
-        // The same stanza text gives the same object (src/md/mdstatKeeping.ts).
+        // The same stanza text gives the same object (src/md/mdstatReuse.ts).
         if (previous === array) continue;
         const was = withoutProgress(previous);
         if (shareUnchanged(was, withoutProgress(array)) !== was) return true;

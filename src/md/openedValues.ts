@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A change dialog builds its plan against the values the host had when it opened: each write's
 // `from`. Another tab, a shell or a udev rule may change them before the user presses Apply, and
 // the user decided on what the dialog showed. So at Apply the values are read again; when one

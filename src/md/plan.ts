@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Every change raidtune makes is a Plan: a list of steps that can show themselves as the commands
 // a person would type, be applied one by one by the host executor, be read back, and be undone.
 // Paths are canonical host paths (/sys/..., /proc/..., /etc/...); the executor maps them to the
@@ -98,11 +99,16 @@ export function withoutNoOps(plan: Plan): Plan {
     return { ...plan, steps: plan.steps.filter(s => !isNoOp(s)) };
 }
 
+/** The one way a step that writes a kernel attribute is made (values as the kernel reads them). */
+export function attributeStep(setting: Message, path: string, to: string | number,
+    from: string | number | null): WriteAttributeStep {
+    return { kind: 'write-attribute', setting, path, to: String(to), from: from === null ? null : String(from) };
+}
+
 /**
  * A plan of one kernel attribute write: most single-setting changes. No step when the value is
  * already there: a dialog applied as it opened writes nothing.
  */
-export function attributePlan(title: Message, setting: Message, path: string, to: string | number, from: string | number | null): Plan {
-    const step: Step = { kind: 'write-attribute', setting, path, to: String(to), from: from === null ? null : String(from) };
+export function attributePlan(title: Message, step: WriteAttributeStep): Plan {
     return withoutNoOps({ title, steps: [step] });
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The record of a plan being applied, kept on the host beside the restore journal: written before
 // the plan's first step, removed when it ended (done or failed). A record found at a later load
 // means the plan was cut short (the tab closed, the page reloaded, the connection lost), and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // After writing a kernel attribute raidtune reads it back: the kernel clamps some values
 // (queue_depth above 128, nr_requests below 4) and may allocate a smaller stripe cache than asked.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Structural sharing between two refreshes' models: every part of the new model that is deep-equal
 // to the matching part of the previous one is replaced by the previous object. A view memoised on
 // identity (React.memo) then skips what did not change: with 128 arrays most are idle, and only the

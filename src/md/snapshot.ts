@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A snapshot is everything one refresh read from the host, as raw text keyed by canonical path
 // ("/proc/mdstat", "/sys/block/md0/md/level"), whatever root it was really read from.
 //
 // GatherParser parses one refresh after another and says what changed since the last one, so that
-// buildModel can keep what did not (src/md/modelBuilder.ts). At 128 arrays the output is 33k lines,
+// buildModel can reuse what did not (src/md/modelBuilder.ts). At 128 arrays the output is 33k lines,
 // of which a few hundred change from one refresh to the next: parsing them all again cost ~12 ms
 // and rebuilding everything from them ~50 ms of the page's main thread.
 
@@ -26,8 +27,8 @@ export interface Snapshot {
     changed?: { since: number; paths: ReadonlySet<string> };
     /** The /sys paths in output order; the same array object as the previous snapshot's when it held the same paths. */
     sysPaths?: readonly string[];
-    /** Sections a fast read left out (`@@kept NAME`): their files are those of the last read that had them. */
-    keptSections?: string[];
+    /** Sections a fast read left out (`@@reused NAME`): their files are those of the last read that had them. */
+    reusedSections?: string[];
     /** Each section's paths ("proc", "sys", "sys settings", "raidtune-state"...). */
     sectionPaths?: ReadonlyMap<string, readonly string[]>;
 }
@@ -70,7 +71,7 @@ export class GatherParser {
     parse(output: string): Snapshot {
         const id = ++lastSnapshotId;
         const changed = new Set<string>();
-        const snapshot: Snapshot = { files: this.files, pageSize: null, missingRoots: [], complete: false, id, keptSections: [] };
+        const snapshot: Snapshot = { files: this.files, pageSize: null, missingRoots: [], complete: false, id, reusedSections: [] };
         const sections = new Map<string, Section>();
         let open: { name: string; bodyStart: number } | null = null;
         const close = (end: number) => {
@@ -94,10 +95,10 @@ export class GatherParser {
             const word = space < 0 ? marker : marker.slice(0, space);
             const arg = space < 0 ? '' : marker.slice(space + 1);
             if (word === 'root' && arg) open = { name: arg, bodyStart: end + 1 };
-            else if (word === 'kept' && arg) {
-                const kept = this.sections.get(arg);
-                if (kept) sections.set(arg, kept);
-                snapshot.keptSections!.push(arg);
+            else if (word === 'reused' && arg) {
+                const reused = this.sections.get(arg);
+                if (reused) sections.set(arg, reused);
+                snapshot.reusedSections!.push(arg);
             } else if (word === 'missing') snapshot.missingRoots.push(arg);
             else if (word === 'pagesize') snapshot.pageSize = positiveIntOrNull(arg);
             else if (word === 'end') snapshot.complete = true;

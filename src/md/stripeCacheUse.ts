@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // How full a RAID4/5/6 stripe cache is (stripe_cache_active of stripe_cache_size): one rule for
 // the card's gauge and the diagnosis, so both call the same cache full.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Parsers for single md sysfs / procfs values. Each takes the raw (trimmed) text or null and
 // returns a typed value or null: a missing or odd attribute must never break a refresh.
 
@@ -140,17 +141,17 @@ export interface DiskStats {
 
 /** /proc/diskstats: "major minor name reads merged sectors ms writes merged sectors ms inflight io_ms ...". */
 export function parseDiskstats(text: string | null): Map<string, DiskStats> {
-    return parseDiskstatsKeeping(text, new Map()).stats;
+    return parseDiskstatsReusing(text, new Map()).stats;
 }
 
 /** Each /proc/diskstats line, as read, with the disk it names and its counters. */
 export type DiskstatsLines = Map<string, [name: string, stats: DiskStats]>;
 
 /**
- * parseDiskstats(), keeping the counters of every line that reads as it did last time (an idle
+ * parseDiskstats(), reusing the counters of every line that reads as it did last time (an idle
  * disk's): the same objects, not parsed again (2048 disks at every refresh at 128 arrays).
  */
-export function parseDiskstatsKeeping(text: string | null, known: ReadonlyMap<string, [string, DiskStats]>):
+export function parseDiskstatsReusing(text: string | null, known: ReadonlyMap<string, [string, DiskStats]>):
     { stats: Map<string, DiskStats>; lines: DiskstatsLines } {
     const stats = new Map<string, DiskStats>();
     const lines: DiskstatsLines = new Map();

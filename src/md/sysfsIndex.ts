@@ -1,5 +1,6 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Where the /sys paths of a snapshot say arrays' members, partitions and disks are: found in one
-// pass over the paths, and kept from one refresh to the next while the paths stay the same.
+// pass over the paths, and reused from one refresh to the next while the paths stay the same.
 
 import type { Snapshot } from './snapshot';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The samples behind the speed and progress chart: one per refresh while a sync runs, since the
 // page opened, merged with the history the host-side waiter keeps while an automatic restore is
 // armed (so a reload does not start the chart from nothing). Bounded: when there are too many, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Turning what a person typed into a value the kernel may be given, or a message saying why not.
 // Nothing is ever written from a value that did not pass here. Messages are English templates
 // with $0-style arguments; the UI translates them (N_ marks them for extraction).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The host-side waiter behind "Restore automatically when the rebuild finishes": ONE fixed sh
 // program, never built from input. Everything variable arrives as positional arguments:
 //   $1 array (mdN, from the model)  $2 sys root  $3 proc root  $4 raidtune's state folder

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // PatternFly components raidtune uses, imported by deep path: importing the package root pulls
 // every component's CSS into the bundle (855 KB instead of ~350 KB measured here).
 export * from '@patternfly/react-core/dist/esm/components/Alert/index.js';

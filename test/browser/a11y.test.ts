@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Accessibility: axe-core finds no serious or critical violation on any scenario's page, light and
 // dark, bare and in the shell; everything interactive is reachable with Tab, in reading order,
 // with a visible name; the progress bar has a text equivalent. All axe findings (every impact) are

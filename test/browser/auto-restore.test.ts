@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Restore automatically when the sync finishes" on the simulated host: arming starts the real
 // waiter (the setsid fallback: no systemd here), the chart shows the speed with a summary and keeps
 // the host's history over a reload, cancel stops the waiter without restoring, and when the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The write-intent bitmap through the page, on the simulated host with the simulated mdadm
 // (sim/mdadm/): remove raid1-healthy's bitmap, add it back with 128 MiB chunks, the exact mdadm
 // commands in the preview, the page showing the result; while a sync is paused the button says

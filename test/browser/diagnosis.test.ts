@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is it slow?" on the simulated host's slow-rebuilds scenario (one slow sync per reason):
 // "gathering data" first, then each array's finding with its numbers, the one with the most to
 // gain first; each fix opens the change dialog with the right command and, applied, changes the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What a change dialog writes (issue #18): nothing the user did not change, whatever the display
 // rounding, and nothing over a value that changed on the host since the dialog opened (another
 // tab, a shell) until the user has seen it and confirmed. The simulated host's files are the truth.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead, worker threads and the member disks' queues, changed through the page on a simulated
 // host: preview, apply through tee, the simulated kernel's value read back from its files, the
 // kernel's clamp, refused values that write nothing, and restoring the originals.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What goes wrong on a host, and the page must survive: roots that do not exist, an array whose
 // sysfs entry vanishes between two refreshes (stopped meanwhile), and a page that is hidden (the
 // refresh loop must stop, and come back at once when it is shown again).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The card's health alert in the other situations an admin meets (fixtures/member-trouble.json):
 // a degraded array whose rebuild is under way is told so, not asked for a disk; a working member
 // with corrected read errors gets `--replace` onto the spare that exists; an array that lost more

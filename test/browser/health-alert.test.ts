@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #18 item 6: a degraded or failed array had only a badge. degraded-failed's md0 (RAID5,
 // sdc1 faulty, slot 2 empty) and md1 (RAID1, inactive with one device) each get an alert at the
 // top of the card naming what is missing or failed, with the disk's WWID and serial as its sysfs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Translations in a real Cockpit 287: the user picks a language the way the shell's "Display
 // language" dialog does (cookie CockpitLang + localStorage "cockpit.lang"), cockpit-ws has the
 // bridge answer the page's `po.js` with dist/po.<lang>.js, and the page, its <html lang>, its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the page says after a write must be what the kernel did (issue #18): the simulated host
 // applies a tee write inside the write, as sysfs does, so the read-back sees the kernel's value
 // and a refusal fails the write; nr_requests is checked against the hardware queue's tags first.

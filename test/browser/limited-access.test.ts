@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Without administrative access (Cockpit's session runs as the unprivileged user `nobody`, so
 // cockpit.permission({admin: true}) is false and superuser: 'require' is refused): the page still
 // shows everything it reads, every control that would change the host is disabled with a tooltip

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Cockpit integration: addresses (#/md3 selects an array, clicking a name changes the address,
 // Back and Forward work, bare and in the shell, where the shell's own URL follows), the link to
 // Cockpit's Storage page only where cockpit-storaged is installed, and the menu entry.

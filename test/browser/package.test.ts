@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Shipping: `make dist` gives the same bytes twice; `make rpm` builds cockpit-raidtune from that
 // tarball (through the source RPM); its payload, unpacked into a scratch root with rpm2cpio | cpio,
 // has exactly the expected files; and Cockpit serves the page from there without a single console

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot" on the simulated host: the page says what is lost at reboot, writes the
 // sysctl.d file and the udev rule (previewed whole) into the configured folders, then tells a live
 // change apart from the kept value, and removes both files again.

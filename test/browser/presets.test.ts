@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Presets on the simulated 22-hour rebuild: the dialog explains the three, previews the exact
 // writes of the chosen one, applies them (the simulated kernel then rebuilds faster), and
 // "Restore previous settings" puts everything back.

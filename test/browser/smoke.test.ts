@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Proves the browser-test chain end to end with a throwaway plugin (independent of the real UI):
 // cockpit-ws + bridge serve it, the page loads bare and inside the shell, cockpit.file() and
 // cockpit.spawn() work, the manifest override reaches cockpit.manifests, and the problem recorder

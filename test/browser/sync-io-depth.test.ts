@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth on the simulated newer kernel (scenario newer-kernel-rebuild): shown next to the limits
 // (system and per array), changed through the limit dialogs with a preview, refused when bad
 // with nothing written, undone through the journal, kept after reboot, and named by the

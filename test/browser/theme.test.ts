@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Light and dark, as Cockpit's "Style" setting says (localStorage "shell:style": auto | dark |
 // light), on the bare page and inside the 287 shell (PatternFly 4, which only toggles its own
 // pf-theme-dark): the plugin puts pf-v6-theme-dark on its own <html> and its cards turn dark; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Changing settings through the page, on the simulated host: preview, confirm, write through tee,
 // read back, record the originals, restore them; and bad input that writes nothing.
 

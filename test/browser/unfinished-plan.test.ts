@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A plan cut short: nr_requests applied to five disks, and the connection lost after the first two
 // writes (the page's websocket stops passing its messages to Cockpit, as when a tab closes or the
 // network goes, then the page reloads). The next load finds the plan's record on the host, says

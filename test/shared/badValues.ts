@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Values a person (or an attacker) might type into raidtune's fields. Every control must refuse
 // each of them with a message and write nothing. Shared by the unit and browser tests.
 export const BAD_TEXT_VALUES = [

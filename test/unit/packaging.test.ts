@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the RPM spec, the manifest and the Makefile promise each other (the RPM itself is built and
 // installed into a scratch root by test/browser/package.test.ts).
 import { readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The rest of raidtune's write paths against the guest's real kernel and mdadm (issue #4): the
 // read-ahead, worker threads, the member disks' queues (with a write the kernel refuses on one
 // disk, and the undo of the one before it), write-intent bitmaps through mdadm --grow (with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The automatic restore on a real kernel: armed from the page, the waiter runs in the guest (no
 // systemd there: the `setsid -f` fallback), sits through a restart of the resync (sync_action
 // reads idle for a moment, then md restarts it), and writes the originals back once the resync has

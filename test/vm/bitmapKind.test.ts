@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The bitmap kind the page shows is the kernel's own answer (issue #13): md/bitmap_type's bracketed
 // kind where the kernel has the file (2025+ kernels, which also drop bitmap/ without a bitmap),
 // else bitmap/location (Linux 6.1). An array without a bitmap, then with an internal one added

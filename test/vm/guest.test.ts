@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The harness itself: the guest is the real kernel that build-guest.sh packed, md is there, and
 // the control channel (run) keeps output, exit codes, timeouts and concurrent calls apart.
 import { readFileSync } from 'node:fs';

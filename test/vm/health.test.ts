@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #18 item 6 on the real kernel and mdadm: a member failed with mdadm is named in its array's
 // alert with the next commands, and the removal run from the page takes it out of the array in the
 // kernel (mdadm --detail and sysfs in the guest); the alert then asks only for a new disk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The real-kernel tier (test/vm/README.md): the built plugin in Chromium, the host's cockpit-ws,
 // and cockpit-bridge + md + mdadm inside a QEMU guest. One guest per run (globalSetup), so
 // test files run one after another in this process.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot", proven by a reboot (issue #13). The page changes every setting it can keep
 // and keeps them; the guest is shut down as Debian does (mdadm's shutdown hook) and a second QEMU
 // boots on the same disk images and the same kept /etc folders (tools/vm/vm.ts: diskDir,
@@ -18,7 +19,7 @@ import { applyAndWait, dialog, DONE, footerButton, formState } from './harness/d
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
 import { DEFAULT_SPEED_LIMIT_MAX, DEFAULT_SPEED_LIMIT_MIN } from './harness/vmEnv';
-import { QUEUE_RETRY_MARK } from '../../src/md/tuning/persist';
+import { QUEUE_RETRY_MARK } from '../../src/md/tuning/keptFiles';
 
 jest.setTimeout(900000);
 

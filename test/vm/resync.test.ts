@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The real-kernel tier proves itself: the built plugin, loaded through the host's cockpit-ws from
 // the cockpit-bridge inside the QEMU guest, shows what the guest's kernel and mdadm say about a
 // real RAID1 resync, and writes through the bridge land in the guest's sysfs.

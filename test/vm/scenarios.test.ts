@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #3: md states made in the guest with the real mdadm, each shown by raidtune's page exactly
 // as the guest kernel reports it (mdadm --detail, /proc/mdstat and sysfs, read in the guest before
 // and after the page is read: see harness/pageVsKernel.ts). One guest for the whole run; md is

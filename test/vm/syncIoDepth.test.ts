@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth against the guest's own kernel, whichever it is: where the kernel lacks the files
 // (Debian 12's 6.1) the page shows nothing of it, in the card or the limit dialogs; where it has
 // them (6.16 and later: `make check-vm KERNEL=7`), the page shows the kernel's values and a change

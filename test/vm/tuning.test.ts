@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #4: every write raidtune makes, done through the page against the guest's real kernel and
 // read back from the guest (sysfs, /proc/sys) with run('cat ...'); the restore journal in the
 // guest's state folder; a write the kernel refuses, as the user sees it; and bad input that

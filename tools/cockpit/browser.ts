@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Headless Debian/Fedora Chromium through playwright-core (never a downloaded browser), and pages
 // that record every console error/warning, uncaught page error and Content-Security-Policy
 // violation, in the page and in its iframes (the shell shows the plugin in an iframe).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Run the built plugin in a real cockpit-ws + cockpit-bridge, on a simulated md host, in headless
 // Chromium. Used by the browser tests (test/browser/harness) and by tools/demo.ts.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A minimal Cockpit protocol client that only holds the session open.
 //
 // cockpit-ws --local-session ends the session ~15 s after the LAST websocket closes and then answers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Child processes that are always reaped and can be stopped as a group.
 //
 // PID 1 on the build machines does not reap zombies, so every helper process is a direct child of

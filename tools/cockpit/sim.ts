@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated md host: `node build/mdsim.mjs --scenario NAME --root DIR` keeps a fake
 // <root>/proc and <root>/sys up to date, prints "mdsim: ready <root>" and creates <root>/.ready
 // when the tree is complete, and exits on SIGTERM.

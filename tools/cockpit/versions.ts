@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which Cockpit the harness runs: the system's (Debian 12: 287, the C bridge) or one that
 // tools/install-cockpit.sh put beside it (337, 372: the Python bridge that RHEL 9.3+/10 and Fedora
 // run). Chosen with RAIDTUNE_COCKPIT=287|337|372 (`make check-browser COCKPIT=372`); default 287.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A private, real cockpit-ws + cockpit-bridge serving one plugin folder, without TLS or login.
 //
 // Everything is isolated in a temp dir:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Reading gettext PO files and turning a translation into the po.<lang>.js script Cockpit loads.
 //
 // Cockpit serves a package's "po.js" as its po.<lang>.js for the user's language (the CockpitLang

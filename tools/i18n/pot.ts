@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Builds po/raidtune.pot: every string the user can see, for translators.
 //
 //   node build/pot.mjs [--output po/raidtune.pot]      (make po/raidtune.pot)

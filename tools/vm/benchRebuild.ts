@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // `make bench-rebuild`: full recoveries of a RAID5 and a RAID6 on the real kernel (the test
 // guest, tools/vm/vm.ts), every member disk throttled by QEMU, with a steady competing read load
 // on the array, under the kernel defaults and each raidtune preset. Measures, never asserts: it

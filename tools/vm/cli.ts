@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Command line for the test guest (run through tools/vm/guest.sh, which bundles this file).
 //
 //   guest.sh serve [--disks N] [--disk-mib M] [--port P]   boot + host cockpit-ws; prints the URL

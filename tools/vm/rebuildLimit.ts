@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The physical limit of a rebuild in `make bench-rebuild`: what each member's bandwidth leaves for
 // the rebuild once the competing load has taken its share. Pure arithmetic, unit-tested against a
 // count over md's RAID5/6 layouts (test/unit/tools/rebuildLimit.test.ts).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The real-kernel test guest: QEMU running Debian's stock kernel from the initramfs that
 // tools/vm/build-guest.sh builds (busybox, mdadm, md modules, cockpit-bridge), with N empty raw
 // disks. See test/vm/README.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The host's real cockpit-ws whose local session is the cockpit-bridge INSIDE the test guest:
 //
 //   chromium --ws--> cockpit-ws --local-session=<run>/local-session.sh --stdio--> socat

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What to do about an array that lost disks, or one whose disk is failing, as an admin reads it on
 // Cockpit's Storage page: which slot is empty or which disk failed (with the WWID and serial
 // printed on its label, so the right disk is pulled), and the usual next mdadm commands. Only the
@@ -6,7 +7,7 @@
 
 import { failuresTolerated } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, DiskModel, MemberModel } from '../model';
+import type { ArrayModel, DiskModel, MemberModel } from '../modelTypes';
 import { parseMdstat } from '../mdstat';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from '../tuning/result';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Layout and alignment advice for one array (issue #6, after seed 004, the hardware-RAID alignment
 // guide): the stripe geometry a file system should be told about, the mkfs options that carry it,
 // and whether each member's data begins on a boundary the disks below like.
@@ -13,7 +14,7 @@
 // off the chunk boundary splits every chunk across two of its stripes.
 
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, MemberModel } from '../model';
+import type { ArrayModel, MemberModel } from '../modelTypes';
 
 /** The file system block size the advice assumes (ext4's and xfs's default). */
 export const FS_BLOCK_KIB = 4;

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is my rebuild slow?": per syncing array, the reasons the evidence supports, each with the
 // numbers behind it and the change that addresses it (opened through the normal plan dialog).
 // Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".
 
-import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../model';
+import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import { STRIPE_CACHE_MAX } from '../tuning/stripeCache';
 import { usefulSyncIoDepth } from '../tuning/syncIoDepth';
 import { RATE_MAX_KIBS } from '../validate';
 import { capacityBound, measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
 import type { BackgroundJob } from './backgroundJobs';
 import { depthHolds, heldAtMinimum, whatIfEtas, whatIfPredictor, type Predictor, type WhatIfChange, type WhatIfRow } from './whatIf';
+import { STRIPE_CACHE_MAX } from '../settings/registry';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
 export type FixIntent =

@@ -1,34 +1,12 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The raw evidence a "why is it slow?" diagnosis needs, sampled at every refresh of a running sync:
 // its progress, the stripe cache in use, and each member disk's /proc/diskstats counters. Kept in
 // the sync's model (bounded), like the ETA's progress samples, so a verdict rests on a minute of
 // observation rather than on one refresh.
 
-import type { ArrayModel, MemberModel } from '../model';
+import type { ArrayModel, IoSample, MemberCounters, MemberModel } from '../modelTypes';
 import type { DiskStats } from '../sysfs';
 
-export interface MemberCounters {
-    member: string;
-    /** The whole disk: md judges a member busy by its disk's counters, partitions included. */
-    disk: string;
-    role: MemberModel['role'];
-    /** Sectors read plus written since boot. */
-    sectors: number;
-    /** /proc/diskstats "time spent doing I/O" (ms the disk had requests in flight). */
-    ioMs: number;
-}
-
-export interface IoSample {
-    /** Milliseconds (monotonic), as ProgressSample.at. */
-    at: number;
-    /** Per-device KiB done (the mdstat counter). */
-    doneKiB: number;
-    stripeCacheActive: number | null;
-    stripeCacheSize: number | null;
-    /** The array's effective sync_speed_min/max, KiB/s. */
-    minKiBs: number | null;
-    maxKiBs: number | null;
-    members: MemberCounters[];
-}
 
 /**
  * One minute of samples: long enough to average out md's bursts (it throttles in ~0.5 s steps and

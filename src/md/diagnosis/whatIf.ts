@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What-if ETA: for each change worth trying, the speed and finish time it would give, worked out
 // from how md throttles (a sync held at the minimum by other I/O runs at the minimum, an idle one
 // at the maximum) and capped by what the member disks were seen to be able to move.
 
-import { CAPPED_SHARE } from '../model';
+import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import type { WindowFacts } from './window';
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What one minute of samples says about a running sync: how fast it progressed, how much each
 // member disk moved and how busy it was, how much of that was not the sync's own I/O, how often
 // the stripe cache was full (src/md/stripeCacheUse.ts), and how fast the members could go at most.
 
-import type { ArrayModel } from '../model';
+import type { ArrayModel } from '../modelTypes';
 import { isStripeCacheFull } from '../stripeCacheUse';
-import type { IoSample, MemberCounters } from './samples';
+import type { IoSample, MemberCounters } from '../modelTypes';
 
 /** No verdict from fewer samples or a shorter span: at the 2 s refresh that is the first 10 s. */
 export const MIN_SAMPLES = 3;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The write-intent bitmap: add an internal one with a chosen chunk size, or remove it, with
 // `mdadm --grow`. The bitmap marks the regions being written, so after a crash (or when a disk
 // that dropped out is added back) md resyncs only those regions; every write pays for the marks.
@@ -8,7 +9,7 @@
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, SyncAction } from '../model';
+import type { ArrayModel, SyncAction } from '../modelTypes';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from './result';
 

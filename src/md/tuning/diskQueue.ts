@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue settings of the disks under an array: device/queue_depth (NCQ), queue/nr_requests and
 // queue/scheduler. One change covers all of the array's disks, as seed 000's loop over sd[abcde]
 // does: md moves at the pace of its slowest member, so different settings per member are rarely
@@ -5,27 +6,15 @@
 // work per disk. Disks without the attribute (NVMe and virtio have no queue_depth) are left alone.
 
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, DiskModel, HostModel } from '../model';
+import type { ArrayModel, DiskModel, HostModel } from '../modelTypes';
 import type { WriteAttributeStep } from '../plan';
-import { fieldError, knownDevice, parseChoice, parseWholeNumber, type Parsed } from '../validate';
+import { DISK_SETTINGS, NR_REQUESTS_MAX } from '../settings/registry';
+import { deviceStep, parseSetting } from '../settings/steps';
+import { fieldError, knownDevice, parseChoice, type Parsed } from '../validate';
 import type { PlanResult } from './result';
 
 export type DiskQueueSetting = 'queueDepth' | 'nrRequests' | 'scheduler';
 export const DISK_QUEUE_SETTINGS: readonly DiskQueueSetting[] = ['queueDepth', 'nrRequests', 'scheduler'];
-
-/**
- * 1 turns NCQ off. 0 and 1024+ are EINVAL; in between the kernel keeps at most what the device
- * queues (128 on virtio-scsi, 32 on SATA) and the read-back reports it. 128 is the most any of them took.
- */
-export const QUEUE_DEPTH_MIN = 1;
-export const QUEUE_DEPTH_MAX = 128;
-/**
- * BLKDEV_MIN_RQ: the kernel silently turns 1..3 into 4, so raidtune does not offer them. The
- * maximum is MAX_SCHED_RQ, the most a scheduler takes; without one the hardware queue's tags are
- * the limit (nrRequestsMax()).
- */
-export const NR_REQUESTS_MIN = 4;
-export const NR_REQUESTS_MAX = 2048;
 
 /**
  * The most nr_requests one disk takes: blk_mq_update_nr_requests() grows a scheduler's tags up to
@@ -38,28 +27,11 @@ export function nrRequestsMax(disk: DiskModel): number | null {
     return scheduler === 'none' ? disk.hwTags : NR_REQUESTS_MAX;
 }
 
-export interface Attribute {
-    /** Relative to /sys/block/DISK/. */
-    file: string;
-    /** What the step is called, "queue depth of sda". */
-    setting: string;
-    title: string;
-    current(disk: DiskModel): string | null;
-}
-
-const ATTRIBUTES: Record<DiskQueueSetting, Attribute> = {
-    queueDepth: {
-        file: 'device/queue_depth', setting: N_('queue depth of $0'), title: N_('Change the queue depth of the disks under $0'),
-        current: d => (d.queueDepth === null ? null : String(d.queueDepth)),
-    },
-    nrRequests: {
-        file: 'queue/nr_requests', setting: N_('nr_requests of $0'), title: N_('Change nr_requests of the disks under $0'),
-        current: d => (d.nrRequests === null ? null : String(d.nrRequests)),
-    },
-    scheduler: {
-        file: 'queue/scheduler', setting: N_('I/O scheduler of $0'), title: N_('Change the I/O scheduler of the disks under $0'),
-        current: d => d.scheduler?.current ?? null,
-    },
+/** What a change of each setting under an array is called. */
+const TITLES: Record<DiskQueueSetting, string> = {
+    queueDepth: N_('Change the queue depth of the disks under $0'),
+    nrRequests: N_('Change nr_requests of the disks under $0'),
+    scheduler: N_('Change the I/O scheduler of the disks under $0'),
 };
 
 const NAME_ORDER = new Intl.Collator(undefined, { numeric: true });
@@ -74,14 +46,9 @@ export function memberDisks(host: HostModel, array: ArrayModel): DiskModel[] {
     return disks.sort((a, b) => NAME_ORDER.compare(a.name, b.name));
 }
 
-/** Where a setting lives and what it is called (for the rule that keeps it after a reboot). */
-export function diskQueueAttribute(setting: DiskQueueSetting): Readonly<Attribute> {
-    return ATTRIBUTES[setting];
-}
-
 /** The current value of a setting on one disk, as written to it; null when the disk lacks it. */
 export function diskQueueValue(disk: DiskModel, setting: DiskQueueSetting): string | null {
-    return ATTRIBUTES[setting].current(disk);
+    return DISK_SETTINGS[setting].live(disk);
 }
 
 function disksWith(disks: DiskModel[], setting: DiskQueueSetting): DiskModel[] {
@@ -125,9 +92,7 @@ function tooFewTags(disks: DiskModel[], requests: number): DiskModel[] {
 
 function parseValue(disks: DiskModel[], setting: DiskQueueSetting, input: string): Parsed<string> {
     if (setting === 'scheduler') return parseChoice(input, schedulerChoices(disks));
-    const parsed = setting === 'queueDepth'
-        ? parseWholeNumber(input, QUEUE_DEPTH_MIN, QUEUE_DEPTH_MAX)
-        : parseWholeNumber(input, NR_REQUESTS_MIN, NR_REQUESTS_MAX);
+    const parsed = parseSetting(DISK_SETTINGS[setting], input);
     if (parsed.error) return { error: parsed.error };
     const bounded = setting === 'nrRequests' ? tooFewTags(disks, parsed.value) : [];
     if (bounded.length) {
@@ -138,11 +103,7 @@ function parseValue(disks: DiskModel[], setting: DiskQueueSetting, input: string
 }
 
 function step(disk: DiskModel, setting: DiskQueueSetting, to: string): WriteAttributeStep {
-    const attribute = ATTRIBUTES[setting];
-    return {
-        kind: 'write-attribute', setting: msg(attribute.setting, disk.name),
-        path: `/sys/block/${disk.name}/${attribute.file}`, to, from: attribute.current(disk),
-    };
+    return deviceStep(DISK_SETTINGS[setting], disk, to);
 }
 
 const list = (disks: DiskModel[]) => disks.map(d => d.name).join(', ');
@@ -180,7 +141,7 @@ function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskMo
 export function diskQueuePlan(host: HostModel, array: ArrayModel, setting: DiskQueueSetting, input: string | null): PlanResult<'value'> {
     const unavailable = diskQueueUnavailable(host, array, setting);
     if (unavailable) return { errors: { value: unavailable } };
-    if (input === null) return { plan: { title: msg(ATTRIBUTES[setting].title, array.name), steps: [] }, warnings: [] };
+    if (input === null) return { plan: { title: msg(TITLES[setting], array.name), steps: [] }, warnings: [] };
     const all = memberDisks(host, array);
     const disks = disksWith(all, setting);
     const value = parseValue(disks, setting, input);
@@ -190,7 +151,7 @@ export function diskQueuePlan(host: HostModel, array: ArrayModel, setting: DiskQ
     // Every path names a device the host reported, never anything else (checked again right here).
     const unknown = changed.map(d => knownDevice(d.name, host.disks.keys())).find(k => k.error);
     if (unknown?.error) return { errors: { value: unknown.error } };
-    const plan = { title: msg(ATTRIBUTES[setting].title, array.name), steps: changed.map(d => step(d, setting, value.value)) };
+    const plan = { title: msg(TITLES[setting], array.name), steps: changed.map(d => step(d, setting, value.value)) };
     const warnings = changed.length ? settingWarnings(setting, value.value, changed) : [];
     const lacking = all.filter(d => !disks.includes(d));
     if (lacking.length) warnings.push(msg(N_('Left alone, as they lack this setting: $0.'), list(lacking)));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt): 0, the default, leaves all stripe handling
 // (parity, reconstruction) to the one mdX_raidN thread; N starts N more kernel threads per NUMA
 // node. That helps arrays of fast SSDs whose single thread is CPU bound; with rotating disks the
@@ -6,17 +7,10 @@
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
-import type { ArrayModel, HostModel } from '../model';
-import { parseWholeNumber } from '../validate';
+import type { ArrayModel, HostModel } from '../modelTypes';
+import { ARRAY_SETTINGS } from '../settings/registry';
+import { deviceStep, parseSetting } from '../settings/steps';
 import type { PlanResult } from './result';
-
-export const GROUP_THREADS_MIN = 0;
-/**
- * The kernel takes up to 8192 per NUMA node, which is nonsense: past a few threads they only
- * contend for the same stripes, and each idle one still costs a kernel thread and wakeups. 32 is
- * far beyond any gain reported, yet leaves room for big many-core machines.
- */
-export const GROUP_THREADS_MAX = 32;
 
 /** Whether raidtune can change this array's worker threads, and if not why. */
 export function groupThreadsUnavailable(array: ArrayModel): Message | null {
@@ -34,14 +28,14 @@ function onRotatingDisksOnly(host: HostModel, array: ArrayModel): boolean {
 export function groupThreadsPlan(host: HostModel, array: ArrayModel, input: string): PlanResult<'threads'> {
     const unavailable = groupThreadsUnavailable(array);
     if (unavailable) return { errors: { threads: unavailable } };
-    const threads = parseWholeNumber(input, GROUP_THREADS_MIN, GROUP_THREADS_MAX);
+    const threads = parseSetting(ARRAY_SETTINGS.groupThreads, input);
     if (threads.error) return { errors: { threads: threads.error } };
     const warnings: Message[] = threads.value > 0 && onRotatingDisksOnly(host, array)
         ? [msg(N_('$0 is on rotating disks only: the disks, not md\'s thread, set its pace; more threads help arrays of fast SSDs.'), array.name)]
         : [];
     return {
-        plan: attributePlan(msg(N_('Change the worker threads of $0'), array.name), msg(N_('worker threads of $0'), array.name),
-            `/sys/block/${array.name}/md/group_thread_cnt`, threads.value, array.groupThreadCount),
+        plan: attributePlan(msg(N_('Change the worker threads of $0'), array.name),
+            deviceStep(ARRAY_SETTINGS.groupThreads, array, threads.value)),
         warnings,
     };
 }

@@ -1,116 +1,27 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot": md settings live in the kernel and are gone at the next boot. raidtune keeps
 // them the way admins do by hand: the global limits in a sysctl.d file (systemd-sysctl applies it
 // at boot; a modules-load.d entry loads md first, so dev.raid.* exists by then), the per-array and
 // member-disk attributes in a udev rule that writes them when the device appears. The files are
 // rendered here from the live model and parsed back (render -> parse round-trips), so the page can
-// say whether the live value is the one kept for reboot.
+// say whether the live value is the one kept for reboot. The files' text is keptFiles.ts's.
 
 import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
-import {
-    KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type DiskModel, type HostModel,
-} from '../model';
+import type { ArrayModel, DiskModel, HostModel, RuleMatch, UdevRule } from '../modelTypes';
 import type { Plan, WriteFileStep } from '../plan';
-import { localOrSystemText } from '../sysfs';
-import { diskQueueAttribute, memberDisks, type DiskQueueSetting } from './diskQueue';
+import {
+    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type SettingUnit,
+} from '../settings/registry';
+import { memberDisks } from './diskQueue';
+import { arrayMatch, diskMatch, MODULES_LOAD_FILE, MODULES_LOAD_TEXT, renderSysctl, renderUdevRules, sameMatch,
+    SYSCTL_FILE, UDEV_RULES_FILE } from './keptFiles';
 import type { PlanResult } from './result';
-import { STRIPE_CACHE_DEFAULT } from './stripeCache';
-import { SYSCTL_SYNC_IO_DEPTH } from './syncIoDepth';
-
-export const SYSCTL_FILE = '90-raidtune.conf';
-/**
- * udev applies rules files in lexical order and starts every event with only the kernel's
- * properties: MD_UUID exists once mdadm's 63-md-raid-arrays.rules has imported `mdadm --detail
- * --export`. A name sorting after it (64-) is what makes the ENV{MD_UUID} match work.
- */
-export const UDEV_RULES_FILE = '64-raidtune.rules';
-/**
- * systemd-sysctl runs after systemd-modules-load, but md_mod is often loaded only later, when udev
- * or mdadm assemble the first array: /proc/sys/dev/raid does not exist yet and the kept limits are
- * silently skipped. Loading md_mod from modules-load.d makes them apply (a built-in md is fine too).
- */
-export const MODULES_LOAD_FILE = 'raidtune.conf';
-
-/** Where the gather script puts the files in a snapshot (its `raidtune-sysctl`, `-udev`, `-modules` roots). */
-export const SYSCTL_SNAPSHOT_PATH = `/raidtune-sysctl/${SYSCTL_FILE}`;
-export const UDEV_SNAPSHOT_PATH = `/raidtune-udev/${UDEV_RULES_FILE}`;
-export const MODULES_LOAD_SNAPSHOT_PATH = `/raidtune-modules/${MODULES_LOAD_FILE}`;
 
 export interface PersistDirs {
     sysctlDir: string;
     udevRulesDir: string;
     modulesLoadDir: string;
-}
-
-export const SYSCTL_MIN = 'dev.raid.speed_limit_min';
-export const SYSCTL_MAX = 'dev.raid.speed_limit_max';
-
-/**
- * How a rule finds its device at boot. Arrays by UUID (stable), or by kernel name where the UUID is
- * unusable; disks by the WWID they report (stable), or by kernel name (which can change when
- * disks are added or moved: the rule says so).
- */
-export type RuleMatch =
-    | { by: 'uuid'; uuid: string }
-    | { by: 'name'; name: string }
-    | { by: 'wwid'; wwid: string }
-    | { by: 'disk-name'; name: string };
-
-export interface UdevRule {
-    match: RuleMatch;
-    /** Attribute (relative to /sys/block/NAME/) and value, in file order: ["md/stripe_cache_size", "8192"]. */
-    attributes: [string, string][];
-}
-
-/** What the files kept for reboot say; null when a file does not exist. */
-export interface PersistedSettings {
-    sysctl: { text: string; values: Map<string, string> } | null;
-    udev: { text: string; rules: UdevRule[] } | null;
-    modulesLoad: { text: string } | null;
-}
-
-// ---- UUIDs ----
-
-const SYSFS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const MDADM_UUID = /^[0-9a-f]{8}(:[0-9a-f]{8}){3}$/;
-
-/**
- * sysfs md/uuid ("f2e16c73-83d8-51dd-1941-28e831d2c297") as udev's MD_UUID, which mdadm prints
- * as four groups of 8 ("f2e16c73:83d851dd:194128e8:31d2c297"): the same hex digits in the same
- * order for 1.x metadata (checked on every real-kernel capture against `mdadm --detail`). 0.90
- * superblocks keep the UUID as host-endian words, so the two orders differ there: null.
- */
-export function mdadmUuid(sysfsUuid: string | null, metadata: string | null): string | null {
-    const uuid = sysfsUuid?.trim().toLowerCase() ?? '';
-    if (!SYSFS_UUID.test(uuid) || !metadata?.startsWith('1.')) return null;
-    return uuid.replace(/-/g, '').match(/.{8}/g)!.join(':');
-}
-
-/** How the rule for this array matches it; by name only when the UUID cannot be used. */
-export function arrayMatch(array: ArrayModel): RuleMatch {
-    const uuid = mdadmUuid(array.uuid, array.metadata);
-    return uuid ? { by: 'uuid', uuid } : { by: 'name', name: array.name };
-}
-
-/**
- * A WWID udev can match exactly: printable, and none of the characters a udev match value treats
- * as a pattern (* ? [ ] |) or cannot hold (" and backslash). ATA disks report "t10.ATA  <model>  <serial>".
- */
-const MATCHABLE_WWID = /^[\x20-\x7e]+$/;
-const UDEV_PATTERN_CHARS = /["\\*?[\]|]/;
-
-/** How the rule for this disk matches it; by kernel name only when it reports no usable WWID. */
-export function diskMatch(disk: DiskModel): RuleMatch {
-    const wwid = disk.wwid?.trim();
-    return wwid && MATCHABLE_WWID.test(wwid) && !UDEV_PATTERN_CHARS.test(wwid) ? { by: 'wwid', wwid } : { by: 'disk-name', name: disk.name };
-}
-
-function sameMatch(a: RuleMatch, b: RuleMatch): boolean {
-    switch (a.by) {
-    case 'uuid': return b.by === 'uuid' && a.uuid === b.uuid;
-    case 'wwid': return b.by === 'wwid' && a.wwid === b.wwid;
-    default: return b.by === a.by && a.name === b.name;
-    }
 }
 
 /** Whether the device a rule is for is present now (a stopped array or a pulled disk has not lost its settings). */
@@ -121,84 +32,25 @@ function rulePresent(host: HostModel, rule: UdevRule): boolean {
 
 // ---- what the kernel starts with, and what is live ----
 
-export type KeptUnit = 'kibs' | 'kib' | 'plain';
+export type KeptUnit = SettingUnit;
 
-/** A setting of one device kept in the udev rule. */
-interface DeviceSetting<D> {
-    /** Relative to /sys/block/NAME/. */
-    attribute: string;
-    /** What a person calls it, with $0 for the device: "stripe cache size of $0". */
-    setting: string;
-    unit: KeptUnit;
-    live(device: D): string | null;
-    /**
-     * What the kernel gives it at boot. null where the kernel computes it per device (read-ahead
-     * from the stripe width, queue settings from the driver and scheduler): then the value it had
-     * before raidtune changed it, from the restore journal, stands for it.
-     */
-    bootValue: string | null;
-}
-
-const ARRAY_SETTINGS: DeviceSetting<ArrayModel>[] = [
-    { attribute: 'md/sync_speed_min', bootValue: 'system', live: a => localOrSystemText(a.speedMin), setting: N_('minimum sync speed of $0'), unit: 'kibs' },
-    { attribute: 'md/sync_speed_max', bootValue: 'system', live: a => localOrSystemText(a.speedMax), setting: N_('maximum sync speed of $0'), unit: 'kibs' },
-    // Absent (null) on kernels without it: no line. A kept line's TEST== guard skips it on such a kernel.
-    { attribute: 'md/sync_io_depth', bootValue: 'system', live: a => localOrSystemText(a.syncIoDepth), setting: N_('sync I/O depth of $0'), unit: 'plain' },
-    { attribute: 'md/stripe_cache_size', bootValue: String(STRIPE_CACHE_DEFAULT), live: a => numberValue(a.stripeCache?.size), setting: N_('stripe cache size of $0'), unit: 'plain' },
-    { attribute: 'md/group_thread_cnt', bootValue: '0', live: a => numberValue(a.groupThreadCount), setting: N_('worker threads of $0'), unit: 'plain' },
-    { attribute: 'queue/read_ahead_kb', bootValue: null, live: a => numberValue(a.readAheadKiB), setting: N_('read-ahead of $0'), unit: 'kib' },
-];
-
-/**
- * In the order a rule must write them: a new scheduler resets nr_requests to its own default, so
- * nr_requests comes after it.
- */
-function diskSettings(): DeviceSetting<DiskModel>[] {
-    const order: DiskQueueSetting[] = ['scheduler', 'nrRequests', 'queueDepth'];
-    return order.map(s => {
-        const attribute = diskQueueAttribute(s);
-        return { attribute: attribute.file, setting: attribute.setting, unit: 'plain', live: attribute.current, bootValue: null };
-    });
-}
-
-interface GlobalSetting {
-    key: string;
-    bootValue: string;
-    live: (h: HostModel) => string | null;
-    setting: string;
-    unit: KeptUnit;
-    /**
-     * Only some kernels have it: where it reads null, it is left out rather than unknown, and it is
-     * kept on its own, only when it differs from the kernel's default (it does not pair with the
-     * speed limits, whose minimum must stay below the maximum).
-     */
-    featureDetected?: true;
-}
-
-/** The sysctls raidtune keeps. A function: model.ts imports this module, so its constants are not there yet at load time. */
-function globalSettings(): GlobalSetting[] {
-    return [
-        { key: SYSCTL_MIN, bootValue: String(KERNEL_DEFAULT_SPEED_MIN), live: h => numberValue(h.global.speedMinKiBs), setting: N_('system minimum rebuild speed'), unit: 'kibs' },
-        { key: SYSCTL_MAX, bootValue: String(KERNEL_DEFAULT_SPEED_MAX), live: h => numberValue(h.global.speedMaxKiBs), setting: N_('system maximum rebuild speed'), unit: 'kibs' },
-        {
-            key: SYSCTL_SYNC_IO_DEPTH, bootValue: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), live: h => numberValue(h.global.syncIoDepth),
-            setting: N_('system sync I/O depth'), unit: 'plain', featureDetected: true,
-        },
-    ];
-}
+/** The array and disk settings a udev rule keeps, in the order it writes them. */
+const KEPT_ARRAY_SETTINGS: readonly DeviceSetting<ArrayModel>[] = Object.values(ARRAY_SETTINGS);
+const KEPT_DISK_SETTINGS: readonly DeviceSetting<DiskModel>[] = Object.values(DISK_SETTINGS);
+const KEPT_SYSCTLS: readonly GlobalSetting[] = Object.values(GLOBAL_SETTINGS);
 
 function numberValue(n: number | null | undefined): string | null {
     return n === null || n === undefined ? null : String(n);
 }
 
 function bootValueOf<D>(host: HostModel, deviceName: string, s: DeviceSetting<D>, live: string | null): string | null {
-    if (s.bootValue !== null) return s.bootValue;
+    if (s.bootDefault !== null) return s.bootDefault;
     const path = `/sys/block/${deviceName}/${s.attribute}`;
     return host.journal?.entries.find(e => e.path === path)?.original ?? live;
 }
 
 /** The rule that would give a device its live settings after a reboot; null when it needs none. */
-function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): UdevRule | null {
+function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): UdevRule | null {
     const attributes = settings.flatMap((s): [string, string][] => {
         const value = s.live(device);
         return value === null || value === bootValueOf(host, name, s, value) ? [] : [[s.attribute, value]];
@@ -207,11 +59,11 @@ function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch,
 }
 
 export function liveArrayRule(host: HostModel, array: ArrayModel): UdevRule | null {
-    return liveRule(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS);
+    return liveRule(host, array.name, array, arrayMatch(array), KEPT_ARRAY_SETTINGS);
 }
 
 export function liveDiskRule(host: HostModel, disk: DiskModel): UdevRule | null {
-    return liveRule(host, disk.name, disk, diskMatch(disk), diskSettings());
+    return liveRule(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS);
 }
 
 /** What one array and its member disks need kept, and how their live values compare with the kept ones. */
@@ -230,14 +82,14 @@ const keepingInputs = (host: HostModel) => [host.disks, host.journal, host.persi
 
 /** Everything keepingOf reads of an array: its name, what its rule matches, its members, its settings. */
 function arrayReading(array: ArrayModel): [string, ...unknown[]] {
-    return [array.name, array.uuid, array.metadata, array.members, ...ARRAY_SETTINGS.map(s => s.live(array))];
+    return [array.name, array.uuid, array.metadata, array.members, ...KEPT_ARRAY_SETTINGS.map(s => s.live(array))];
 }
 
 const keepingOf = memoPerObject(keepingInputs, memoPerReading(keepingInputs, arrayReading,
     (host, array: ArrayModel): ArrayKeeping => {
         const keeping: ArrayKeeping = {
             rule: liveArrayRule(host, array),
-            comparisons: deviceComparisons(host, array.name, array, arrayMatch(array), ARRAY_SETTINGS),
+            comparisons: deviceComparisons(host, array.name, array, arrayMatch(array), KEPT_ARRAY_SETTINGS),
             diskRules: new Map(),
             diskComparisons: new Map(),
         };
@@ -256,7 +108,7 @@ const hostKeepingInputs = (host: HostModel) => [host.global, ...keepingInputs(ho
 const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
     (host, disk: DiskModel) => ({
         rule: liveDiskRule(host, disk),
-        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), diskSettings()).filter(c => c !== null),
+        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS).filter(c => c !== null),
     }));
 
 /** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
@@ -274,158 +126,16 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
  * sync I/O depth where the kernel has it and it differs from its default.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
-    const settings = globalSettings();
+    const settings = KEPT_SYSCTLS;
     const limits = settings.filter(s => !s.featureDetected);
-    const values = limits.map(s => [s.key, s.live(host)] as const);
+    const values = limits.map(s => [s.sysctl, numberValue(s.live(host))] as const);
     if (values.some(([, v]) => v === null)) return null;
-    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootValue) ? [] : values as [string, string][]);
+    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootDefault) ? [] : values as [string, string][]);
     for (const s of settings.filter(s => s.featureDetected)) {
-        const live = s.live(host);
-        if (live !== null && live !== s.bootValue) kept.set(s.key, live);
+        const live = numberValue(s.live(host));
+        if (live !== null && live !== s.bootDefault) kept.set(s.sysctl, live);
     }
     return kept;
-}
-
-// ---- the files ----
-
-const SYSCTL_HEADER = [
-    '# Written by raidtune (Cockpit, RAID tuning): md rebuild speed limits, in KiB/s per member',
-    '# disk, applied by systemd-sysctl at boot. Remove it in raidtune ("Stop keeping") or delete it.',
-];
-
-const UDEV_HEADER = [
-    '# Written by raidtune (Cockpit, RAID tuning): md array and member disk settings, written when an',
-    '# array starts ("change" event) or a disk appears. MD_UUID comes from mdadm\'s',
-    '# 63-md-raid-arrays.rules, hence the 64- name. Remove it in raidtune ("Stop keeping") or delete it.',
-];
-
-const MODULES_LOAD_TEXT = [
-    '# Written by raidtune (Cockpit, RAID tuning): load the md driver at boot, before systemd-sysctl',
-    `# applies ${SYSCTL_FILE} (dev.raid.* exists only once md is loaded). Removed with that file.`,
-    'md_mod',
-].join('\n') + '\n';
-
-export function renderSysctl(values: Map<string, string>): string {
-    return [...SYSCTL_HEADER, ...[...values].map(([key, value]) => `${key} = ${value}`)].join('\n') + '\n';
-}
-
-/** sysctl.d syntax: `key = value`, `#` or `;` comments; keys may use `/` for `.` (sysctl.d(5)). */
-export function parseSysctl(text: string): Map<string, string> {
-    const values = new Map<string, string>();
-    for (const raw of text.split('\n')) {
-        const line = raw.trim();
-        if (!line || line.startsWith('#') || line.startsWith(';')) continue;
-        const m = line.match(/^-?([^=\s]+)\s*=\s*(.*)$/);
-        if (m) values.set(m[1].replace(/\//g, '.'), m[2].trim());
-    }
-    return values;
-}
-
-function matchKeys(match: RuleMatch): string {
-    switch (match.by) {
-    case 'uuid': return `KERNEL=="md*", ENV{MD_UUID}=="${match.uuid}"`;
-    case 'name': return `KERNEL=="${match.name}"`;
-    // ATTRS: the WWID is an attribute of the disk's SCSI device (its parent) or of an NVMe namespace
-    // itself; DEVTYPE keeps the disk's partitions, which see the same parent, out.
-    case 'wwid': return `ENV{DEVTYPE}=="disk", ATTRS{wwid}=="${match.wwid}"`;
-    case 'disk-name': return `ENV{DEVTYPE}=="disk", KERNEL=="${match.name}"`;
-    }
-}
-
-function ruleComment(match: RuleMatch): string {
-    switch (match.by) {
-    case 'uuid': return `# md array ${match.uuid}`;
-    case 'name': return `# ${match.name} (matched by name: its UUID is not usable by udev)`;
-    case 'wwid': return `# disk ${match.wwid}`;
-    case 'disk-name': return `# disk ${match.name} (matched by name: it reports no WWID; the name can change when disks are added or moved)`;
-    }
-}
-
-function ruleLine(match: RuleMatch, attribute: string, assignment: string): string {
-    return `SUBSYSTEM=="block", ACTION=="add|change", ${matchKeys(match)}, TEST=="${attribute}", ${assignment}`;
-}
-
-/**
- * Newer kernels (7.3 here; not 6.1) take the tag set's update_nr_hwq_lock with a trylock when
- * queue/scheduler is written (elv_iosched_store), and nr_requests answered EBUSY the same way, so
- * such a write can fail while other disks of the same host adapter change theirs, as udev does for
- * every disk at once at boot: the reboot test saw it in about one boot of three on 7.3, for either
- * file. udev logs
- * the failure and moves on (and an nr_requests after a failed scheduler fails too, above the tags
- * without one). This RUN, after every ATTR of the event, writes whichever of the two is not yet in
- * effect, scheduler first, until both are, at most QUEUE_RETRY_TRIES times 0.2 s = 30 s (under
- * emulation 5 s were not always enough). A fixed script: the values are its arguments, never its
- * text; "-" stands for a value not kept.
- */
-const QUEUE_RETRY_SCRIPT = 'q=/sys$$1/queue; i=0; ' +
-    'while read -r s < $$q/scheduler; read -r n < $$q/nr_requests; ' +
-    'if [ $$2 != - ] && case $$s in *[[]$$2[]]*) false;; *) true;; esac; then f=scheduler; v=$$2; ' +
-    'elif [ $$3 != - ] && [ $$n != $$3 ]; then f=nr_requests; v=$$3; else exit 0; fi; ' +
-    '[ $$i -lt $$4 ]; do i=$$((i+1)); echo $$v > $$q/$$f; sleep 0.2; done; exit 1';
-export const QUEUE_RETRY_MARK = 'raidtune-queue-retry';
-export const QUEUE_RETRY_TRIES = 150;
-
-function queueRetryLine(rule: UdevRule): string | null {
-    const value = (attribute: string, valid: RegExp) => {
-        const v = rule.attributes.find(([a]) => a === attribute)?.[1];
-        return v !== undefined && valid.test(v) ? v : '-';
-    };
-    const scheduler = value('queue/scheduler', /^[\w-]+$/);
-    const nrRequests = value('queue/nr_requests', /^\d+$/);
-    if (scheduler === '-' && nrRequests === '-') return null;
-    const args = [QUEUE_RETRY_MARK, '$devpath', scheduler, nrRequests, QUEUE_RETRY_TRIES];
-    const guard = scheduler !== '-' ? 'queue/scheduler' : 'queue/nr_requests';
-    return ruleLine(rule.match, guard, `RUN+="/bin/sh -c '${QUEUE_RETRY_SCRIPT}' ${args.join(' ')}"`);
-}
-
-/**
- * One line per attribute, each with its own TEST guard: an attribute the device lacks skips only its
- * line. A disk's kept scheduler and nr_requests also get their retry (parsers of the file skip it: it
- * sets no ATTR).
- */
-function renderRule(rule: UdevRule): string[] {
-    const retry = queueRetryLine(rule);
-    return [ruleComment(rule.match), ...rule.attributes.map(([attribute, value]) =>
-        ruleLine(rule.match, attribute, `ATTR{${attribute}}="${value}"`)), ...retry ? [retry] : []];
-}
-
-export function renderUdevRules(rules: readonly UdevRule[]): string {
-    return [...UDEV_HEADER, ...rules.flatMap(rule => ['', ...renderRule(rule)])].join('\n') + '\n';
-}
-
-const RULE_KEY = /([A-Z]+)(?:\{([^}]*)\})?\s*(==|!=|\+=|:=|=)\s*"([^"]*)"/g;
-
-/** The rules of a udev file raidtune wrote (or an admin edited): lines that match an array or a disk and assign attributes. */
-export function parseUdevRules(text: string): UdevRule[] {
-    const rules: UdevRule[] = [];
-    for (const raw of text.split('\n')) {
-        const line = raw.trim();
-        if (!line || line.startsWith('#')) continue;
-        let match: RuleMatch | null = null;
-        const attributes: [string, string][] = [];
-        for (const [, key, arg, op, value] of line.matchAll(RULE_KEY)) {
-            const stable = match?.by === 'uuid' || match?.by === 'wwid';
-            if (key === 'ENV' && arg === 'MD_UUID' && op === '==' && MDADM_UUID.test(value)) match = { by: 'uuid', uuid: value };
-            else if (key === 'ATTRS' && arg === 'wwid' && op === '==' && value) match = { by: 'wwid', wwid: value };
-            else if (key === 'KERNEL' && op === '==' && /^[\w-]+$/.test(value) && !stable) {
-                match = /^md/.test(value) ? { by: 'name', name: value } : { by: 'disk-name', name: value };
-            } else if (key === 'ATTR' && arg && (op === '=' || op === ':=')) attributes.push([arg, value]);
-        }
-        if (!match || !attributes.length) continue;
-        const known = rules.find(r => sameMatch(r.match, match));
-        if (known) known.attributes.push(...attributes);
-        else rules.push({ match, attributes });
-    }
-    return rules;
-}
-
-/** The persisted files as the gather script read them (absent files: undefined). */
-export function parsePersisted(sysctlText: string | undefined, udevText: string | undefined, modulesLoadText?: string): PersistedSettings {
-    return {
-        sysctl: sysctlText === undefined ? null : { text: sysctlText, values: parseSysctl(sysctlText) },
-        udev: udevText === undefined ? null : { text: udevText, rules: parseUdevRules(udevText) },
-        modulesLoad: modulesLoadText === undefined ? null : { text: modulesLoadText },
-    };
 }
 
 // ---- plans ----
@@ -522,12 +232,12 @@ function compare(setting: Message, live: string | null, keptValue: string | unde
     return { setting, live, atBoot, kept: keptValue !== undefined, state, unit };
 }
 
-function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: DeviceSetting<D>[]): (KeptComparison | null)[] {
+function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
     const rule = host.persisted.udev?.rules.find(r => sameMatch(r.match, match));
     const kept = new Map(rule?.attributes);
     return settings.map(s => {
         const live = s.live(device);
-        return compare(msg(s.setting, name), live, kept.get(s.attribute), bootValueOf(host, name, s, live), s.unit);
+        return compare(msg(s.label, name), live, kept.get(s.attribute), bootValueOf(host, name, s, live), s.unit);
     });
 }
 
@@ -537,7 +247,7 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = globalSettings().map(s => compare(msg(s.setting), s.live(host), sysctls?.get(s.key), s.bootValue, s.unit));
+    const global = KEPT_SYSCTLS.map(s => compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.sysctl), s.bootDefault, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

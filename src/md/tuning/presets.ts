@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Presets like NAS appliances offer: one choice that sets the system rebuild speed limits, puts
 // every array back on them, and sizes the RAID4/5/6 stripe caches. A preset is only a plan built
 // from the model, so it is previewed, recorded for "Restore previous settings" and undone like any
@@ -5,13 +6,17 @@
 
 import { formatKiB } from '../format';
 import { msg, N_, type Message } from '../message';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH, type ArrayModel, type HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
-import { localOrSystemText } from '../sysfs';
+import {
+    ARRAY_SETTINGS, GLOBAL_SETTINGS, KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, KERNEL_DEFAULT_SYNC_IO_DEPTH,
+    STRIPE_CACHE_DEFAULT,
+} from '../settings/registry';
+import { deviceStep, globalStep } from '../settings/steps';
 import type { PlanResult } from './result';
-import { GLOBAL_MAX_PATH, GLOBAL_MIN_PATH } from './speedLimits';
-import { SYNC_IO_DEPTH_PATH, syncIoDepthSetting } from './syncIoDepth';
-import { reshapeStripeCacheMin, STRIPE_CACHE_DEFAULT, stripeCacheBytes, stripeCacheUnavailable, WARN_SHARE } from './stripeCache';
+import {
+    memoryVerdict, reshapeStripeCacheMin, STRIPE_CACHE_MEMORY, stripeCacheBytes, stripeCacheUnavailable,
+} from './stripeCache';
 
 export type PresetName = 'low-impact' | 'balanced' | 'fast-rebuild';
 
@@ -64,26 +69,13 @@ export const PRESETS: Record<PresetName, Preset> = {
     },
 };
 
-/**
- * All stripe caches together may take at most this share of MemAvailable more than now: the
- * share above which a single stripe cache change already warns, so a preset never needs one.
- */
-export const PRESET_MEMORY_SHARE = WARN_SHARE;
-
-function attribute(setting: Message, path: string, to: string, from: string | null): WriteAttributeStep {
-    return { kind: 'write-attribute', setting, path, to, from };
-}
-
 /** The global limits, in an order the kernel is never asked for a minimum above the maximum. */
 function globalSteps(host: HostModel, preset: Preset): WriteAttributeStep[] {
     const { speedMinKiBs: min, speedMaxKiBs: max } = preset;
-    const steps = [
-        attribute(msg(N_('system minimum rebuild speed')), GLOBAL_MIN_PATH, String(min), String(host.global.speedMinKiBs)),
-        attribute(msg(N_('system maximum rebuild speed')), GLOBAL_MAX_PATH, String(max), String(host.global.speedMaxKiBs)),
-    ];
+    const steps = [globalStep(GLOBAL_SETTINGS.speedMin, host, min), globalStep(GLOBAL_SETTINGS.speedMax, host, max)];
     const ordered = min > host.global.speedMaxKiBs! ? steps.reverse() : steps;
     if (preset.syncIoDepth !== null && host.global.syncIoDepth !== null) {
-        ordered.push(attribute(syncIoDepthSetting(null), SYNC_IO_DEPTH_PATH, String(preset.syncIoDepth), String(host.global.syncIoDepth)));
+        ordered.push(globalStep(GLOBAL_SETTINGS.syncIoDepth, host, preset.syncIoDepth));
     }
     return ordered;
 }
@@ -93,13 +85,10 @@ function globalSteps(host: HostModel, preset: Preset): WriteAttributeStep[] {
  * otherwise the preset would not reach them.
  */
 function arrayLimitSteps(array: ArrayModel, preset: Preset): WriteAttributeStep[] {
-    const base = `/sys/block/${array.name}/md`;
     const steps: WriteAttributeStep[] = [];
-    if (array.speedMin) steps.push(attribute(msg(N_('minimum sync speed of $0'), array.name), `${base}/sync_speed_min`, 'system', localOrSystemText(array.speedMin)));
-    if (array.speedMax) steps.push(attribute(msg(N_('maximum sync speed of $0'), array.name), `${base}/sync_speed_max`, 'system', localOrSystemText(array.speedMax)));
-    if (array.syncIoDepth && preset.syncIoDepth !== null) {
-        steps.push(attribute(syncIoDepthSetting(array.name), `${base}/sync_io_depth`, 'system', localOrSystemText(array.syncIoDepth)));
-    }
+    if (array.speedMin) steps.push(deviceStep(ARRAY_SETTINGS.speedMin, array, 'system'));
+    if (array.speedMax) steps.push(deviceStep(ARRAY_SETTINGS.speedMax, array, 'system'));
+    if (array.syncIoDepth && preset.syncIoDepth !== null) steps.push(deviceStep(ARRAY_SETTINGS.syncIoDepth, array, 'system'));
     return steps;
 }
 
@@ -128,18 +117,18 @@ interface StripeCacheChoice {
 }
 
 /**
- * The preset's stripe cache size, halved until all caches fit in the memory budget (the kernel
+ * The preset's stripe cache size, halved until all caches fit within the memory policy's warning share (the kernel
  * default 256 always does). null when growing is needed but its cost cannot be known.
  */
 export function presetStripeCacheEntries(host: HostModel, arrays: ArrayModel[], wanted: number): StripeCacheChoice {
-    const budget = host.memory?.availableKiB ? host.memory.availableKiB * 1024 * PRESET_MEMORY_SHARE : null;
     for (let entries = wanted; entries > STRIPE_CACHE_DEFAULT; entries /= 2) {
         const extra = extraStripeCacheBytes(host, arrays, entries);
         if (extra === 0) return { entries, warning: null };
-        if (extra === null || budget === null) {
+        const verdict = extra === null ? 'unknown' : memoryVerdict(extra, host.memory?.availableKiB);
+        if (verdict === 'unknown') {
             return { entries: null, warning: msg(N_('The stripe caches stay as they are: the page size or the available memory is unknown, so their memory cost cannot be checked.')) };
         }
-        if (extra <= budget) {
+        if (verdict === 'fits') {
             return { entries, warning: entries < wanted ? tooLarge(host, arrays, wanted, entries) : null };
         }
     }
@@ -148,13 +137,12 @@ export function presetStripeCacheEntries(host: HostModel, arrays: ArrayModel[], 
 
 function tooLarge(host: HostModel, arrays: ArrayModel[], wanted: number, entries: number): Message {
     return msg(N_('Stripe caches of $0 entries instead of $1: $1 would take $2 more memory, over $3% of the available $4.'),
-        entries, wanted, formatKiB(extraStripeCacheBytes(host, arrays, wanted)! / 1024), Math.round(PRESET_MEMORY_SHARE * 100),
+        entries, wanted, formatKiB(extraStripeCacheBytes(host, arrays, wanted)! / 1024), Math.round(STRIPE_CACHE_MEMORY.warn * 100),
         formatKiB(host.memory!.availableKiB));
 }
 
 function stripeCacheSteps(arrays: ArrayModel[], entries: number): WriteAttributeStep[] {
-    return arrays.map(array => attribute(msg(N_('stripe cache size of $0'), array.name),
-        `/sys/block/${array.name}/md/stripe_cache_size`, String(entriesFor(array, entries)), String(array.stripeCache!.size)));
+    return arrays.map(array => deviceStep(ARRAY_SETTINGS.stripeCache, array, entriesFor(array, entries)));
 }
 
 function reshapeWarnings(arrays: ArrayModel[], entries: number): Message[] {

@@ -1,21 +1,16 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead of an md device: /sys/block/mdX/queue/read_ahead_kb, in KiB. `blockdev --setra`
 // sets the same value in 512-byte sectors (seed 000 tip 2: setra 65536 = 32 MiB = 32768 KiB).
 // It speeds up large sequential reads from the array; md's own rebuild reads do not go through
 // the page cache, so it does little for a rebuild (seed 001 measured no gain on the members).
 
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
-import { fieldError, parseWholeNumber } from '../validate';
+import { ARRAY_SETTINGS } from '../settings/registry';
+import { deviceStep, parseSetting } from '../settings/steps';
+import { fieldError } from '../validate';
 import type { PlanResult } from './result';
-
-/** 0 turns read-ahead off, which is a legitimate choice for purely random I/O. */
-export const READ_AHEAD_MIN_KIB = 0;
-/**
- * 64 MiB (setra 131072): twice the largest value the how-tos give. The kernel takes up to 4 TiB,
- * but every sequential reader may then fill that much page cache ahead of itself for no measured gain.
- */
-export const READ_AHEAD_MAX_KIB = 65536;
 
 /** What `blockdev --setra` and `--getra` count: 512-byte sectors. */
 export function setraSectors(kib: number): number {
@@ -35,7 +30,7 @@ function pageKiB(host: HostModel): number | null {
 export function readAheadPlan(host: HostModel, array: ArrayModel, input: string): PlanResult<'kib'> {
     const unavailable = readAheadUnavailable(array);
     if (unavailable) return { errors: { kib: unavailable } };
-    const kib = parseWholeNumber(input, READ_AHEAD_MIN_KIB, READ_AHEAD_MAX_KIB);
+    const kib = parseSetting(ARRAY_SETTINGS.readAhead, input);
     if (kib.error) return { errors: { kib: kib.error } };
     const page = pageKiB(host);
     if (page !== null && kib.value % page !== 0) {
@@ -45,8 +40,7 @@ export function readAheadPlan(host: HostModel, array: ArrayModel, input: string)
         ? [msg(N_('0 turns read-ahead off: large sequential reads from $0 get slower.'), array.name)]
         : [];
     return {
-        plan: attributePlan(msg(N_('Change the read-ahead of $0'), array.name), msg(N_('read-ahead of $0'), array.name),
-            `/sys/block/${array.name}/queue/read_ahead_kb`, kib.value, array.readAheadKiB),
+        plan: attributePlan(msg(N_('Change the read-ahead of $0'), array.name), deviceStep(ARRAY_SETTINGS.readAhead, array, kib.value)),
         warnings,
     };
 }

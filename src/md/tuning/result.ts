@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What every tuning intent returns: a plan to preview and apply, or field errors. Never both.
 
 import type { Message } from '../message';

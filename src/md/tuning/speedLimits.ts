@@ -1,23 +1,17 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Global (dev.raid.speed_limit_min/max) and per-array (md/sync_speed_min/max) rebuild speed limits,
 // and, where the kernel has it, the sync I/O depth next to them (syncIoDepth.ts). The kernel
 // accepts 0, -1 and min > max without complaint (checked on 6.1), so raidtune refuses them itself.
 
-import type { ArrayModel, HostModel } from '../model';
-import { msg, N_, type Message } from '../message';
+import type { ArrayModel, HostModel } from '../modelTypes';
+import { msg, N_ } from '../message';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
-import { localOrSystemText } from '../sysfs';
+import { ARRAY_SETTINGS, GLOBAL_SETTINGS, type ArraySettingId } from '../settings/registry';
+import { deviceStep, globalStep, parseSetting } from '../settings/steps';
 import { fieldError, parseRateMBs, type FieldError, type Parsed } from '../validate';
 import { hasErrors, type PlanResult } from './result';
-import { parseSyncIoDepth, SYNC_IO_DEPTH_PATH, syncIoDepthSetting } from './syncIoDepth';
 
 export type LimitField = 'min' | 'max' | 'depth';
-
-export const GLOBAL_MIN_PATH = '/proc/sys/dev/raid/speed_limit_min';
-export const GLOBAL_MAX_PATH = '/proc/sys/dev/raid/speed_limit_max';
-
-function attribute(setting: Message, path: string, to: number | 'system', from: string | null): WriteAttributeStep {
-    return { kind: 'write-attribute', setting, path, to: String(to), from };
-}
 
 function checkOrder(min: Parsed<number | undefined>, max: Parsed<number | undefined>, depth: Parsed<unknown>): Partial<Record<LimitField, FieldError>> {
     const errors: Partial<Record<LimitField, FieldError>> = { min: min.error, max: max.error, depth: depth.error };
@@ -32,7 +26,7 @@ const NOT_ON_THIS_KERNEL = N_('This kernel has no sync I/O depth.');
 /** A depth as typed, or nothing to write (null: left as shown, or not offered). */
 function typedDepth(text: string | null | undefined, kernelHasIt: boolean): Parsed<number | undefined> {
     if (text === null || text === undefined) return { value: undefined };
-    return kernelHasIt ? parseSyncIoDepth(text) : fieldError(NOT_ON_THIS_KERNEL);
+    return kernelHasIt ? parseSetting(GLOBAL_SETTINGS.syncIoDepth, text) : fieldError(NOT_ON_THIS_KERNEL);
 }
 
 /**
@@ -47,14 +41,13 @@ export function globalLimitsPlan(host: HostModel, input: { min: string | null; m
     const depth = typedDepth(input.depth, host.global.syncIoDepth !== null);
     const errors = checkOrder(min, max, depth);
     if (hasErrors(errors)) return { errors };
-    const from = (n: number | null) => (n === null ? null : String(n));
     const speeds = [
-        input.min !== null && attribute(msg(N_('system minimum rebuild speed')), GLOBAL_MIN_PATH, min.value!, from(host.global.speedMinKiBs)),
-        input.max !== null && attribute(msg(N_('system maximum rebuild speed')), GLOBAL_MAX_PATH, max.value!, from(host.global.speedMaxKiBs)),
+        input.min !== null && globalStep(GLOBAL_SETTINGS.speedMin, host, min.value!),
+        input.max !== null && globalStep(GLOBAL_SETTINGS.speedMax, host, max.value!),
     ].filter((s): s is WriteAttributeStep => s !== false);
     // Raising the minimum above the current maximum would be refused: write the maximum first then.
     if (host.global.speedMaxKiBs !== null && min.value! > host.global.speedMaxKiBs) speeds.reverse();
-    const depthStep = depth.value === undefined ? [] : [attribute(syncIoDepthSetting(null), SYNC_IO_DEPTH_PATH, depth.value, from(host.global.syncIoDepth))];
+    const depthStep = depth.value === undefined ? [] : [globalStep(GLOBAL_SETTINGS.syncIoDepth, host, depth.value)];
     const plan = withoutNoOps({ title: msg(N_('Change the system rebuild speed limits')), steps: [...speeds, ...depthStep] });
     return { plan, warnings: [] };
 }
@@ -79,7 +72,7 @@ export type ArrayLimitInput = { min: ArrayLimit | null; max: ArrayLimit | null; 
 function arrayDepth(limit: ArrayLimit | null | undefined, array: ArrayModel): Parsed<number | 'system' | undefined> {
     if (limit === null || limit === undefined) return { value: undefined };
     if (array.syncIoDepth === null) return fieldError(NOT_ON_THIS_KERNEL);
-    return limit === 'system' ? { value: 'system' } : parseSyncIoDepth(limit.own);
+    return limit === 'system' ? { value: 'system' } : parseSetting(ARRAY_SETTINGS.syncIoDepth, limit.own);
 }
 
 export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: ArrayLimitInput): PlanResult<LimitField> {
@@ -93,17 +86,15 @@ export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: Array
     const depth = arrayDepth(input.depth, array);
     const errors = checkOrder(min, max, depth);
     if (hasErrors(errors)) return { errors };
-    const base = `/sys/block/${array.name}/md`;
-    const step = (limit: ArrayLimit | null, value: number | undefined, setting: Message, file: string, current: ArrayModel['speedMin']) =>
-        limit === null ? [] : [attribute(setting, `${base}/${file}`, limit === 'system' ? 'system' : value!, localOrSystemText(current))];
-    const depthStep = depth.value === undefined ? []
-        : [attribute(syncIoDepthSetting(array.name), `${base}/sync_io_depth`, depth.value, localOrSystemText(array.syncIoDepth))];
+    const step = (limit: ArrayLimit | null, value: number | undefined, setting: ArraySettingId) =>
+        limit === null ? [] : [deviceStep(ARRAY_SETTINGS[setting], array, limit === 'system' ? 'system' : value!)];
+    const depthStep = depth.value === undefined ? [] : [deviceStep(ARRAY_SETTINGS.syncIoDepth, array, depth.value)];
     return {
         plan: withoutNoOps({
             title: msg(N_('Change the rebuild speed limits of $0'), array.name),
             steps: [
-                ...step(input.min, min.value, msg(N_('minimum sync speed of $0'), array.name), 'sync_speed_min', array.speedMin),
-                ...step(input.max, max.value, msg(N_('maximum sync speed of $0'), array.name), 'sync_speed_max', array.speedMax),
+                ...step(input.min, min.value, 'speedMin'),
+                ...step(input.max, max.value, 'speedMax'),
                 ...depthStep,
             ],
         }),

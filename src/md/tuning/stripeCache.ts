@@ -1,21 +1,34 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 stripe cache: more entries speed up rebuilds (seed 001: 4096 -> 16384 took a rebuild
 // from 90 to 120 MB/s) at a memory cost of page_size x member disks x entries (md(4)).
 
 import { formatKiB } from '../format';
-import type { ArrayModel, HostModel } from '../model';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { hasStripeCache } from '../levels';
 import { msg, N_, type Message } from '../message';
 import { attributePlan } from '../plan';
-import { fieldError, parseWholeNumber, type FieldError } from '../validate';
+import { ARRAY_SETTINGS, STRIPE_CACHE_DEFAULT } from '../settings/registry';
+import { deviceStep, parseSetting } from '../settings/steps';
+import { fieldError, type FieldError } from '../validate';
 import type { PlanResult } from './result';
 
-export const STRIPE_CACHE_MIN = 17;
-export const STRIPE_CACHE_MAX = 32768;
-export const STRIPE_CACHE_DEFAULT = 256;
-/** Above this share of MemAvailable an increase is refused: the machine must keep working. */
-export const REFUSE_SHARE = 0.25;
-/** Above this share it is allowed with a warning. */
-export const WARN_SHARE = 0.1;
+/**
+ * The one memory policy for stripe caches, as shares of MemAvailable that a growth may take: past
+ * `refuse` a change is refused (the machine must keep working), past `warn` it is allowed with a
+ * warning. A preset stays within `warn` for all caches together, so it never needs a warning.
+ */
+export const STRIPE_CACHE_MEMORY = { refuse: 0.25, warn: 0.1 } as const;
+
+export type MemoryVerdict = 'fits' | 'warn' | 'refuse' | 'unknown';
+
+/** What growing the stripe caches by `extraBytes` means under the policy; shrinking always fits. */
+export function memoryVerdict(extraBytes: number, availableKiB: number | null | undefined): MemoryVerdict {
+    if (extraBytes <= 0) return 'fits';
+    if (!availableKiB) return 'unknown';
+    const share = extraBytes / (availableKiB * 1024);
+    if (share > STRIPE_CACHE_MEMORY.refuse) return 'refuse';
+    return share > STRIPE_CACHE_MEMORY.warn ? 'warn' : 'fits';
+}
 
 /**
  * A raid4/5/6 reshape moves whole chunks: the kernel starts one only while the stripe cache holds
@@ -87,32 +100,51 @@ export function stripeCacheUnavailable(array: ArrayModel): Message | null {
     return null;
 }
 
+/** What the dialog shows of what was typed: the plan, and the memory cost of any whole number typed. */
+export interface StripeCacheChoice {
+    result: PlanResult<'entries'>;
+    /** The entries typed, also out of range (the dialog still shows what they would cost); null: not a number. */
+    entries: number | null;
+    cost: StripeCacheCost | null;
+}
+
+export function stripeCacheChoice(host: HostModel, array: ArrayModel, input: string): StripeCacheChoice {
+    const text = input.trim();
+    const entries = /^\d+$/.test(text) ? Number(text) : null;
+    const cost = entries === null ? null : stripeCacheCost(host, array, entries);
+    return { result: planFor(host, array, input, cost), entries, cost };
+}
+
 export function stripeCachePlan(host: HostModel, array: ArrayModel, input: string): PlanResult<'entries'> {
+    return stripeCacheChoice(host, array, input).result;
+}
+
+/** `cost`: of the entries typed, when they are a whole number. */
+function planFor(host: HostModel, array: ArrayModel, input: string, cost: StripeCacheCost | null): PlanResult<'entries'> {
     const unavailable = stripeCacheUnavailable(array);
     if (unavailable) return { errors: { entries: unavailable } };
-    const entries = parseWholeNumber(input, STRIPE_CACHE_MIN, STRIPE_CACHE_MAX);
+    const entries = parseSetting(ARRAY_SETTINGS.stripeCache, input);
     if (entries.error) return { errors: { entries: entries.error } };
     const reshapeMin = reshapeStripeCacheMin(array);
     if (reshapeMin !== null && entries.value < reshapeMin) {
         return { errors: { entries: fieldError(N_('The running reshape needs at least $0 entries: four stripes per $2 of its $1 chunk. With fewer it stalls.'),
             reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0)), formatKiB(stripeUnitBytes(array) / 1024)).error } };
     }
-    const cost = stripeCacheCost(host, array, entries.value);
     if (cost === null) return { errors: { entries: fieldError(N_('The page size or the number of disks is unknown, so the memory cost cannot be checked.')).error } };
     const warnings: FieldError[] = [];
-    if (cost.ofAvailable === null && cost.extraBytes > 0) {
+    const verdict = memoryVerdict(cost.extraBytes, host.memory?.availableKiB);
+    if (verdict === 'unknown') {
         return { errors: { entries: fieldError(N_('Available memory is unknown, so a larger cache cannot be checked.')).error } };
     }
-    if (cost.ofAvailable !== null && cost.ofAvailable > REFUSE_SHARE) {
+    if (verdict === 'refuse') {
         return { errors: { entries: fieldError(N_('This needs $0% of the available memory; raidtune allows at most $1%.'),
-            Math.round(cost.ofAvailable * 100), REFUSE_SHARE * 100).error } };
+            Math.round(cost.ofAvailable! * 100), STRIPE_CACHE_MEMORY.refuse * 100).error } };
     }
-    if (cost.ofAvailable !== null && cost.ofAvailable > WARN_SHARE) {
-        warnings.push(msg(N_('This takes $0% of the available memory.'), Math.round(cost.ofAvailable * 100)));
+    if (verdict === 'warn') {
+        warnings.push(msg(N_('This takes $0% of the available memory.'), Math.round(cost.ofAvailable! * 100)));
     }
     return {
-        plan: attributePlan(msg(N_('Change the stripe cache of $0'), array.name), msg(N_('stripe cache size of $0'), array.name),
-            `/sys/block/${array.name}/md/stripe_cache_size`, entries.value, array.stripeCache!.size),
+        plan: attributePlan(msg(N_('Change the stripe cache of $0'), array.name), deviceStep(ARRAY_SETTINGS.stripeCache, array, entries.value)),
         warnings,
     };
 }

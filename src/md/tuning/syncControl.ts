@@ -1,11 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Pausing, resuming, restarting and starting syncs through md/sync_action. raidtune never writes
 // "reshape": on a real kernel with a large stripe cache it starts a reshape of the whole array
 // that "idle" does not stop.
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel } from '../model';
-import type { Plan } from '../plan';
+import type { ArrayModel } from '../modelTypes';
+import { attributeStep } from '../plan';
+import type { PlanResult } from './result';
 
 export type SyncControl = 'pause' | 'resume' | 'restart' | 'stop' | 'check' | 'repair';
 
@@ -39,20 +41,13 @@ export function syncControlUnavailable(array: ArrayModel, control: SyncControl):
     }
 }
 
-export function syncControlPlan(array: ArrayModel, control: SyncControl): { plan: Plan } | { error: Message } {
+export function syncControlPlan(array: ArrayModel, control: SyncControl): PlanResult<'control'> {
     const unavailable = syncControlUnavailable(array, control);
-    if (unavailable) return { error: unavailable };
-    return {
-        plan: {
-            title: msg(SYNC_CONTROL_TITLES[control], array.name),
-            steps: [{
-                kind: 'write-attribute', setting: msg(N_('sync action of $0'), array.name),
-                path: `/sys/block/${array.name}/md/sync_action`, to: WRITTEN[control],
-                // Not undoable by writing the old word back ("resync" on a clean array does nothing).
-                from: null,
-            }],
-        },
-    };
+    if (unavailable) return { errors: { control: unavailable } };
+    // `from` null: not undoable by writing the old word back ("resync" on a clean array does nothing).
+    const step = attributeStep(msg(N_('sync action of $0'), array.name), `/sys/block/${array.name}/md/sync_action`,
+        WRITTEN[control], null);
+    return { plan: { title: msg(SYNC_CONTROL_TITLES[control], array.name), steps: [step] }, warnings: [] };
 }
 
 const SYNC_CONTROL_TITLES: Record<SyncControl, string> = {

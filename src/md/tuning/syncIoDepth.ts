@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth (linux 6.16 and later, some distribution kernels by backport): how much sync I/O md
 // lets be in flight while the array has other I/O. What md.c does with it, which is all raidtune
 // says or predicts about it:
@@ -13,25 +14,7 @@
 //   sync_io_depth_store() takes "system" (a prefix match) or kstrtouint() > 0 (0: EINVAL,
 //   text: EINVAL, above 2^32-1: ERANGE) and keeps it in an int.
 
-import { msg, N_, type Message } from '../message';
-import type { ArrayModel } from '../model';
-import { parseWholeNumber, type Parsed } from '../validate';
-
-export const SYNC_IO_DEPTH_PATH = '/proc/sys/dev/raid/sync_io_depth';
-export const SYSCTL_SYNC_IO_DEPTH = 'dev.raid.sync_io_depth';
-
-/**
- * The range raidtune writes. The kernel takes 0 and negative numbers in the sysctl, and then a
- * sync under other I/O waits for its I/O at every look, as before the setting existed: no depth
- * at all, which nobody means by a number. Above 16777215 (2^24-1) depth x 128 sectors overflows
- * the int sync_io_within_limit() compares with; far below that the limit is meaningless anyway.
- */
-export const SYNC_IO_DEPTH_MIN = 1;
-export const SYNC_IO_DEPTH_MAX = 16777215;
-
-export function parseSyncIoDepth(text: string): Parsed<number> {
-    return parseWholeNumber(text, SYNC_IO_DEPTH_MIN, SYNC_IO_DEPTH_MAX);
-}
+import type { ArrayModel } from '../modelTypes';
 
 /**
  * The personalities bound their own sync I/O: raid1's raise_barrier() lets at most RESYNC_DEPTH
@@ -45,8 +28,4 @@ export const RAID10_RESYNC_DEPTH = 512;
 export function usefulSyncIoDepth(array: ArrayModel): number {
     if (array.level === 'raid10') return RAID10_RESYNC_DEPTH;
     return array.stripeCache?.size ?? RAID1_RESYNC_DEPTH;
-}
-
-export function syncIoDepthSetting(arrayName: string | null): Message {
-    return arrayName === null ? msg(N_('system sync I/O depth')) : msg(N_('sync I/O depth of $0'), arrayName);
 }

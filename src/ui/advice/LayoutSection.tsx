@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Layout and alignment" of one array (issue #6, seed 004): collapsed by default and rendered only
 // once opened, so a page of 128 arrays pays for a toggle each. The toggle itself says when something
 // is misaligned: that must not hide behind a closed section.
 
 import { memo, useState } from 'react';
-import { LAYOUT_FIELDS, sameArrayFields } from '../arrays/cardProps';
+import { LAYOUT_FIELDS, sameArrayFields } from '../common/cardProps';
 import {
     Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
     ExpandableSection, Stack, StackItem,
@@ -11,8 +12,8 @@ import {
 import { _, fmt, ngettext } from '../../host/i18n';
 import { layoutAdvice, FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
-import type { ArrayModel } from '../../md/model';
-import { formatChunk } from '../arrays/labels';
+import type { ArrayModel } from '../../md/modelTypes';
+import { formatChunk } from '../common/labels';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { text } from '../common/message';
 import { LayoutMembers, LayoutPartitions } from './LayoutTables';

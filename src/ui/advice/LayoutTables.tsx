@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { _, fmt } from '../../host/i18n';
 import type { AlignmentVerdict, MemberAlignment, PartitionAlignment, PartitionVerdict } from '../../md/advice/layout';
 import type { Message } from '../../md/message';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { text } from '../common/message';
 

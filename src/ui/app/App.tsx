@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { Alert, Page, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
 import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
@@ -7,7 +8,7 @@ import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
 import { useEffect, useMemo } from 'react';
-import { AdminContext, HostContext, useRefreshResult } from './HostContext';
+import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';

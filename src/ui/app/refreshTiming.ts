@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // User Timing entries for each refresh, read by the browser tests and the benchmark:
 // "raidtune:refresh" measures read + parse + model build, with detail { seq, full, readMs, parseMs,
 // buildMs } (full: a full read, not a fast one (src/md/modelBuilder.ts); readMs: the bridge round

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Follow Cockpit's light/dark choice. The 287 shell is PatternFly 4 and only toggles its own
 // class, so the page reads the shell's setting (localStorage "shell:style": auto|dark|light)
 // and the system preference itself.

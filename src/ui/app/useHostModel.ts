@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one refresh loop: read the host, build the model, hand it to React. Fast while something
 // syncs, slow when idle, stopped while the page is hidden. A failed refresh keeps the last good
 // model on screen and says what went wrong.
@@ -6,10 +7,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { readHostConfig, type HostConfig } from '../../host/config';
 import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh, recordRefreshStart } from './refreshTiming';
-import { createRefreshStore, type RefreshStore } from './refreshStore';
+import { createRefreshStore, type RefreshStore } from '../common/refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;
 export const IDLE_INTERVAL_MS = 10000;
@@ -39,7 +40,7 @@ export function useHostModel(): HostState {
     const [store] = useState(createRefreshStore);
     const refreshRef = useRef<() => void>(() => undefined);
     const busyUntilRef = useRef(0);
-    // Parses and builds each refresh keeping what the previous one made of unchanged input, and
+    // Parses and builds each refresh reusing what the previous one made of unchanged input, and
     // says when a read may leave out what a sync does not change (src/md/modelBuilder.ts).
     const [builder] = useState(() => new ModelBuilder());
     const refreshNow = useCallback(() => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useEffect, useState } from 'react';
 import { onLocationChange, selectedArray } from '../../host/location';
 

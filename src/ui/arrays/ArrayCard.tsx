@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
 import {
     Alert,
@@ -8,14 +9,14 @@ import { _, fmt } from '../../host/i18n';
 import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
 import { formatKiB } from '../../md/format';
 import { mismatchesShown } from '../../md/mismatches';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
-import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from './labels';
+import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from '../common/labels';
 import { HealthAlert } from './HealthAlert';
 import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
-import { sameArrayFields, SUMMARY_FIELDS } from './cardProps';
+import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { workerThreadsText } from '../tuning/GroupThreadsChange';

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo, useEffect, useRef, useState } from 'react';
 import { Stack, StackItem } from '../pf';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
 import { firstCardView, nextCardView } from './cardFreshness';
-import { sameCardProps } from './cardProps';
+import { sameCardProps } from '../common/cardProps';
 
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The alert at the top of an array's card when it lost disks or a disk is failing (as Cockpit's
 // Storage page has one): what is missing or failed, named with the WWID and serial on the disk's
 // label, and the next mdadm commands to copy. Removing a failed member runs as a previewed plan.
@@ -9,9 +10,9 @@ import {
     healthAdvice, NEW_DEVICE_PLACEHOLDER, REPLACEMENT_PLACEHOLDER, removeFailedPlan, removeFailedTitle,
     type DiskIdentity, type HealthAdvice, type MemberTrouble,
 } from '../../md/advice/health';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { describeArgv } from '../../md/plan';
-import { useHostDisks } from '../app/HostContext';
+import { useHostDisks } from '../common/HostContext';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';

@@ -1,50 +1,44 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
-import { memberRoleText } from './labels';
+import type { ArrayModel, MemberModel } from '../../md/modelTypes';
+import { CompactTable, type Column } from '../common/CompactTable';
+import { memberRoleText } from '../common/labels';
+
+/** A member, or a slot no working disk fills. */
+type Row = { member: MemberModel; rebuilt: number | null } | { slot: number };
 
 function MembersTableRows({ array }: { array: ArrayModel }) {
     const rebuiltPercent = (sectors: number | null) => {
         const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
     };
+    const rows: Row[] = [
+        ...array.members.map(member => ({
+            member, rebuilt: member.role === 'rebuilding' ? rebuiltPercent(member.recoveryStartSectors) : null,
+        })),
+        ...array.missingSlots.filter(slot => !array.members.some(m => m.slot === slot && m.role === 'rebuilding')).map(slot => ({ slot })),
+    ];
+    const columns: Column<Row>[] = [
+        { title: _('Device'), cell: row => ('slot' in row ? '—' : `/dev/${row.member.name}`) },
+        {
+            title: _('Role'),
+            cell: row => ('slot' in row ? fmt(_('Slot $0 is empty: no working disk'), row.slot) : (
+                <>
+                    {memberRoleText(row.member)}
+                    {row.rebuilt !== null && ` (${row.rebuilt.toFixed(1)}%)`}
+                    {row.member.writeMostly && <> <Label isCompact>{_('write-mostly')}</Label></>}
+                </>
+            )),
+        },
+        { title: _('Kernel state'), cell: row => ('slot' in row ? _('missing') : row.member.states.join(', ') || '—') },
+        { title: _('Errors'), cell: row => ('slot' in row ? '—' : row.member.errors ?? '—') },
+    ];
     return (
-        <table className="pf-v6-c-table pf-m-compact pf-m-grid-md raidtune-members" aria-label={fmt(_('Members of $0'), array.name)}>
-            <thead className="pf-v6-c-table__thead">
-                <tr className="pf-v6-c-table__tr">
-                    <th className="pf-v6-c-table__th" scope="col">{_('Device')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Role')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Kernel state')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Errors')}</th>
-                </tr>
-            </thead>
-            <tbody className="pf-v6-c-table__tbody">
-                {array.members.map(member => {
-                    const rebuilt = member.role === 'rebuilding' ? rebuiltPercent(member.recoveryStartSectors) : null;
-                    return (
-                        <tr className="pf-v6-c-table__tr" key={member.name} data-member={member.name}>
-                            <td className="pf-v6-c-table__td" data-label={_('Device')}>/dev/{member.name}</td>
-                            <td className="pf-v6-c-table__td" data-label={_('Role')}>
-                                {memberRoleText(member)}
-                                {rebuilt !== null && ` (${rebuilt.toFixed(1)}%)`}
-                                {member.writeMostly && <> <Label isCompact>{_('write-mostly')}</Label></>}
-                            </td>
-                            <td className="pf-v6-c-table__td" data-label={_('Kernel state')}>{member.states.join(', ') || '—'}</td>
-                            <td className="pf-v6-c-table__td" data-label={_('Errors')}>{member.errors ?? '—'}</td>
-                        </tr>
-                    );
-                })}
-                {array.missingSlots.filter(slot => !array.members.some(m => m.slot === slot && m.role === 'rebuilding')).map(slot => (
-                    <tr className="pf-v6-c-table__tr" key={`missing-${slot}`}>
-                        <td className="pf-v6-c-table__td" data-label={_('Device')}>—</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Role')}>{fmt(_('Slot $0 is empty: no working disk'), slot)}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Kernel state')}>{_('missing')}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Errors')}>—</td>
-                    </tr>
-                ))}
-            </tbody>
-        </table>
+        <CompactTable className="raidtune-members" label={fmt(_('Members of $0'), array.name)} columns={columns} rows={rows}
+            rowKey={row => ('slot' in row ? `missing-${row.slot}` : row.member.name)}
+            rowAttributes={row => ('slot' in row ? {} : { 'data-member': row.member.name })} />
     );
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { EmptyState, EmptyStateBody } from '../pf';
 import { _ } from '../../host/i18n';
 

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The stripe cache in use as a gauge an admin reads at a glance, coloured from the point where the
 // diagnosis calls the cache full; the words beside it say the same for screen readers and copies.
 
 import { Progress } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { isStripeCacheFull, stripeCacheShare } from '../../md/stripeCacheUse';
-import { stripeCacheText } from './labels';
+import { stripeCacheText } from '../common/labels';
 
 export function StripeCacheGauge({ arrayName, cache }: { arrayName: string; cache: { size: number; active: number | null } }) {
     const text = stripeCacheText(cache);

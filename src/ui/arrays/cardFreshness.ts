@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which model an array's card shows. A card on screen (or near it) follows every refresh. A card
 // far off screen may show a running sync's progress up to OFFSCREEN_REFRESH_EVERY refreshes late:
 // with 24 syncing arrays of 128, re-rendering each one's progress, chart and diagnosis at every
@@ -6,8 +7,8 @@
 // queue) reaches the card at once, and a card coming near the screen shows the latest model
 // before it is seen. Plain TypeScript (no React), so the rule is unit-tested on real models.
 
-import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
-import { sameHostFacts } from './cardProps';
+import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
+import { sameHostFacts } from '../common/cardProps';
 
 /** An off-screen card's sync progress is at most this many refreshes old (10 s at 2 s a refresh). */
 export const OFFSCREEN_REFRESH_EVERY = 5;

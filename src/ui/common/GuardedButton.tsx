@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A button that says why it cannot be used: no administrative access, or a reason from the core
 // (Cockpit's idiom: a disabled control carries a tooltip, and stays focusable to show it).
 //
@@ -10,7 +11,7 @@
 import { useRef, useState } from 'react';
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
-import { useAdmin } from '../app/HostContext';
+import { useAdmin } from './HostContext';
 
 export function GuardedButton({ disabledReason, children, onMouseEnter, onFocus, ...props }:
     ButtonProps & { disabledReason?: string | null }) {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One typed-in number with its error (from the core's validation) and explanations below it:
 // the shape of every single-value tuning form.
 

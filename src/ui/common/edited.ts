@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which fields of a change dialog the user changed. A field that still reads as the dialog opened
 // is not written: its text may be the current value rounded for display (1000 KiB/s shows as
 // 1.02 MB/s, which is 996 KiB/s), and a dialog applied as opened must change nothing.

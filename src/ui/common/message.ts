@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { _, fmt } from '../../host/i18n';
 import type { Message } from '../../md/message';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Whether an element is on screen or within one screen height of it. One IntersectionObserver
 // serves every caller (128 array cards would otherwise make 128). Where there is no
 // IntersectionObserver (jsdom, very old browsers) everything counts as near: it only costs time.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is it slow?" in the sync panel: the findings of src/md/diagnosis with their numbers and
 // fixes, or "gathering data" until there is enough to go on, and the what-if table.
 
@@ -7,8 +8,8 @@ import { Content, Title } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { diagnose, type Diagnosis, type Finding, type FixIntent } from '../../md/diagnosis/findings';
 import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
-import type { ArrayModel, HostModel } from '../../md/model';
-import { durationText } from '../sync/syncTexts';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
+import { durationText } from '../common/syncTexts';
 import { FixButton } from './FixButton';
 import { boundText, findingText, findingTitle, windowText } from './findingTexts';
 import { WhatIfTable } from './WhatIfTable';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
 // and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
 // the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
@@ -6,7 +7,7 @@
 import { useState } from 'react';
 import { _ } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
@@ -26,9 +27,9 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
     case 'resume': {
         const result = syncControlPlan(array, 'resume');
         return (
-            <ChangeModal title={'plan' in result ? text(result.plan.title) : _('Resume')} plan={'plan' in result ? result.plan : null}
+            <ChangeModal title={result.plan ? text(result.plan.title) : _('Resume')} plan={result.plan ?? null}
                 recordOriginals={false} onClose={onClose}>
-                {'error' in result && text(result.error)}
+                {result.errors?.control && text(result.errors.control)}
             </ChangeModal>
         );
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sentences for the diagnosis: each finding with the numbers behind it, the fix buttons' labels
 // and the what-if table's words. Rates are per member disk, like md's limits.
 
@@ -7,7 +8,7 @@ import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
 import type { Finding, FixIntent } from '../../md/diagnosis/findings';
 import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
-import { durationText } from '../sync/syncTexts';
+import { durationText } from '../common/syncTexts';
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 const ms = (value: number) => value.toFixed(value >= 100 ? 0 : 1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The one way raidtune changes anything: a form (children) whose current plan is shown as the
 // exact commands, applied only when the user confirms, then the outcome: what the kernel kept,
 // or which step failed and why, with an offer to undo what was already done. Before writing, the
@@ -9,14 +10,13 @@ import {
     Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
 } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { applyRecorded, applySteps, readAttributes, readJournal, type ApplyResult } from '../../host/executor';
-import { armedFollowSteps } from '../../md/autoRestore';
+import { changedOnHost, undoableSteps, undoApplied, writePlan } from '../../host/applyPlan';
+import type { ApplyResult } from '../../host/executor';
 import { formatRateWithRaw } from '../../md/format';
-import { stepsWithJournal } from '../../md/journal';
 import type { Message } from '../../md/message';
-import { changedSinceOpened, pathsToRecheck, rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
-import { describeStep, invertSteps, type Plan, type Step } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
+import { describeStep, type Plan, type Step } from '../../md/plan';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 
 export interface ChangeModalProps {
@@ -101,37 +101,30 @@ export function ChangeModal({ title, plan, warnings = [], recordOriginals = true
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
 
+    const request = { config, plan, recordOriginals, steps, armed: model.autoRestore };
+
     const write = async (writing: Step[]) => {
         setPhase({ name: 'applying' });
-        const all = plan && recordOriginals && !steps
-            ? stepsWithJournal({ ...plan, steps: writing }, await readJournal(config), config.stateDir, new Date().toISOString(),
-                updated => armedFollowSteps(updated, model.autoRestore, config))
-            : writing;
-        const result = plan ? await applyRecorded(config, plan.title, writing, all) : await applySteps(config, all);
-        setPhase({ name: 'done', result });
+        setPhase({ name: 'done', result: await writePlan(request, writing) });
         refreshNow();
     };
 
     const apply = async () => {
         setPhase({ name: 'applying' });
-        const changes = changedSinceOpened(toApply, await readAttributes(config, pathsToRecheck(toApply)));
+        const changes = await changedOnHost(config, toApply);
         if (changes.length) setPhase({ name: 'changed', changes });
         else await write(toApply);
     };
 
     const undo = async (result: ApplyResult) => {
-        const changed = result.done.map(o => o.step).filter(s => s.kind !== 'write-file');
         setPhase({ name: 'applying' });
-        const reverse = invertSteps(plan?.title ?? { message: '', args: [] }, changed);
-        const undone = await applyRecorded(config, reverse.title, reverse.steps, reverse.steps);
-        setPhase({ name: 'done', result, undone });
+        setPhase({ name: 'done', result, undone: await undoApplied(config, plan, result) });
         refreshNow();
     };
 
     const done = phase.name === 'done' ? phase : null;
     const changed = phase.name === 'changed' ? phase.changes : null;
-    const undoable = done && done.result.failed && !done.undone
-        ? done.result.done.filter(o => o.step.kind !== 'write-file') : [];
+    const undoable = done && !done.undone ? undoableSteps(done.result) : [];
 
     return (
         <Modal isOpen variant="medium" onClose={onClose} aria-labelledby="change-modal-title">

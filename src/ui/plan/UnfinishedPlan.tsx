@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A plan cut short (the tab closed, the page reloaded, the connection lost while applying) leaves
 // its record on the host (src/md/planRecord.ts). This says so, with what took effect, and offers
 // to finish it or undo it, each previewed in the usual change dialog.
@@ -8,7 +9,7 @@ import { _, fmt } from '../../host/i18n';
 import { isOwnRecord, readStepTargets } from '../../host/executor';
 import { finishPlan, forgetPlan, planProgress, undoPlan, type PlanProgress, type PlanRecord } from '../../md/planRecord';
 import type { Plan } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from './ChangeModal';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { GuardedButton } from '../common/GuardedButton';
@@ -6,7 +7,8 @@ import { PresetChange } from '../tuning/PresetChange';
 import { syncIoDepthHelp, syncIoDepthText } from '../tuning/SyncIoDepthField';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, type HostModel } from '../../md/model';
+import { type HostModel } from '../../md/modelTypes';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/settings/registry';
 
 function limit(kiBs: number | null, kernelDefault: number): string {
     if (kiBs === null) return _('unknown');

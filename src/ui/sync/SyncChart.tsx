@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The running sync's speed and progress over time, with the effective limits, in plain SVG (no
 // charting library: four lines and a few labels do not justify a dependency). Colours come from
 // PatternFly's tokens through classes (app.css), so the dark theme applies and Cockpit's CSP, which
@@ -7,7 +8,7 @@ import { _, fmt } from '../../host/i18n';
 import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, type ChartSummary } from '../../md/chartGeometry';
 import { formatPercent, formatRate } from '../../md/format';
 import type { TrendSample } from '../../md/trend';
-import { durationText } from './syncTexts';
+import { durationText } from '../common/syncTexts';
 
 export function chartSummaryText(summary: ChartSummary): string {
     const parts = [

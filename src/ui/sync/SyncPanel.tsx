@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { Alert, Content, Label, Progress, Stack, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
-import type { ArrayModel, HostModel, SyncModel } from '../../md/model';
+import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
 import { mergeTrend } from '../../md/trend';
-import { syncActionName } from '../arrays/labels';
+import { syncActionName } from '../common/labels';
 import { DiagnosisSection } from '../diagnosis/DiagnosisSection';
 import type { FixIntent } from '../../md/diagnosis/findings';
 import { arraySyncIoDepthText } from '../tuning/SyncIoDepthField';
 import { SyncChart } from './SyncChart';
-import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from './syncTexts';
+import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from '../common/syncTexts';
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {
     return <span className="raidtune-sync-fact"><strong>{name}:</strong> {children}</span>;

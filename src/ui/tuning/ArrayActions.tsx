@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
 // worker threads and disk queues, and its sync.
 
@@ -5,7 +6,7 @@ import { memo, useCallback, useState } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/diskQueue';
 import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
 import { readAheadUnavailable } from '../../md/tuning/readAhead';
@@ -99,7 +100,7 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: { buttons: Action
 }, sameButtons);
 
 // `host` comes from the card, not from useHost(): a store read would re-render the actions of
-// all cards at every refresh, bypassing the card's memo (src/ui/arrays/cardProps.ts). The dialogs
+// all cards at every refresh, bypassing the card's memo (src/ui/common/cardProps.ts). The dialogs
 // render here, outside the memoised bar: the sync controls follow the array at every refresh; the
 // settings dialogs keep the values they opened with (useHostAsOpened) and check them at Apply.
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
@@ -118,9 +119,9 @@ export function ArrayActions({ array, host }: { array: ArrayModel; host: HostMod
                 <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={close} />
             )}
             {controlPlan && (
-                <ChangeModal title={'plan' in controlPlan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
-                    plan={'plan' in controlPlan ? controlPlan.plan : null} recordOriginals={false} onClose={close}>
-                    {'error' in controlPlan && text(controlPlan.error)}
+                <ChangeModal title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
+                    plan={controlPlan.plan ?? null} recordOriginals={false} onClose={close}>
+                    {controlPlan.errors?.control && text(controlPlan.errors.control)}
                 </ChangeModal>
             )}
         </>

@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Form, FormGroup, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import type { Message } from '../../md/message';
 import { arrayLimitsPlan, type ArrayLimit } from '../../md/tuning/speedLimits';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';

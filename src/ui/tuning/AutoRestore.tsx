@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Restore automatically when the sync of mdX finishes", per array with a running sync, and the
 // armed ones with a way to cancel. The waiting happens on the host (src/md/waiterScript.ts), so
 // the restore also happens with this page closed; the page only arms, shows and cancels. The
@@ -7,9 +8,9 @@ import { Flex, FlexItem, Label, Stack, StackItem } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { armPlan, armRefusal, cancelPlan, notRestoredBy, type ArmedRestore } from '../../md/autoRestore';
 import type { Journal } from '../../md/journal';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import type { Plan, Step } from '../../md/plan';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Adding or removing an array's write-intent bitmap: what changes, for an addition the chunk size
 // with its write cost (seed 002) and the recommended one marked, then the exact mdadm command
 // (ChangeModal). The array's button (ArrayActions) offers whichever of the two applies.
@@ -5,7 +6,7 @@
 import { useState } from 'react';
 import { Alert, Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, Stack } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
+import type { ArrayModel } from '../../md/modelTypes';
 import {
     bitmapFailureHint,
     bitmapAddPlan, bitmapGuidance, bitmapPlanTitle, bitmapRemovePlan, chunkLabel,
@@ -13,26 +14,16 @@ import {
 } from '../../md/tuning/bitmap';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { CompactTable, type Column } from '../common/CompactTable';
 
 function PenaltyTable({ guidance }: { guidance: BitmapGuidance }) {
+    const columns: Column<BitmapGuidance['penalty'][number]>[] = [
+        { title: _('Bitmap chunk'), cell: row => chunkLabel(row.chunkKiB) },
+        { title: _('Sequential writes'), cell: row => fmt(_('$0% slower'), Math.abs(row.sequentialWritePercent)) },
+    ];
     return (
-        <table className="pf-v6-c-table pf-m-compact raidtune-bitmap-penalty">
-            <caption className="pf-v6-c-table__caption">{text(guidance.penaltySource)}</caption>
-            <thead className="pf-v6-c-table__thead">
-                <tr className="pf-v6-c-table__tr">
-                    <th className="pf-v6-c-table__th" scope="col">{_('Bitmap chunk')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Sequential writes')}</th>
-                </tr>
-            </thead>
-            <tbody className="pf-v6-c-table__tbody">
-                {guidance.penalty.map(row => (
-                    <tr className="pf-v6-c-table__tr" key={row.chunkKiB}>
-                        <td className="pf-v6-c-table__td">{chunkLabel(row.chunkKiB)}</td>
-                        <td className="pf-v6-c-table__td">{fmt(_('$0% slower'), Math.abs(row.sequentialWritePercent))}</td>
-                    </tr>
-                ))}
-            </tbody>
-        </table>
+        <CompactTable className="raidtune-bitmap-penalty" grid={false} caption={text(guidance.penaltySource)}
+            columns={columns} rows={guidance.penalty} rowKey={row => String(row.chunkKiB)} />
     );
 }
 

@@ -1,20 +1,19 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The queue settings of the disks under an array, changed for all of them at once (one command
 // per disk in the preview). The table shows where each disk stands before anything is written.
 
 import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, TextInput } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel, DiskModel, HostModel } from '../../md/model';
-import {
-    diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks,
-    schedulerChoices, DISK_QUEUE_SETTINGS, NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN,
-    type DiskQueueSetting,
-} from '../../md/tuning/diskQueue';
+import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
+import { diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks, schedulerChoices, DISK_QUEUE_SETTINGS, type DiskQueueSetting } from '../../md/tuning/diskQueue';
 import type { FieldError } from '../../md/validate';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN } from '../../md/settings/registry';
+import { CompactTable, type Column } from '../common/CompactTable';
 
 const SETTING_LABELS: Record<DiskQueueSetting, () => string> = {
     queueDepth: () => _('Queue depth (NCQ)'),
@@ -47,28 +46,14 @@ function diskKind(disk: DiskModel): string {
 }
 
 function DisksTable({ array, disks }: { array: ArrayModel; disks: DiskModel[] }) {
-    const cell = (disk: DiskModel, setting: DiskQueueSetting) => diskQueueValue(disk, setting) ?? '—';
+    const columns: Column<DiskModel>[] = [
+        { title: _('Disk'), cell: disk => `/dev/${disk.name}` },
+        { title: _('Type'), cell: diskKind },
+        ...DISK_QUEUE_SETTINGS.map((s): Column<DiskModel> => ({ title: COLUMN_LABELS[s](), cell: disk => diskQueueValue(disk, s) ?? '—' })),
+    ];
     return (
-        <table className="pf-v6-c-table pf-m-compact pf-m-grid-md raidtune-disk-queues" aria-label={fmt(_('Disks under $0'), array.name)}>
-            <thead className="pf-v6-c-table__thead">
-                <tr className="pf-v6-c-table__tr">
-                    <th className="pf-v6-c-table__th" scope="col">{_('Disk')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Type')}</th>
-                    {DISK_QUEUE_SETTINGS.map(s => <th key={s} className="pf-v6-c-table__th" scope="col">{COLUMN_LABELS[s]()}</th>)}
-                </tr>
-            </thead>
-            <tbody className="pf-v6-c-table__tbody">
-                {disks.map(disk => (
-                    <tr className="pf-v6-c-table__tr" key={disk.name} data-disk={disk.name}>
-                        <td className="pf-v6-c-table__td" data-label={_('Disk')}>/dev/{disk.name}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Type')}>{diskKind(disk)}</td>
-                        {DISK_QUEUE_SETTINGS.map(s => (
-                            <td key={s} className="pf-v6-c-table__td" data-label={COLUMN_LABELS[s]()}>{cell(disk, s)}</td>
-                        ))}
-                    </tr>
-                ))}
-            </tbody>
-        </table>
+        <CompactTable className="raidtune-disk-queues" label={fmt(_('Disks under $0'), array.name)} columns={columns} rows={disks}
+            rowKey={disk => disk.name} rowAttributes={disk => ({ 'data-disk': disk.name })} />
     );
 }
 

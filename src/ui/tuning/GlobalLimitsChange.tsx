@@ -1,16 +1,17 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
-import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/model';
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';
 import { mbsToKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';
-import { useHostAsOpened } from '../app/HostContext';
+import { useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { SyncIoDepthField } from './SyncIoDepthField';
+import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/settings/registry';
 
 /** KiB/s as the MB/s a person would type back (2 decimals at most). */
 export function kiBsAsMBsInput(kiBs: number | null): string {

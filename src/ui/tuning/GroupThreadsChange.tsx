@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt): how many kernel threads per NUMA node share
 // the stripe work besides the array's own mdX_raidN thread.
 
@@ -5,10 +6,11 @@ import { useState } from 'react';
 import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
-import { groupThreadsPlan, GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/tuning/groupThreads';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import type { ArrayModel } from '../../md/modelTypes';
+import { groupThreadsPlan } from '../../md/tuning/groupThreads';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/settings/registry';
 
 /** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
 export function workerThreadsText(count: number): string {

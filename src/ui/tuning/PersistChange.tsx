@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Settings after a reboot": for each tuned setting, whether the host gets the live value back at
 // the next boot, and the two changes that decide it: keep the live values (a sysctl.d file and a
 // udev rule, previewed whole) or stop keeping them (both files removed).
@@ -6,14 +7,15 @@ import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 import {
     forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
 } from '../../md/tuning/persist';
-import { useHost } from '../app/HostContext';
+import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text, textAtStart } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { CompactTable, type Column } from '../common/CompactTable';
 
 function shownValue(value: string | null, unit: KeptComparison['unit']): string {
     if (value === null) return _('unknown');
@@ -47,25 +49,14 @@ function keptFiles(model: HostModel, dirs: PersistDirs): string[] {
 }
 
 function Comparisons({ comparisons }: { comparisons: KeptComparison[] }) {
+    const columns: Column<KeptComparison>[] = [
+        { title: _('Setting'), cell: settingLabel },
+        { title: _('Now'), cell: c => shownValue(c.live, c.unit) },
+        { title: _('After a reboot'), cell: status },
+    ];
     return (
-        <table className="pf-v6-c-table pf-m-compact pf-m-grid-md raidtune-kept" aria-label={_('Settings after a reboot')}>
-            <thead className="pf-v6-c-table__thead">
-                <tr className="pf-v6-c-table__tr">
-                    <th className="pf-v6-c-table__th" scope="col">{_('Setting')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('Now')}</th>
-                    <th className="pf-v6-c-table__th" scope="col">{_('After a reboot')}</th>
-                </tr>
-            </thead>
-            <tbody className="pf-v6-c-table__tbody">
-                {comparisons.map(c => (
-                    <tr className="pf-v6-c-table__tr" key={settingLabel(c)} data-state={c.state}>
-                        <td className="pf-v6-c-table__td" data-label={_('Setting')}>{settingLabel(c)}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('Now')}>{shownValue(c.live, c.unit)}</td>
-                        <td className="pf-v6-c-table__td" data-label={_('After a reboot')}>{status(c)}</td>
-                    </tr>
-                ))}
-            </tbody>
-        </table>
+        <CompactTable className="raidtune-kept" label={_('Settings after a reboot')} columns={columns} rows={comparisons}
+            rowKey={settingLabel} rowAttributes={c => ({ 'data-state': c.state })} />
     );
 }
 

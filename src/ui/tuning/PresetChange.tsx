@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The "Presets…" dialog: three choices with one line each on what they do, and the exact writes
 // of the chosen one before anything is written.
 
@@ -5,8 +6,9 @@ import { useState } from 'react';
 import { Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { formatRate } from '../../md/format';
-import { PRESET_MEMORY_SHARE, PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
-import { useHostAsOpened } from '../app/HostContext';
+import { PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
+import { STRIPE_CACHE_MEMORY } from '../../md/tuning/stripeCache';
+import { useHostAsOpened } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 
@@ -27,7 +29,7 @@ function explanation(name: PresetName): string {
         return fmt(_('A rebuild keeps at least $0 per disk under other I/O, up to $1 when idle; stripe caches of $2 entries, where most of their rebuild gain was measured.'), min, max, entries);
     case 'fast-rebuild':
         return fmt(_('A rebuild keeps $0 per disk even under other I/O, which gets slower, and up to $1 when idle; stripe caches of $2 entries if they fit in $3% of the available memory.'),
-            min, max, entries, Math.round(PRESET_MEMORY_SHARE * 100));
+            min, max, entries, Math.round(STRIPE_CACHE_MEMORY.warn * 100));
     }
 }
 

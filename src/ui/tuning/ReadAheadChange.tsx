@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The read-ahead of an array, typed in KiB (what read_ahead_kb takes) and shown in the 512-byte
 // sectors of `blockdev --setra` too, since that is how most how-tos give it.
 
@@ -5,10 +6,11 @@ import { useState } from 'react';
 import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
-import type { ArrayModel } from '../../md/model';
-import { readAheadPlan, READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB, setraSectors } from '../../md/tuning/readAhead';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import type { ArrayModel } from '../../md/modelTypes';
+import { readAheadPlan, setraSectors } from '../../md/tuning/readAhead';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB } from '../../md/settings/registry';
 
 /** "2048 KiB (4096 sectors for blockdev --setra)": the array card's fact. */
 export function readAheadText(kib: number): string {

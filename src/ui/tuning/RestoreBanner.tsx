@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Shown while raidtune's record of the original values exists on the host (the way back), or
 // while an automatic restore is armed.
 
@@ -6,8 +7,8 @@ import { Alert, AlertActionLink } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { cancelPlan } from '../../md/autoRestore';
 import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
-import type { HostModel } from '../../md/model';
-import { useHost } from '../app/HostContext';
+import type { HostModel } from '../../md/modelTypes';
+import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { AutoRestore, type BannerChange } from './AutoRestore';

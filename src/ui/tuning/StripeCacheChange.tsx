@@ -1,11 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
 import { Form, HelperTextItem } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB } from '../../md/format';
-import type { ArrayModel } from '../../md/model';
-import { stripeCacheCost, stripeCachePlan, STRIPE_CACHE_MAX, STRIPE_CACHE_MIN } from '../../md/tuning/stripeCache';
-import { arrayAsOpened, useHostAsOpened } from '../app/HostContext';
+import type { ArrayModel } from '../../md/modelTypes';
+import { ARRAY_SETTINGS, STRIPE_CACHE_DEFAULT } from '../../md/settings/registry';
+import { stripeCacheChoice } from '../../md/tuning/stripeCache';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function percent(share: number | null): string {
@@ -16,17 +18,16 @@ function percent(share: number | null): string {
 export function StripeCacheChange({ array: shown, onClose, suggested }: { array: ArrayModel; onClose: () => void; suggested?: number }) {
     const { model } = useHostAsOpened();
     const array = arrayAsOpened(model, shown);
-    const [entries, setEntries] = useState(String(suggested ?? array.stripeCache?.size ?? 256));
-    const result = stripeCachePlan(model, array, entries);
-    const parsed = /^\d+$/.test(entries.trim()) ? Number(entries) : null;
-    const cost = parsed === null ? null : stripeCacheCost(model, array, parsed);
+    const [entries, setEntries] = useState(String(suggested ?? array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT));
+    const { result, entries: parsed, cost } = stripeCacheChoice(model, array, entries);
+    const { min, max } = ARRAY_SETTINGS.stripeCache.bounds;
     const memory = model.memory;
     const shares = cost === null ? [] : [formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
         percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null)];
     return (
         <ChangeModal title={fmt(_('Stripe cache of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <NumberField id={`${array.name}-stripe-cache`} label={fmt(_('Entries ($0 to $1)'), STRIPE_CACHE_MIN, STRIPE_CACHE_MAX)}
+                <NumberField id={`${array.name}-stripe-cache`} label={fmt(_('Entries ($0 to $1)'), min, max)}
                     value={entries} onChange={setEntries} error={result.errors?.entries}>
                     {cost && (
                         <HelperTextItem className="raidtune-stripe-cost">

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The sync I/O depth (where the kernel has it) in the limit dialogs and next to the limits: what it
 // is, in md.c's terms (src/md/tuning/syncIoDepth.ts), and its kernel default.
 
 import { HelperTextItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/model';
 import type { Message } from '../../md/message';
 import type { LocalOrSystem } from '../../md/sysfs';
 import { NumberField } from '../common/NumberField';
+import { KERNEL_DEFAULT_SYNC_IO_DEPTH } from '../../md/settings/registry';
 
 /** The depth as shown next to the speed limits. */
 export function syncIoDepthText(depth: number | null): string {

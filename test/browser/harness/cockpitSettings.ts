@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Cockpit's per-user settings as the 287 shell stores them, and accessibility checks with axe-core.
 //
 // - Language: the shell's "Display language" dialog sets the cookie CockpitLang (e.g. "de-de";

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A scenario of a test file's own for the simulated host, written to a temp folder that is removed
 // after the file's tests, with a folder beside it for raidtune's state (restore.json, applying.json)
 // that the test can read by path.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One real environment per test file: simulated md host + cockpit-ws/bridge serving the plugin
 // (its config pointing at the simulated /proc and /sys) + headless Chromium with the plugin page
 // open. After EACH test it fails on any console error/warning, page error or CSP violation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs once before the browser tests. Cheap: checks what the machine and the build must provide and
 // tags this run so globalTeardown can find processes a crashed test left behind.
 import { existsSync, statSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What the browser tests read off raidtune's page, and the simulated host's truth to compare with.
 
 import { readFile } from 'node:fs/promises';

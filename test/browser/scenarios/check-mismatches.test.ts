@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A monthly check of a 6-disk RAID6, 40% through, that has found inconsistent stripes. The page
 // must show the check's progress and the kernel's mismatch_cnt in the words of what it counts
 // (so far while a check or repair runs, found by the last check, found and rewritten by the last

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // md0: a RAID5 with a faulty member and no spare, degraded [4/3] [UU_U]; md1: a RAID1 left
 // inactive with one known device. The page must name the faulty disk, its error count, the empty
 // slot, and show md1 as inactive, all as the kernel reports them.

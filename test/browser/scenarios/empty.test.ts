@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // md loaded, no arrays: the page says so and shows how to create one; no array cards.
 
 import { setupRaidtune } from '../harness/env';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A RAID1 resync paused with `echo frozen > sync_action` at 37%: mdstat shows only the
 // tab-indented `resync=PENDING`, sysfs `sync_completed` reads "none" (no sync thread runs) and the
 // progress lives in `resync_start` (the kernel's recovery_cp). The page must say it is paused,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // 128 RAID6 arrays of 16 SAS disks (2048 disks, ~26k files): every array gets its card, the
 // number of degraded / recovering / resyncing / checking / paused cards is what the kernel's mdstat
 // says, and a refresh updates the page in place (same elements, same scroll position). A syncing

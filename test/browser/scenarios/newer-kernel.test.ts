@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A 7.x-like kernel (the newer-kernel scenario): md/bitmap_type names each array's bitmap kind and
 // bitmap/ exists only while a classic bitmap runs. The page shows the kind the kernel names, an
 // absent bitmap/location as none, and no add or remove for the lockless bitmap (llbitmap), whose

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A kernel that lacks attributes raidtune reads (the old-kernel scenario: no group_thread_cnt,
 // consistency_policy, last_sync_action or mq/0/nr_tags; NVMe disks without any I/O scheduler).
 // What a kernel lacks is left out or said to be missing from this kernel: never an error, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Two mirrored 4 TB disks, clean and idle: the quiet case. Everything shown must match the
 // simulated kernel's files, nothing syncs, and the page refreshes at the slow idle pace.
 

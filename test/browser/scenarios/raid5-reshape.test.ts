@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // A RAID5 growing from 3 to 4 disks, 23% through the reshape: the page must show the disk count
 // change the kernel reports in raid_disks ("4 (3)") and the reshape's real progress.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The seed's 22-hour rebuild: a 5 x 2 TB RAID6 recovering onto a replaced disk, held at the
 // minimum speed by other I/O. The page must show what the (simulated) kernel holds, live.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Two RAID1 arrays on partitions of the same two disks: md resyncs one at a time, so md0 runs and
 // md1 waits with resync=DELAYED. The page must say who md1 waits for, and follow the hand-over.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Turns a real-kernel capture folder (test/fixtures/real-kernel/NAME) into what the host would
 // hold: a map of canonical path -> file content, and helpers to lay it out as a directory tree.
 

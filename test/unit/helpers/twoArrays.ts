@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Two real-kernel arrays (md0 raid0 on vda+vdb, md1 linear on vdc+vdd) with their member disks'
 // queues and I/O counters: a host small enough to follow object by object between refreshes.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { loadCaptureFiles } from './realKernelCapture';
 
 export const DISKS = ['vda', 'vdb', 'vdc', 'vdd'];

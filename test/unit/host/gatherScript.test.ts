@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs the real gather script with the real sh and grep over real-kernel captures laid out as
 // directory trees, and checks that what comes back is exactly what the kernel showed.
 
@@ -7,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
 import { parseGatherOutput } from '../../../src/md/snapshot';
-import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/persist';
 import { CAPTURES, loadCaptureFiles, writeTree } from '../helpers/realKernelCapture';
+import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/keptFiles';
 
 function gather(procRoot: string, sysRoot: string, ...extra: string[]): string {
     return execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', procRoot, sysRoot, ...extra],

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Runs the auto-restore waiter (src/md/waiterScript.ts) with the real sh against a temporary
 // sysfs/procfs-like tree: it restores only once idle persists, ignores a brief idle (a restart),
 // keeps a bounded history, and exits without restoring when cancelled.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The AppStream metainfo: valid for `appstreamcli validate --no-net` as written and as installed
 // (translations merged in by msgfmt --xml, what `make install` and the RPM install), an addon of
 // Cockpit launched by raidtune's manifest.

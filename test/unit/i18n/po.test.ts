@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The PO reader and the po.<lang>.js writer (tools/i18n/po.ts), checked by running the written
 // script the way Cockpit 287's cockpit.js uses it: cockpit.locale() stores the catalogue,
 // gettext() looks msgids up, ngettext() calls "plural-forms" and picks the form at index + 1.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The extraction itself (tools/i18n/pot.ts: esbuild strips TypeScript and JSX, xgettext reads the
 // result): it finds strings where plain xgettext on .tsx misses them, and on this repository it
 // produces exactly the committed po/raidtune.pot.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // An oracle for the translation template that shares nothing with tools/i18n/pot.ts: the
 // TypeScript compiler's own syntax tree of every source file, and every call of _(), N_() or
 // ngettext() in it. If xgettext (on esbuild's output) ever misses or invents a string, the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The translations are complete and current: po/raidtune.pot holds exactly the strings the sources,
 // the manifest and the metainfo have today, and po/de.po and po/zh_CN.po translate every one of
 // them. Adding or changing a user-visible string fails here until `make po/raidtune.pot

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import {
     armedFileContent, armedFollowSteps, armPlan, armRefusal, cancelPlan, notRestoredBy, parseArmedFile, parseAutoRestore, type ArmedRestore,
 } from '../../../src/md/autoRestore';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { CHART_HEIGHT, chartGeometry, PLOT } from '../../../src/md/chartGeometry';
 import type { TrendSample } from '../../../src/md/trend';
 

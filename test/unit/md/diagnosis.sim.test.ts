@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The diagnosis on the simulated host: the slow-rebuilds scenario read through raidtune's gather
 // script every 2 simulated seconds, as the page does, and each array's findings from that model.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { diagnose, type Diagnosis } from '../../../src/md/diagnosis/findings';
 import type { SimulatedHost } from '../../../sim';
 import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';

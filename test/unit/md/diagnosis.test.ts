@@ -1,11 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // "Why is my rebuild slow?": each finding from samples whose numbers are worked out by hand in the
 // comments, the cases that must find nothing, the not-enough-data case, and the what-if ETAs.
 // The array is a real-kernel capture (RAID5 recovering onto vdd, members vda vdc vdd) with its
 // limits and sync changed where a case needs it.
 
-import { buildModel, type ArrayModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { ArrayModel, HostModel } from '../../../src/md/modelTypes';
 import { diagnose, type Finding } from '../../../src/md/diagnosis/findings';
-import type { IoSample } from '../../../src/md/diagnosis/samples';
+import type { IoSample } from '../../../src/md/modelTypes';
 import { measureWindow } from '../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../helpers/realKernelCapture';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { addSample, ETA_WINDOW_MS, smoothedEta } from '../../../src/md/eta';
 
 describe('smoothed ETA', () => {

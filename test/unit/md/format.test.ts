@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { formatDuration, formatKiB, formatRate, formatRateWithRaw } from '../../../src/md/format';
 
 describe('formatting', () => {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
 import { describePlan, type Step } from '../../../src/md/plan';

@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The model built from captures of Debian's 7.3 kernel (test/fixtures/real-kernel-7, made with
 // tools/vm/capture-states.sh): where 7.x words md's state differently from 6.1 (sync_action and
 // last_sync_action "recover" for 6.1's "recovery", "idle" for "none", the scheduler in use listed
 // last, no bitmap/chunksize once a bitmap is removed), raidtune shows what it shows on 6.1.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { CAPTURES_7, loadCaptureFiles } from '../helpers/realKernelCapture';
 
 function hostFrom(capture: string): HostModel {

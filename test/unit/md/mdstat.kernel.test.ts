@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/mdstat captured from a real Linux 6.1 kernel (test/fixtures/real-kernel, one folder per
 // state; its README.md says how it was made). Two checks per capture: the values a person would
 // read off it, written out by hand, and agreement with the sysfs tree captured at the same moment.

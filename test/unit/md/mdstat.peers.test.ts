@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Conformance against other projects' test suites: every sample in test/fixtures/mdstat-peers, every
 // field its expected.json asserts. Where we deliberately read a sample differently, the exception is
 // listed below with both values and the reason (also in test/fixtures/mdstat-peers/DECISIONS.md);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // parseMdstat is total: whatever it is given (cut-off files, corrupted bytes, megabytes of junk) it
 // returns, quickly, a result of the documented shape. Inputs are the corpus samples, cut and mutated
 // with a seeded generator so every run tests the same cases.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The mdstat format line by line: what Linux 6.1's md_seq_show prints, and the noise pasted captures
 // add. Corpus-wide checks live in mdstat.peers/kernel/robustness.test.ts.
 import { parseMdstat, type MdstatArray, type MdstatSync } from '../../../src/md/mdstat';

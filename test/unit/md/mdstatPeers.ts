@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Reads the peer corpus (test/fixtures/mdstat-peers) and maps our parse results to the common shape
 // its expected.json files use, so the conformance test can compare field by field.
 import * as fs from 'node:fs';

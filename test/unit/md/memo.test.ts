@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Remembered derivations (src/md/memo.ts), and the keep-after-reboot view built on them on the
 // page's own refreshes of a syncing array: the same result while its settings stay, a new one
 // as soon as one of them changes.
 
 import { memoLast, memoPerReading } from '../../../src/md/memo';
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { ModelBuilder } from '../../../src/md/modelBuilder';
 import { keptComparisons, wantedRules } from '../../../src/md/tuning/persist';
 import { gatherOutput, md, removeTempRoots, startHost, tee } from '../sim/simHelpers';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What mismatch_cnt counts, from the running sync and last_sync_action (both spellings of a
 // recovery: 6.1 "recovery", 7.3 "recover"), and when the card shows it.
 

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The model built from real-kernel captures must say what mdadm --detail and sysfs say.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import type { Snapshot } from '../../../src/md/snapshot';
 import { loadCaptureFiles } from '../helpers/realKernelCapture';
 

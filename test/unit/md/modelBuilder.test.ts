@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The refresh loop's incremental parse and build (src/md/modelBuilder.ts) against the plain ones:
 // refresh after refresh, on the simulated host read by the real gather script, both must give the
 // same model, whatever changed in between (progress, a frozen sync, a limit, a disk's scheduler,
 // processes coming and going, a whole different host).
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { FULL_READ_EVERY, ModelBuilder } from '../../../src/md/modelBuilder';
 import { GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
 import { builtinScenarioNames } from '../../../sim';
@@ -78,7 +80,7 @@ describe('incremental refresh gives the same model as a full one', () => {
         ]);
     });
 
-    test('many-arrays: 128 arrays, idle ones kept as the same objects', () => {
+    test('many-arrays: 128 arrays, idle ones reused as the same objects', () => {
         const host = startHost('many-arrays');
         const outputs = [0, 2, 2].map(seconds => {
             host.tick(seconds);
@@ -96,7 +98,7 @@ describe('incremental refresh gives the same model as a full one', () => {
     });
 });
 
-describe('fast reads: only what a sync changes, the rest kept from the last full read', () => {
+describe('fast reads: only what a sync changes, the rest reused from the last full read', () => {
     test.each(['shared-disks', 'check-mismatches', 'raid5-reshape'])('%s: the same model as from full reads', name => {
         const host = startHost(name);
         host.tick(1);
@@ -107,7 +109,7 @@ describe('fast reads: only what a sync changes, the rest kept from the last full
         host.tick(20);
         const [full, fast] = [gatherOutput(host), gatherOutput(host, true, disks)];
         expect(fast.length).toBeLessThan(full.length);
-        expect(fast).toContain('@@kept sys settings\n');
+        expect(fast).toContain('@@reused sys settings\n');
         expect(fast).not.toContain('/queue/scheduler:');
         const plain = buildModel(parseGatherOutput(full), 4000, buildModel(parseGatherOutput(first), 2000));
         const fromFast = builder.build(builder.parse(fast), 4000);
@@ -221,13 +223,13 @@ describe('GatherParser: what changed since its last parse', () => {
         expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/level', '/sys/block/md0/md/degraded']));
     });
 
-    test('a kept section keeps its files, paths and path list; the others are updated', () => {
+    test('a reused section keeps its files, paths and path list; the others are updated', () => {
         const parser = new GatherParser();
         const full = `${first.replace('@@end\n', '')}@@root sys settings\nblock/sda/queue/nr_requests:64\n@@end\n`;
         const before = parser.parse(full);
-        const fast = `${first.replace('degraded:0', 'degraded:1').replace('@@end\n', '')}@@kept sys settings\n@@end\n`;
+        const fast = `${first.replace('degraded:0', 'degraded:1').replace('@@end\n', '')}@@reused sys settings\n@@end\n`;
         const after = parser.parse(fast);
-        expect(after.keptSections).toEqual(['sys settings']);
+        expect(after.reusedSections).toEqual(['sys settings']);
         expect(after.files.get('/sys/block/sda/queue/nr_requests')).toBe('64\n');
         expect(after.changed!.paths).toEqual(new Set(['/sys/block/md0/md/degraded']));
         expect(after.sysPaths).toBe(before.sysPaths);

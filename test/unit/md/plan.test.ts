@@ -1,4 +1,5 @@
-import { attributePlan, describePlan, describeStep, invertSteps, shellQuote, withoutNoOps, type Step } from '../../../src/md/plan';
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import { attributePlan, attributeStep, describePlan, describeStep, invertSteps, shellQuote, withoutNoOps, type Step } from '../../../src/md/plan';
 import { msg } from '../../../src/md/message';
 
 const write = (path: string, to: string, from: string | null): Step =>
@@ -29,7 +30,7 @@ describe('plans', () => {
     });
 
     test('a single attribute plan writes nothing when the value is already there', () => {
-        expect(attributePlan(msg('t'), msg('x'), '/a', 256, '256').steps).toEqual([]);
-        expect(attributePlan(msg('t'), msg('x'), '/a', 512, '256').steps).toHaveLength(1);
+        expect(attributePlan(msg('t'), attributeStep(msg('x'), '/a', 256, '256')).steps).toEqual([]);
+        expect(attributePlan(msg('t'), attributeStep(msg('x'), '/a', 512, '256')).steps).toHaveLength(1);
     });
 });

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { msg } from '../../../src/md/message';
 import type { Step } from '../../../src/md/plan';
 import {

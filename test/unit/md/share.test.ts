@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Structural sharing: an unchanged part of the model keeps its object from one refresh to the next
 // (what lets the array cards skip re-rendering), and a changed part never keeps a stale one.
 
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { shareUnchanged } from '../../../src/md/share';
 import { DISKS, diskstatsLine, hostFiles, modelOf } from '../helpers/twoArrays';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { parseGatherOutput } from '../../../src/md/snapshot';
 
 describe('gather output', () => {
@@ -7,7 +8,7 @@ describe('gather output', () => {
             '@@root sys', 'block/md0/md/level:raid1', '@@end', '',
         ].join('\n'));
         expect(snapshot).toEqual({
-            pageSize: 65536, missingRoots: [], complete: true, id: expect.any(Number), sysPaths: ['/sys/block/md0/md/level'], keptSections: [], sectionPaths: expect.any(Map),
+            pageSize: 65536, missingRoots: [], complete: true, id: expect.any(Number), sysPaths: ['/sys/block/md0/md/level'], reusedSections: [], sectionPaths: expect.any(Map),
             files: new Map([
                 ['/proc/mdstat', 'Personalities : [raid1]\n\nunused devices: <none>\n'],
                 ['/sys/block/md0/md/level', 'raid1\n'],

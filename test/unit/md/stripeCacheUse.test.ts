@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { isStripeCacheFull, STRIPE_CACHE_FULL_SHARE, stripeCacheShare } from '../../../src/md/stripeCacheUse';
 
 describe('stripe cache use', () => {

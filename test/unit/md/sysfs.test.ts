@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import {
     parseBitmapLocation, parseDiskstats, parseIntValue, parseMeminfo, parseMemberState, parseNumberOrNone,
     parseBitmapType, parseRaidDisks, parseScheduler, parseSpeedLimit, parseSyncCompleted,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { addTrendSample, mergeTrend, TREND_MAX_SAMPLES, type TrendSample } from '../../../src/md/trend';
 
 const sample = (at: number, doneKiB = at): TrendSample =>

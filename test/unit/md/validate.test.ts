@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { mbsToKiBs, parseRateMBs, parseWholeNumber, knownDevice, parseChoice } from '../../../src/md/validate';
 import { BAD_TEXT_VALUES } from '../../shared/badValues';
 

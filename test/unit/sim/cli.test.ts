@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The mdsim program: options, --once, the ready signal, live ticking with tee writes, and a
 // clean exit on SIGTERM. It is bundled the way build.mjs bundles it, into a temp directory.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Array sizes the simulator derives when a scenario gives no componentSizeKiB: mdadm's default
 // data offset. Pinned to what Debian 12's mdadm 4.2 and kernel 6.1 produced in the real-kernel
 // tier's guest (tools/vm, 8 x 256 MiB virtio disks; partitions made with fdisk), plus the offset

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulator against real-kernel captures (test/fixtures/real-kernel/): for scenarios built
 // to be equivalent to each capture, /proc/mdstat must match byte for byte, and the sysfs files
 // raidtune reads must exist exactly where the kernel has them, with the same values.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated mdadm: its command line parsed like mdadm 4.2's, its requests applied by the
 // running simulator at the next tick with mdadm's and the kernel's refusals (messages and exit
 // codes as checked on Linux 6.1 + mdadm 4.2), the tree showing the bitmap afterwards, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sync behaviour over simulated time: speed limits, throttling by competing I/O, the coarse
 // sync_completed checkpoints, arrays waiting for each other, reshape and recovery completion.
 

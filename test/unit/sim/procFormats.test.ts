@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/meminfo and /proc/diskstats in the kernel's formats, with real device numbers, and
 // counters that move with the I/O.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The built-in scenarios, read through raidtune's own gather script, and scenario validation.
 
 import { readFileSync, writeFileSync } from 'node:fs';

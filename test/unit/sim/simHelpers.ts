@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Shared helpers for the simulator tests: temp roots, reading the tree, small scenario builders.
 
 import { execFileSync } from 'node:child_process';

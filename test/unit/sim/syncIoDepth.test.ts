@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated newer kernel: sync_io_depth files only where the scenario's kernel has them, the
 // store functions' rules (md.c sync_io_depth_store, proc_dointvec), the depth's hold on a busy
 // sync's speed, and raidtune's diagnosis of it on that host.
 
-import { buildModel, type HostModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { diagnose } from '../../../src/md/diagnosis/findings';
 import { attr, gather, md, oneArray, progress, removeTempRoots, startHost, tee } from './simHelpers';
 import { existsSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated tee: a write into the simulated tree is applied inside the write, as a sysfs store
 // function runs inside write(2). So when tee exits the file reads what the kernel would read back,
 // and a refused write failed with the kernel's errno (pinned on Linux 6.1 by test/vm/tuning.test.ts).

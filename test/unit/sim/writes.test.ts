@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // `tee` writes into the tree (truncate + write in place) take effect on the next tick, with the
 // kernel's parsing, limits and refusals; a refused write puts the old value back.
 

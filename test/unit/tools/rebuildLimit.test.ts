@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The rebuild benchmark's limit (tools/vm/rebuildLimit.ts) against a count over md's layouts: every
 // data chunk of n stripes (one full parity rotation) read once, with one member missing.
 import { degradedLoadShare, rebuildLimitMBs, survivorLoadShare } from '../../../tools/vm/rebuildLimit';

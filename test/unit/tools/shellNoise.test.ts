@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The harness ignores only each Cockpit version's own shell lines, by exact text, on shell pages:
 // anything else (raidtune's own errors first) still fails a browser test on every version.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,8 +1,9 @@
 /**
  * @jest-environment jsdom
  */
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The memoised card parts render again only when one of their listed fields changed
-// (src/ui/arrays/cardProps.ts SUMMARY_FIELDS, LAYOUT_FIELDS). So whatever they show must come from
+// (src/ui/common/cardProps.ts SUMMARY_FIELDS, LAYOUT_FIELDS). So whatever they show must come from
 // those fields alone: here every other field of real models (each simulated scenario, each
 // real-kernel capture) takes another array's value, and what the part shows must not change. A
 // field a part starts to show without being listed fails here, instead of showing a stale value.
@@ -11,12 +12,13 @@ import * as fs from 'node:fs';
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { layoutAdvice } from '../../../src/md/advice/layout';
-import { buildModel, type ArrayModel } from '../../../src/md/model';
+import { buildModel } from '../../../src/md/model';
+import type { ArrayModel } from '../../../src/md/modelTypes';
 import type { HostConfig } from '../../../src/host/config';
-import { HostContext } from '../../../src/ui/app/HostContext';
-import { createRefreshStore } from '../../../src/ui/app/refreshStore';
+import { HostContext } from '../../../src/ui/common/HostContext';
+import { createRefreshStore } from '../../../src/ui/common/refreshStore';
 import { ArraySummary } from '../../../src/ui/arrays/ArrayCard';
-import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/arrays/cardProps';
+import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/common/cardProps';
 import { builtinScenarioNames } from '../../../sim';
 import { CAPTURES, loadCaptureFiles } from '../helpers/realKernelCapture';
 import { gather, removeTempRoots, startHost } from '../sim/simHelpers';

@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Which model an array's card shows (src/ui/arrays/cardFreshness.ts), on models the page's own
 // refresh builds from the simulated host: a card far off screen may show a sync's progress a few
 // refreshes late, never a change of anything else.
 
-import type { HostModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { ModelBuilder } from '../../../src/md/modelBuilder';
 import { firstCardView, nextCardView, OFFSCREEN_REFRESH_EVERY, type CardView } from '../../../src/ui/arrays/cardFreshness';
 import type { SimulatedHost } from '../../../sim';

@@ -1,8 +1,9 @@
-// The array cards' memo rule (src/ui/arrays/cardProps.ts) on models from buildModel: a card skips a
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The array cards' memo rule (src/ui/common/cardProps.ts) on models from buildModel: a card skips a
 // refresh only when nothing it shows changed.
 
-import type { HostModel } from '../../../src/md/model';
-import { sameCardProps } from '../../../src/ui/arrays/cardProps';
+import type { HostModel } from '../../../src/md/modelTypes';
+import { sameCardProps } from '../../../src/ui/common/cardProps';
 import { DISKS, diskstatsLine, hostFiles, modelOf } from '../helpers/twoArrays';
 
 const md0 = (host: HostModel) => host.arrays.find(a => a.name === 'md0')!;

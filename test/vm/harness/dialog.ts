@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // raidtune's change dialog (src/ui/plan/ChangeModal.tsx) as the tests drive it.
 import type { Locator, Page } from 'playwright-core';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Boots ONE guest for the whole run and the host's cockpit-ws whose session is the guest's
 // cockpit-bridge. Test files reach them through environment variables (process.env is inherited
 // by the test files; live objects are not), see ./vmEnv.ts:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Stops ws and the guest (logs go to build/vm/<kernel>/logs/), then fails the run if anything the harness
 // started is still running (found by this run's environment tag, never by name).
 import { failOnLeftoverProcesses } from '../../../tools/cockpit/proc';

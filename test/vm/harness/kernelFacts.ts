@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Tiny, deliberately independent readers of what the guest kernel and mdadm say, so the tests
 // compare the page against the kernel and not against raidtune's own parsers (src/md/).
 // They understand just the lines the tests need.

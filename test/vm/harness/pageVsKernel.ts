@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What raidtune's page shows for one array (read in ONE pass over the DOM), and the check that it
 // says what the guest kernel and mdadm said around that moment (readKernel() before and after).
 // Expected texts are derived here from the kernel's values, not from raidtune's own code.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // md states made with the real mdadm in the guest, and waits on the guest kernel.
 import type { Page } from 'playwright-core';
 import { arrayCard, waitUntil } from '../../browser/harness/raidtunePage';

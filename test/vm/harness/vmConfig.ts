@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The plugin configuration the tier's guest bridge gets (a manifest override written by
 // globalSetup through startGuestCockpit): paths are the GUEST's.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // One test file's view of the real-kernel tier: control of the guest that globalSetup booted, a
 // headless Chromium, md state reset before every test, and recorded pages that must stay free of
 // console errors, page errors and CSP violations (checked and closed after each test).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The health advice of a card (issue #18 item 6), read end to end: the simulator's tree through
 // the real gather script into the model, then what the alert says and offers; the removal plan's
 // validation; the read-back after the removal.
@@ -6,7 +7,8 @@ import { join } from 'node:path';
 import {
     diskIdentity, healthAdvice, memberStillListed, removeFailedPlan,
 } from '../../../../src/md/advice/health';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describeStep } from '../../../../src/md/plan';
 import { gather, read, removeTempRoots, startHost } from '../../sim/simHelpers';
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Layout advice (issue #6, seed 004): stripe geometry and mkfs options computed by hand, member
 // alignment from partition starts and md's data offset, and the same facts read end to end from a
 // real-kernel capture and from the simulator through the real gather script.
@@ -6,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { layoutAdvice, memberAlignment, partitionAlignment, stripeGeometry } from '../../../../src/md/advice/layout';
 import { GATHER_SCRIPT } from '../../../../src/host/gatherScript';
-import { buildModel, type ArrayModel, type MemberModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { ArrayModel, MemberModel } from '../../../../src/md/modelTypes';
 import { parseGatherOutput } from '../../../../src/md/snapshot';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { removeTempRoots, startHost } from '../../sim/simHelpers';

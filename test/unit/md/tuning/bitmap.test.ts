@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Adding and removing the write-intent bitmap: the mdadm command and its undo, every reason md or
 // mdadm would refuse, the chunk sizes offered, and the hint for mdadm's own failure messages.
 // Arrays come from real-kernel captures (Linux 6.1, mdadm 4.2), changed where a case needs it.
 
-import { buildModel, type ArrayModel, type SyncModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { ArrayModel, SyncModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertStep, type RunCommandStep } from '../../../../src/md/plan';
 import {
     bitmapAddPlan, bitmapCoverageKiB, bitmapFailureHint, bitmapGuidance, bitmapRemovePlan, bitmapUnavailable,

@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue settings of an array's member disks, on models read from the simulated host by the real
 // gather script; the planned writes are then made to the simulated kernel and read back.
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { GATHER_SCRIPT } from '../../../../src/host/gatherScript';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps, type Plan, type WriteAttributeStep } from '../../../../src/md/plan';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { parseGatherOutput } from '../../../../src/md/snapshot';

@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // RAID4/5/6 worker threads (md/group_thread_cnt), on models built from real kernels' captures.
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
-import { groupThreadsPlan, groupThreadsUnavailable, GROUP_THREADS_MAX } from '../../../../src/md/tuning/groupThreads';
+import { groupThreadsPlan, groupThreadsUnavailable } from '../../../../src/md/tuning/groupThreads';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { GROUP_THREADS_MAX } from '../../../../src/md/settings/registry';
 
 function hostFrom(capture: string): HostModel {
     return buildModel({ files: loadCaptureFiles(capture), pageSize: 4096, missingRoots: [], complete: true }, 0);

@@ -1,12 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteFileStep } from '../../../../src/md/plan';
-import {
-    diskMatch, forgetPlan, keepPlan, keptComparisons, mdadmUuid, parseSysctl, parseUdevRules, renderSysctl, renderUdevRules,
-    MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, type UdevRule,
-} from '../../../../src/md/tuning/persist';
+import { forgetPlan, keepPlan, keptComparisons } from '../../../../src/md/tuning/persist';
+import type { UdevRule } from '../../../../src/md/modelTypes';
 import { CAPTURES, loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, diskMatch, mdadmUuid, parseSysctl, parseUdevRules, renderSysctl, renderUdevRules } from '../../../../src/md/tuning/keptFiles';
 
 const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d' };
 const MODULES_FILE = '/etc/modules-load.d/raidtune.conf';

@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 import { recordOriginals, restorePlan } from '../../../../src/md/journal';
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps, type Plan, type WriteAttributeStep } from '../../../../src/md/plan';
+import { ARRAY_SETTINGS, GLOBAL_SETTINGS } from '../../../../src/md/settings/registry';
 import { PRESET_NAMES, PRESETS, presetPlan } from '../../../../src/md/tuning/presets';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 
@@ -41,6 +44,17 @@ describe('the presets', () => {
 
     test('"Low impact" is the kernel default', () => {
         expect(PRESETS['low-impact']).toMatchObject({ speedMinKiBs: 1000, speedMaxKiBs: 200000, stripeCacheEntries: 256 });
+    });
+});
+
+describe('the settings registry', () => {
+    test('says which settings the presets write, and they write no other', () => {
+        const host = hostFrom('raid5-recovery', { files: { ...TUNED, '/sys/block/md0/md/sync_speed_min': '3000 (local)' } });
+        const written = PRESET_NAMES.flatMap(name => planOf(host, name).plan.steps.map(s => (s as WriteAttributeStep).path));
+        const settings = [...Object.values(GLOBAL_SETTINGS).map(s => ({ path: s.path, preset: s.preset })),
+            ...Object.values(ARRAY_SETTINGS).map(s => ({ path: `/sys/block/md0/${s.attribute}`, preset: s.preset }))];
+        expect(new Set(written.map(path => settings.find(s => s.path === path)?.preset))).toEqual(new Set([true]));
+        expect(settings.filter(s => !s.preset).map(s => s.path)).toEqual(['/sys/block/md0/md/group_thread_cnt', '/sys/block/md0/queue/read_ahead_kb']);
     });
 });
 

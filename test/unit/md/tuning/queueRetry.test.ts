@@ -1,10 +1,12 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The kept disk rule's queue retry (persist.ts): run by the real sh as udev would run it, against a
 // folder laid out like a disk's sysfs queue.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseUdevRules, renderUdevRules, QUEUE_RETRY_MARK, QUEUE_RETRY_TRIES, type UdevRule } from '../../../../src/md/tuning/persist';
+import type { UdevRule } from '../../../../src/md/modelTypes';
+import { QUEUE_RETRY_MARK, QUEUE_RETRY_TRIES, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/keptFiles';
 
 const WWID = { by: 'wwid', wwid: 'naa.5000c50000000001' } as const;
 const DISK: UdevRule = {

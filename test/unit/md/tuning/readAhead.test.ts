@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead of the md device, on a model built from a real kernel's capture (md0 at 2048 KiB).
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, type WriteAttributeStep } from '../../../../src/md/plan';
-import { readAheadPlan, readAheadUnavailable, READ_AHEAD_MAX_KIB, setraSectors } from '../../../../src/md/tuning/readAhead';
+import { readAheadPlan, readAheadUnavailable, setraSectors } from '../../../../src/md/tuning/readAhead';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { READ_AHEAD_MAX_KIB } from '../../../../src/md/settings/registry';
 
 function hostFrom(capture: string, pageSize: number | null = 4096): HostModel {
     return buildModel({ files: loadCaptureFiles(capture), pageSize, missingRoots: [], complete: true }, 0);

@@ -1,19 +1,23 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // sync_io_depth (kernels since 2025): read where the files exist (nothing of it elsewhere),
 // validated to md.c's rules, planned with the speed limits, read back, undone, kept after reboot,
 // and touched by the presets only as presets.ts says.
 
-import { buildModel, type HostModel } from '../../../../src/md/model';
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertSteps } from '../../../../src/md/plan';
 import { attributeValue, readBackMatches } from '../../../../src/md/readBack';
-import { keepPlan, keptComparisons, liveArrayRule, liveSysctls, parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/persist';
+import { keepPlan, keptComparisons, liveArrayRule, liveSysctls } from '../../../../src/md/tuning/persist';
 import { presetPlan } from '../../../../src/md/tuning/presets';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
-import { SYNC_IO_DEPTH_MAX, usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
+import { usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
 import { msg } from '../../../../src/md/message';
 import { depthHolds, whatIfEtas } from '../../../../src/md/diagnosis/whatIf';
 import type { WindowFacts } from '../../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
+import { SYNC_IO_DEPTH_MAX } from '../../../../src/md/settings/registry';
+import { parseUdevRules, renderUdevRules } from '../../../../src/md/tuning/keptFiles';
 
 const DIRS = { sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d' };
 

@@ -1,4 +1,6 @@
-import { buildModel, type HostModel } from '../../../../src/md/model';
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import { buildModel } from '../../../../src/md/model';
+import type { HostModel } from '../../../../src/md/modelTypes';
 import { describePlan } from '../../../../src/md/plan';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
@@ -161,7 +163,7 @@ describe('sync control', () => {
     });
 
     test('a clean idle array can be checked; a running recovery can be paused and restarted', () => {
-        expect(describePlan((syncControlPlan(hostFrom('raid5-assume-clean-idle').arrays[0], 'check') as { plan: never }).plan))
+        expect(describePlan(syncControlPlan(hostFrom('raid5-assume-clean-idle').arrays[0], 'check').plan!))
             .toBe('echo check > /sys/block/md0/md/sync_action');
         const recovering = hostFrom('raid5-recovery').arrays[0];
         expect(syncControlUnavailable(recovering, 'pause')).toBeNull();
@@ -173,7 +175,7 @@ describe('sync control', () => {
         const md0 = hostFrom('raid5-recovery').arrays[0];
         for (const control of ['pause', 'resume', 'restart', 'stop', 'check', 'repair'] as const) {
             const result = syncControlPlan(md0, control);
-            if ('plan' in result) expect(describePlan(result.plan)).not.toMatch(/reshape/);
+            if (result.plan) expect(describePlan(result.plan)).not.toMatch(/reshape/);
         }
     });
 });

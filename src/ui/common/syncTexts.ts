@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Sentences that explain a sync's state and the numbers behind it.
 
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
-import type { SyncModel } from '../../md/model';
+import type { SyncModel } from '../../md/modelTypes';
 
 export function syncStateExplanation(sync: SyncModel): string | null {
     switch (sync.runState) {

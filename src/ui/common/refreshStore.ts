@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // The refresh loop's latest result, held outside React state and read with useSyncExternalStore.
 // A model in a React context made every refresh search all 128 memoised array cards for the
 // context's readers; a store notifies only the components that subscribed, in the same render as
 // the page's own update.
 
-import type { HostModel } from '../../md/model';
+import type { HostModel } from '../../md/modelTypes';
 
 export interface RefreshResult {
     model: HostModel | null;

@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // When an array's card may skip a refresh (React.memo in ArrayList). With 128 arrays, re-rendering
 // every card at every refresh costs more than the whole rest of the refresh; most arrays are idle,
-// and buildModel keeps an unchanged array's ArrayModel (and its members, its disks) the same object
+// and buildModel reuses an unchanged array's ArrayModel (and its members, its disks) the same object
 // from one refresh to the next (src/md/share.ts), so identity says "unchanged".
 //
 // The equality rule, for whoever adds a prop to ArrayCard:
@@ -12,7 +13,7 @@
 //  - what a card part reads through useHost() or useAdmin() is not affected: a new model or admin
 //    state re-renders those readers inside a memoised card (refreshStore.ts, HostContext.tsx).
 
-import type { ArrayModel, HostModel } from '../../md/model';
+import type { ArrayModel, HostModel } from '../../md/modelTypes';
 
 /**
  * The parts of the host model a card reads, besides its own array, each compared by identity.

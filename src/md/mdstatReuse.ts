@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // /proc/mdstat read again at every refresh: with 128 arrays, parsing all of it took more of the
 // refresh than anything else in the model, and comparing each idle array's entry with the last
-// one field by field took as much again. Here a stanza whose text did not change keeps its array
+// one field by field took as much again. Here a stanza whose text did not change reuses its array
 // object from the last parse: unchanged is then a matter of identity, and only the syncing arrays'
 // stanzas are parsed again.
 //
@@ -12,7 +13,7 @@
 
 import { parseMdstat, type Mdstat, type MdstatArray, type MdstatMember } from './mdstat';
 
-export interface MdstatKept {
+export interface MdstatReused {
     personalitiesLine: string;
     personalities: string[];
     /** The arrays of the last parse, by their stanza's text. */
@@ -24,19 +25,19 @@ export interface MdstatKept {
     members: ReadonlyMap<string, MdstatMember[]>;
 }
 
-const NOTHING_KEPT: MdstatKept = { personalitiesLine: '', personalities: [], stanzas: new Map(), members: new Map() };
+const NOTHING_REUSED: MdstatReused = { personalitiesLine: '', personalities: [], stanzas: new Map(), members: new Map() };
 /** The last line, alone after the last stanza. */
 const UNUSED_LINE = /^unused devices\s*:[^\n]*\n$/;
 const HEADER_LINE = /^md[^\s:]{0,29}\s:\s/;
 /** The whitespace-only line that ends each array's stanza. */
 const STANZA_END = /\n[ \t]*\n/;
 
-export function parseMdstatKeeping(text: string, kept: MdstatKept = NOTHING_KEPT): { mdstat: Mdstat; kept: MdstatKept } {
+export function parseMdstatReusing(text: string, reused: MdstatReused = NOTHING_REUSED): { mdstat: Mdstat; reused: MdstatReused } {
     const layout = kernelLayout(text);
-    const whole = () => ({ mdstat: parseMdstat(text), kept: NOTHING_KEPT });
+    const whole = () => ({ mdstat: parseMdstat(text), reused: NOTHING_REUSED });
     if (!layout) return whole();
-    const personalities = layout.personalitiesLine === kept.personalitiesLine
-        ? kept.personalities
+    const personalities = layout.personalitiesLine === reused.personalitiesLine
+        ? reused.personalities
         : readAlone(layout.personalitiesLine)?.personalities;
     if (!personalities) return whole();
     const stanzas = new Map<string, MdstatArray>();
@@ -45,7 +46,7 @@ export function parseMdstatKeeping(text: string, kept: MdstatKept = NOTHING_KEPT
     for (const stanza of layout.stanzas) {
         const lineEnd = stanza.indexOf('\n');
         const header = lineEnd < 0 ? stanza : stanza.slice(0, lineEnd);
-        const array = kept.stanzas.get(stanza) ?? withMembers(onlyArray(readAlone(stanza)), kept.members.get(header));
+        const array = reused.stanzas.get(stanza) ?? withMembers(onlyArray(readAlone(stanza)), reused.members.get(header));
         // Listed twice: parseMdstat keeps the later one and says so.
         if (!array || names.has(array.name)) return whole();
         names.add(array.name);
@@ -54,7 +55,7 @@ export function parseMdstatKeeping(text: string, kept: MdstatKept = NOTHING_KEPT
     }
     return {
         mdstat: { personalities, arrays: [...stanzas.values()], problems: [] },
-        kept: { personalitiesLine: layout.personalitiesLine, personalities, stanzas, members },
+        reused: { personalitiesLine: layout.personalitiesLine, personalities, stanzas, members },
     };
 }
 

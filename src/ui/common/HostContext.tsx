@@ -1,9 +1,10 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // What any component that changes something needs: where the host's files are, whether the user
 // may write, the current model (for plans' "from" values and the journal), and a way to refresh.
 
 import { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import type { HostConfig } from '../../host/config';
-import type { ArrayModel, DiskModel, HostModel } from '../../md/model';
+import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
 import type { RefreshResult, RefreshStore } from './refreshStore';
 
 /** The context holds what rarely changes; the model comes from the store (see refreshStore.ts). */

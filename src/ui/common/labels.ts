@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
 // Words for model values. Kept apart from components so every view says the same thing.
 
 import { _, fmt, ngettext } from '../../host/i18n';
-import type { MismatchMeaning } from '../../md/mismatches';
-import type { ArrayHealth, ArrayModel, BitmapKind, MemberModel, SyncAction } from '../../md/model';
+import type { MismatchMeaning } from '../../md/modelTypes';
+import type { ArrayHealth, ArrayModel, BitmapKind, MemberModel, SyncAction } from '../../md/modelTypes';
 import { isStripeCacheFull } from '../../md/stripeCacheUse';
 
 export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'green' | 'orange' | 'red' | 'grey' | 'blue' }> = {

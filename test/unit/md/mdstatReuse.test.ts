@@ -1,11 +1,12 @@
-// parseMdstatKeeping (src/md/mdstatKeeping.ts) against parseMdstat: the same result on every
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// parseMdstatReusing (src/md/mdstatReuse.ts) against parseMdstat: the same result on every
 // /proc/mdstat the project has (real-kernel captures, the peers' samples, the simulator's 128
 // arrays), read cold or after another text; and an unchanged stanza keeps its array object.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseMdstat } from '../../../src/md/mdstat';
-import { parseMdstatKeeping } from '../../../src/md/mdstatKeeping';
+import { parseMdstatReusing } from '../../../src/md/mdstatReuse';
 import { loadPeerSamples } from './mdstatPeers';
 import { read, removeTempRoots, startHost } from '../sim/simHelpers';
 
@@ -17,23 +18,23 @@ const allTexts = [...kernelTexts, ...peerTexts];
 
 afterEach(removeTempRoots);
 
-describe('parseMdstatKeeping reads what parseMdstat reads', () => {
+describe('parseMdstatReusing reads what parseMdstat reads', () => {
     test.each(allTexts)('%s, read cold', (_name, text) => {
-        expect(parseMdstatKeeping(text).mdstat).toEqual(parseMdstat(text));
+        expect(parseMdstatReusing(text).mdstat).toEqual(parseMdstat(text));
     });
 
     test.each(allTexts)('%s, read after itself and after each real-kernel capture', (_name, text) => {
         for (const other of [text, ...kernelTexts.map(([, kernel]) => kernel)]) {
-            const { kept } = parseMdstatKeeping(other);
-            expect(parseMdstatKeeping(text, kept).mdstat).toEqual(parseMdstat(text));
+            const { reused } = parseMdstatReusing(other);
+            expect(parseMdstatReusing(text, reused).mdstat).toEqual(parseMdstat(text));
         }
     });
 
-    test('the real-kernel captures take the kept way, the pasted ones with problems do not', () => {
-        const keptStanzas = kernelTexts.map(([, text]) => parseMdstatKeeping(text).kept.stanzas.size);
-        expect(keptStanzas.filter(n => n > 0).length).toBeGreaterThan(kernelTexts.length / 2);
+    test('the real-kernel captures take the reused way, the pasted ones with problems do not', () => {
+        const reusedStanzas = kernelTexts.map(([, text]) => parseMdstatReusing(text).reused.stanzas.size);
+        expect(reusedStanzas.filter(n => n > 0).length).toBeGreaterThan(kernelTexts.length / 2);
         for (const [, text] of peerTexts) {
-            if (parseMdstat(text).problems.length) expect(parseMdstatKeeping(text).kept.stanzas.size).toBe(0);
+            if (parseMdstat(text).problems.length) expect(parseMdstatReusing(text).reused.stanzas.size).toBe(0);
         }
     });
 });
@@ -41,11 +42,11 @@ describe('parseMdstatKeeping reads what parseMdstat reads', () => {
 describe('on the simulated 128 arrays, refresh after refresh', () => {
     test('only the syncing arrays\' stanzas make new objects, with the same members; the rest are the last ones', () => {
         const host = startHost('many-arrays');
-        const first = parseMdstatKeeping(read(host, 'proc/mdstat'));
+        const first = parseMdstatReusing(read(host, 'proc/mdstat'));
         expect(first.mdstat.arrays).toHaveLength(128);
         host.tick(2);
         const text = read(host, 'proc/mdstat');
-        const second = parseMdstatKeeping(text, first.kept);
+        const second = parseMdstatReusing(text, first.reused);
         expect(second.mdstat).toEqual(parseMdstat(text));
         const before = new Map(first.mdstat.arrays.map(a => [a.name, a]));
         const renewed = second.mdstat.arrays.filter(a => a !== before.get(a.name));

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Every md tunable raidtune reads, changes and keeps, one entry each: where the kernel has it, how
+// its live value reads from the model, what a step that writes it is called, the whole numbers it
+// may take, what the kernel gives it at boot, how "Keep after reboot" keeps it and whether a preset
+// sets it. The gather script, the plans, the presets and the kept files read these entries; a new
+// tunable is one entry here (plus its model field and, at most, its dialog).
+
+import { N_ } from '../message';
+import type { ArrayModel, DiskModel, HostModel } from '../modelTypes';
+import { localOrSystemText } from '../sysfs';
+import { RATE_MAX_KIBS, RATE_MIN_KIBS } from '../validate';
+
+/** How a kept value is shown: KiB/s (a speed), KiB (a size) or a plain number or word. */
+export type SettingUnit = 'kibs' | 'kib' | 'plain';
+
+/** The whole numbers a value typed for a setting may take; null for a choice (the scheduler). */
+export interface Bounds {
+    min: number;
+    max: number;
+}
+
+interface SettingBase {
+    /** English template of the step's name, "stripe cache size of $0" ($0: the device). */
+    label: string;
+    unit: SettingUnit;
+    bounds: Bounds | null;
+    /**
+     * What the kernel gives it at boot. null where the kernel computes it per device (read-ahead from
+     * the stripe width, queue settings from the driver and scheduler): then the value it had before
+     * raidtune's first change, from the restore journal, stands for it.
+     */
+    bootDefault: string | null;
+    /** Whether a preset writes it (src/md/tuning/presets.ts). */
+    preset: boolean;
+}
+
+/** A dev.raid sysctl: kept in the sysctl.d file. */
+export interface GlobalSetting extends SettingBase {
+    scope: 'global';
+    sysctl: string;
+    /** Where it is written, /proc/sys/... */
+    path: string;
+    /**
+     * Only some kernels have it: where it reads null it is left out rather than unknown, and it is
+     * kept on its own, only when it differs from its boot default (it does not pair with the speed
+     * limits, whose minimum must stay below the maximum).
+     */
+    featureDetected: boolean;
+    live(host: HostModel): number | null;
+}
+
+/** A file under /sys/block/NAME/ of an array or of a member disk: kept in the udev rule. */
+export interface DeviceSetting<Device> extends SettingBase {
+    scope: 'array' | 'disk';
+    /** Relative to /sys/block/NAME/: "md/stripe_cache_size". */
+    attribute: string;
+    /** Read at every refresh while a sync runs (a sync changes it), not only at full reads. */
+    syncRead: boolean;
+    live(device: Device): string | null;
+}
+
+function numberText(n: number | null | undefined): string | null {
+    return n === null || n === undefined ? null : String(n);
+}
+
+const PROC_DEV_RAID = '/proc/sys/dev/raid';
+
+/** md.c's sysctl_speed_limit_min and _max, KiB/s per member disk. */
+export const KERNEL_DEFAULT_SPEED_MIN = 1000;
+export const KERNEL_DEFAULT_SPEED_MAX = 200000;
+/** md.c's sysctl_sync_io_depth. */
+export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
+
+/**
+ * The range raidtune writes. The kernel takes 0 and negative numbers in the sysctl, and then a
+ * sync under other I/O waits for its I/O at every look, as before the setting existed: no depth
+ * at all, which nobody means by a number. Above 16777215 (2^24-1) depth x 128 sectors overflows
+ * the int sync_io_within_limit() compares with; far below that the limit is meaningless anyway.
+ */
+export const SYNC_IO_DEPTH_MIN = 1;
+export const SYNC_IO_DEPTH_MAX = 16777215;
+
+/** raid5.c's raid5_set_cache_size() range, and NR_STRIPES at array start. */
+export const STRIPE_CACHE_MIN = 17;
+export const STRIPE_CACHE_MAX = 32768;
+export const STRIPE_CACHE_DEFAULT = 256;
+
+export const GROUP_THREADS_MIN = 0;
+/**
+ * The kernel takes up to 8192 per NUMA node, which is nonsense: past a few threads they only
+ * contend for the same stripes, and each idle one still costs a kernel thread and wakeups. 32 is
+ * far beyond any gain reported, yet leaves room for big many-core machines.
+ */
+export const GROUP_THREADS_MAX = 32;
+
+/** 0 turns read-ahead off, which is a legitimate choice for purely random I/O. */
+export const READ_AHEAD_MIN_KIB = 0;
+/**
+ * 64 MiB (setra 131072): twice the largest value the how-tos give. The kernel takes up to 4 TiB,
+ * but every sequential reader may then fill that much page cache ahead of itself for no measured gain.
+ */
+export const READ_AHEAD_MAX_KIB = 65536;
+
+/**
+ * 1 turns NCQ off. 0 and 1024+ are EINVAL; in between the kernel keeps at most what the device
+ * queues (128 on virtio-scsi, 32 on SATA) and the read-back reports it. 128 is the most any of them took.
+ */
+export const QUEUE_DEPTH_MIN = 1;
+export const QUEUE_DEPTH_MAX = 128;
+/**
+ * BLKDEV_MIN_RQ: the kernel silently turns 1..3 into 4, so raidtune does not offer them. The
+ * maximum is MAX_SCHED_RQ, the most a scheduler takes; without one the hardware queue's tags are
+ * the limit (nrRequestsMax() in src/md/tuning/diskQueue.ts).
+ */
+export const NR_REQUESTS_MIN = 4;
+export const NR_REQUESTS_MAX = 2048;
+
+const RATE: Bounds = { min: RATE_MIN_KIBS, max: RATE_MAX_KIBS };
+
+export const GLOBAL_SETTINGS = {
+    speedMin: {
+        scope: 'global', sysctl: 'dev.raid.speed_limit_min', path: `${PROC_DEV_RAID}/speed_limit_min`,
+        label: N_('system minimum rebuild speed'), unit: 'kibs', bounds: RATE,
+        bootDefault: String(KERNEL_DEFAULT_SPEED_MIN), preset: true, featureDetected: false,
+        live: h => h.global.speedMinKiBs,
+    },
+    speedMax: {
+        scope: 'global', sysctl: 'dev.raid.speed_limit_max', path: `${PROC_DEV_RAID}/speed_limit_max`,
+        label: N_('system maximum rebuild speed'), unit: 'kibs', bounds: RATE,
+        bootDefault: String(KERNEL_DEFAULT_SPEED_MAX), preset: true, featureDetected: false,
+        live: h => h.global.speedMaxKiBs,
+    },
+    // Linux 6.16 and later (some distribution kernels by backport).
+    syncIoDepth: {
+        scope: 'global', sysctl: 'dev.raid.sync_io_depth', path: `${PROC_DEV_RAID}/sync_io_depth`,
+        label: N_('system sync I/O depth'), unit: 'plain', bounds: { min: SYNC_IO_DEPTH_MIN, max: SYNC_IO_DEPTH_MAX },
+        bootDefault: String(KERNEL_DEFAULT_SYNC_IO_DEPTH), preset: true, featureDetected: true,
+        live: h => h.global.syncIoDepth,
+    },
+} as const satisfies Record<string, GlobalSetting>;
+
+/** In the order a rule writes them. */
+export const ARRAY_SETTINGS = {
+    speedMin: {
+        scope: 'array', attribute: 'md/sync_speed_min', label: N_('minimum sync speed of $0'), unit: 'kibs', bounds: RATE,
+        bootDefault: 'system', preset: true, syncRead: true, live: (a: ArrayModel) => localOrSystemText(a.speedMin),
+    },
+    speedMax: {
+        scope: 'array', attribute: 'md/sync_speed_max', label: N_('maximum sync speed of $0'), unit: 'kibs', bounds: RATE,
+        bootDefault: 'system', preset: true, syncRead: true, live: (a: ArrayModel) => localOrSystemText(a.speedMax),
+    },
+    // Absent (null) on kernels without it: no line. A kept line's TEST== guard skips it on such a kernel.
+    syncIoDepth: {
+        scope: 'array', attribute: 'md/sync_io_depth', label: N_('sync I/O depth of $0'), unit: 'plain',
+        bounds: GLOBAL_SETTINGS.syncIoDepth.bounds, bootDefault: 'system', preset: true, syncRead: false,
+        live: (a: ArrayModel) => localOrSystemText(a.syncIoDepth),
+    },
+    stripeCache: {
+        scope: 'array', attribute: 'md/stripe_cache_size', label: N_('stripe cache size of $0'), unit: 'plain',
+        bounds: { min: STRIPE_CACHE_MIN, max: STRIPE_CACHE_MAX }, bootDefault: String(STRIPE_CACHE_DEFAULT),
+        preset: true, syncRead: false, live: (a: ArrayModel) => numberText(a.stripeCache?.size),
+    },
+    groupThreads: {
+        scope: 'array', attribute: 'md/group_thread_cnt', label: N_('worker threads of $0'), unit: 'plain',
+        bounds: { min: GROUP_THREADS_MIN, max: GROUP_THREADS_MAX }, bootDefault: '0', preset: false, syncRead: false,
+        live: (a: ArrayModel) => numberText(a.groupThreadCount),
+    },
+    readAhead: {
+        scope: 'array', attribute: 'queue/read_ahead_kb', label: N_('read-ahead of $0'), unit: 'kib',
+        bounds: { min: READ_AHEAD_MIN_KIB, max: READ_AHEAD_MAX_KIB }, bootDefault: null, preset: false, syncRead: false,
+        live: (a: ArrayModel) => numberText(a.readAheadKiB),
+    },
+} as const satisfies Record<string, DeviceSetting<ArrayModel>>;
+
+/** In the order a rule writes them: a new scheduler resets nr_requests to its own default. */
+export const DISK_SETTINGS = {
+    scheduler: {
+        scope: 'disk', attribute: 'queue/scheduler', label: N_('I/O scheduler of $0'), unit: 'plain', bounds: null,
+        bootDefault: null, preset: false, syncRead: false, live: (d: DiskModel) => d.scheduler?.current ?? null,
+    },
+    nrRequests: {
+        scope: 'disk', attribute: 'queue/nr_requests', label: N_('nr_requests of $0'), unit: 'plain',
+        bounds: { min: NR_REQUESTS_MIN, max: NR_REQUESTS_MAX }, bootDefault: null, preset: false, syncRead: false,
+        live: (d: DiskModel) => numberText(d.nrRequests),
+    },
+    queueDepth: {
+        scope: 'disk', attribute: 'device/queue_depth', label: N_('queue depth of $0'), unit: 'plain',
+        bounds: { min: QUEUE_DEPTH_MIN, max: QUEUE_DEPTH_MAX }, bootDefault: null, preset: false, syncRead: false,
+        live: (d: DiskModel) => numberText(d.queueDepth),
+    },
+} as const satisfies Record<string, DeviceSetting<DiskModel>>;
+
+export type GlobalSettingId = keyof typeof GLOBAL_SETTINGS;
+export type ArraySettingId = keyof typeof ARRAY_SETTINGS;
+export type DiskSettingId = keyof typeof DISK_SETTINGS;
+
+/** Where a device setting of `device` is written. */
+export function settingPath(setting: { attribute: string }, device: string): string {
+    return `/sys/block/${device}/${setting.attribute}`;
+}

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 let passed = 0, failed = 0, skipped = 0, suitesFailed = 0;
 const failures = [];
 
-/** A failure's first lines that say something (jest's messages hold colour codes and blank lines), at most 400 characters. */
+/** A failure's first lines that say something (without jest's colour codes and blank lines), up to 400 characters. */
 function firstLines(message) {
     // eslint-disable-next-line no-control-regex
     const plain = message.replace(/\u001b\[[0-9;]*m/g, '');

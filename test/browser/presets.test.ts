@@ -41,9 +41,9 @@ test('the dialog explains each preset in one line and writes nothing until one i
     await expect(radios.count()).resolves.toBe(3);
     await expect(dialog().getByLabel('Low impact').isChecked()).resolves.toBe(false);
     const text = await dialog().innerText();
-    expect(text).toContain('The kernel defaults: a rebuild yields to other I/O down to 1.02 MB/s per disk');
-    expect(text).toContain('A rebuild keeps at least 10.2 MB/s per disk under other I/O');
-    expect(text).toContain('A rebuild keeps 51.2 MB/s per disk even under other I/O');
+    expect(text).toContain('The kernel defaults: a rebuild gives way to other I/O while above 1.02 MB/s per disk');
+    expect(text).toContain('A rebuild stops giving way to other I/O below 10.2 MB/s per disk');
+    expect(text).toContain('A rebuild stops giving way to other I/O below 51.2 MB/s per disk, which then gets slower; a maximum of 2048 MB/s lifts');
     expect(await footerButton('Apply').isDisabled()).toBe(true);
     await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
 

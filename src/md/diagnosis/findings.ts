@@ -5,18 +5,16 @@
 
 import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import { usefulSyncIoDepth } from '../tuning/syncIoDepth';
 import { RATE_MAX_KIBS } from '../validate';
 import { capacityBound, measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
 import type { BackgroundJob } from './backgroundJobs';
-import { depthHolds, heldAtMinimum, whatIfEtas, whatIfPredictor, type Predictor, type WhatIfChange, type WhatIfRow } from './whatIf';
+import { heldAtMinimum, whatIfEtas, whatIfPredictor, type Predictor, type WhatIfChange, type WhatIfRow } from './whatIf';
 import { STRIPE_CACHE_MAX } from '../settings/registry';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
 export type FixIntent =
     | { kind: 'speed-limits'; minKiBs: number | null; maxKiBs: number | null }
     | { kind: 'stripe-cache'; entries: number }
-    | { kind: 'sync-io-depth'; depth: number }
     | { kind: 'resume' };
 
 export type Finding =
@@ -31,9 +29,6 @@ export type Finding =
         noFix: 'largest' | 'no-gain' | null }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
-    | { kind: 'sync-io-depth'; rateKiBs: number; otherKiBs: number; depth: number; fix: FixIntent | null;
-        /** Why no larger depth is offered: the level puts no more in flight, or the what-if predicts no gain. */
-        noFix: 'largest' | 'no-gain' | null }
     | { kind: 'frozen'; fix: FixIntent }
     | { kind: 'delayed'; waitingFor: string[] }
     | { kind: 'background-jobs'; jobs: BackgroundJob[]; otherKiBs: number };
@@ -137,23 +132,6 @@ function competing(facts: WindowFacts): boolean {
         facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE;
 }
 
-/** The sync I/O depth a finding suggests: the largest the level can use, when above the current one. */
-function raisedDepth(array: ArrayModel): number | null {
-    const depth = array.syncIoDepth?.value ?? null;
-    const useful = usefulSyncIoDepth(array);
-    return depth !== null && useful > depth ? useful : null;
-}
-
-/** Held back by md's sync I/O depth (`holds`: whatIf.ts depthHolds(), between the limits under other I/O). */
-function depthFinding(array: ArrayModel, facts: WindowFacts, holds: boolean): Finding | null {
-    if (!holds || !array.syncIoDepth) return null;
-    const raised = raisedDepth(array);
-    return {
-        kind: 'sync-io-depth', rateKiBs: facts.rateKiBs, otherKiBs: facts.otherKiBs!, depth: array.syncIoDepth.value,
-        fix: raised === null ? null : { kind: 'sync-io-depth', depth: raised }, noFix: raised === null ? 'largest' : null,
-    };
-}
-
 /** Programs known for heavy I/O while other I/O competes with the sync: the likely source, named. */
 function backgroundJobsFinding(facts: WindowFacts, jobs: BackgroundJob[]): Finding | null {
     const other = facts.otherKiBs;
@@ -175,7 +153,6 @@ function fixChange(fix: FixIntent): WhatIfChange | null {
         if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };
         return fix.maxKiBs !== null ? { kind: 'max', kiBs: fix.maxKiBs } : null;
     case 'stripe-cache': return { kind: 'stripe-cache', entries: fix.entries };
-    case 'sync-io-depth': return { kind: 'sync-io-depth', depth: fix.depth };
     case 'resume': return null;
     }
 }
@@ -209,7 +186,7 @@ function judge(finding: Finding, facts: WindowFacts, predict: Predictor, maxKiBs
 
 function withoutFix(finding: Finding): Finding {
     switch (finding.kind) {
-    case 'capped-by-max': case 'stripe-cache-full': case 'sync-io-depth': return { ...finding, fix: null, noFix: 'no-gain' };
+    case 'capped-by-max': case 'stripe-cache-full': return { ...finding, fix: null, noFix: 'no-gain' };
     // A higher minimum gains nothing only when the members cannot go faster (see whatIf's regimes).
     case 'starved': return { ...finding, fix: null, noFix: 'members' };
     default: return finding;
@@ -232,16 +209,13 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     if ('gathering' in measured) return { ...none, gathering: measured.gathering };
     const facts = measured.facts;
     const { minKiBs, maxKiBs } = effectiveLimits(array, host);
-    const depthLimits = array.syncIoDepth !== null && depthHolds(facts, minKiBs, maxKiBs, competing(facts), array.syncIoDepth.value);
     const findings = [
         cappedFinding(facts, maxKiBs),
         starvedFinding(facts, minKiBs, maxKiBs),
-        depthFinding(array, facts, depthLimits),
         cacheFinding(facts),
         backgroundJobsFinding(facts, host.backgroundJobs),
     ].filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
-    const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs, depthLimits), maxKiBs);
-    const depthRow = depthLimits ? raisedDepth(array) : null;
-    return { findings: ranked, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts), depthRow) };
+    const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs), maxKiBs);
+    return { findings: ranked, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts)) };
 }

@@ -7,19 +7,11 @@ import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import type { WindowFacts } from './window';
 
-/**
- * A bigger stripe cache gave ~35% in our rebuild experiment (4096 entries against 256) and seed
- * 001 saw 90 -> 120 MB/s (+33%) from 4096 to 16384: the gain to expect when the cache, not a
- * limit, holds the sync back. Only an estimate: the table says so.
- */
-export const STRIPE_CACHE_GAIN = 1.35;
-
 export type WhatIfChange =
     | { kind: 'now' }
     | { kind: 'min'; kiBs: number }
     | { kind: 'max'; kiBs: number }
-    | { kind: 'stripe-cache'; entries: number }
-    | { kind: 'sync-io-depth'; depth: number };
+    | { kind: 'stripe-cache'; entries: number };
 
 export interface WhatIfRow {
     change: WhatIfChange;
@@ -28,11 +20,9 @@ export interface WhatIfRow {
     etaSeconds: number | null;
     /**
      * faster (within what the members showed they can do); faster but with no capacity known to
-     * check it against; no change (another limit or nothing holds it); capped by the members; or
-     * at most this fast (a larger sync I/O depth: how much of the way it gets depends on the other
-     * I/O, which raidtune cannot see in md's terms).
+     * check it against; no change (another limit or nothing holds it); or capped by the members.
      */
-    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members' | 'at-most';
+    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members';
 }
 
 /**
@@ -53,17 +43,6 @@ export const MIN_GAIN = 1.05;
 
 type Regime = 'min' | 'max' | 'free';
 
-/**
- * Whether md's sync I/O depth is what holds the sync back (src/md/tuning/syncIoDepth.ts): the
- * kernel has it, the sync runs between the two limits (md_do_sync() waits only there) while other
- * I/O is on the disks (is_mddev_idle() false), and the members could move more.
- */
-export function depthHolds(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, otherIo: boolean, depth: number | null): boolean {
-    if (depth === null || !otherIo || regime(facts.rateKiBs, minKiBs, maxKiBs) !== 'free') return false;
-    if (minKiBs !== null && facts.rateKiBs < minKiBs) return false;
-    return !facts.bound || facts.bound.kiBs >= facts.rateKiBs * MIN_GAIN;
-}
-
 /** Which limit sets the pace now: the minimum (throttled by other I/O), the maximum, or neither. */
 function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null): Regime {
     if (maxKiBs !== null && rateKiBs >= maxKiBs * CAPPED_SHARE) return 'max';
@@ -74,8 +53,7 @@ function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null
 /** Predicts one change's speed and finish time from the window: the what-if table and the findings' ranking share it. */
 export type Predictor = (change: WhatIfChange) => WhatIfRow;
 
-/** `depthLimits`: depthHolds() for this window; only then does a larger depth change anything. */
-export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, depthLimits = false): Predictor {
+export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
     const now = facts.rateKiBs;
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
     const pace = regime(now, minKiBs, maxKiBs);
@@ -94,27 +72,23 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
         // above the maximum counts; otherwise neither limit is what holds it back.
         case 'min': return row(change, pace === 'min' || (pace === 'max' && maxKiBs !== null && change.kiBs > maxKiBs) ? change.kiBs : now);
         case 'max': return row(change, pace === 'max' ? change.kiBs : now);
-        case 'stripe-cache': return row(change, pace === 'free' ? now * STRIPE_CACHE_GAIN : now);
-        // No figure for how far: md waits for all its I/O once depth x unit is in flight, and how
-        // long that takes depends on the other I/O's queue. What it cannot pass: the maximum and
-        // what the members can move.
-        case 'sync-io-depth': {
-            const ceilingKiBs = Math.min(maxKiBs ?? Infinity, facts.bound?.kiBs ?? Infinity);
-            if (!depthLimits || !Number.isFinite(ceilingKiBs) || ceilingKiBs < now * MIN_GAIN) return { ...row(change, now), outcome: 'same' };
-            return { change, rateKiBs: ceilingKiBs, etaSeconds: eta(ceilingKiBs), outcome: 'at-most' };
-        }
+        // Seed 001 saw +33% from a larger stripe cache on 2012's kernels; on Linux 6.1 and 7.3
+        // `make bench-rebuild` (case hdd-raid5-cache) found 4096, 8192 and 16384 entries no faster
+        // than a full cache of 256. The row stays (the advice is everywhere) and predicts no gain.
+        case 'stripe-cache': return row(change, now);
         }
     };
 }
 
 /**
  * The table: no change, then the changes worth trying (`cacheEntries`: the next stripe cache size
- * while it is full; `depth`: a larger sync I/O depth while the depth holds the sync back).
+ * while it is full). No row for a larger sync I/O depth: on Linux 7.3 `make bench-rebuild` (case
+ * hdd-raid5-depth) found depths of 4 to 256 equally fast under other I/O, and the other I/O's
+ * latency growing with the depth.
  */
-export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null,
-    depth: number | null = null): WhatIfRow[] {
+export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null): WhatIfRow[] {
     if (facts.rateKiBs <= 0) return [];
-    const predict = whatIfPredictor(facts, minKiBs, maxKiBs, depth !== null);
+    const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
     const rows: WhatIfRow[] = [predict({ kind: 'now' })];
     for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {
         if (minKiBs === null || kiBs > minKiBs) rows.push(predict({ kind: 'min', kiBs }));
@@ -122,6 +96,5 @@ export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
     const fastMax = PRESETS['fast-rebuild'].speedMaxKiBs;
     if (maxKiBs !== null && fastMax > maxKiBs) rows.push(predict({ kind: 'max', kiBs: fastMax }));
     if (cacheEntries !== null) rows.push(predict({ kind: 'stripe-cache', entries: cacheEntries }));
-    if (depth !== null) rows.push(predict({ kind: 'sync-io-depth', depth }));
     return rows;
 }

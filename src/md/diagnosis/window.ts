@@ -61,11 +61,15 @@ export type WindowResult = { facts: WindowFacts } | { gathering: { samples: numb
  * Per member, KiB read or written per KiB of per-device progress. Parity levels read every member
  * and write the rebuilt one; a raid1 resync reads one mirror and writes the others, a raid1
  * recovery reads each block from one of the in-sync mirrors; a check reads everything; a reshape
- * reads and rewrites everything. raid10 maps progress to devices by its layout: unknown here.
+ * reads and rewrites everything. raid10 maps progress to devices by its layout, which decides
+ * which members a recovery reads: only the member it writes, once per KiB, is known. Without that
+ * bound the what-if promised a raised maximum on NVMe members that moved half of it
+ * (`make bench-rebuild`, case nvme-raid10).
  */
 function syncFactor(array: ArrayModel, member: MemberCounters, inSyncCount: number): number | null {
     const action = array.sync?.action;
-    if (array.level === 'raid10' || array.level === null || !action) return null;
+    if (array.level === null || !action) return null;
+    if (array.level === 'raid10') return action === 'recover' && member.role === 'rebuilding' ? 1 : null;
     if (action === 'reshape') return 2;
     if (action === 'recover' && array.level === 'raid1' && member.role === 'active') return 1 / Math.max(1, inSyncCount);
     return 1;

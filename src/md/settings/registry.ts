@@ -68,7 +68,24 @@ const PROC_DEV_RAID = '/proc/sys/dev/raid';
 /** md.c's sysctl_speed_limit_min and _max, KiB/s per member disk. */
 export const KERNEL_DEFAULT_SPEED_MIN = 1000;
 export const KERNEL_DEFAULT_SPEED_MAX = 200000;
-/** md.c's sysctl_sync_io_depth. */
+// md.c's sysctl_sync_io_depth (linux 6.16 and later, some distribution kernels by backport): how much
+// sync I/O md lets be in flight while the array has other I/O. What md.c does with it:
+//
+// - md_do_sync() looks at its speed every `window` of sync I/O (128 KiB with 4 KiB pages). Below
+//   the minimum it never waits; above the maximum it sleeps. In between it waits for ALL its
+//   in-flight I/O to complete only when sync_io_within_limit() is false AND is_mddev_idle() is
+//   false, i.e. the array (or another partition of a member's disk) had other I/O since the last
+//   look. So the depth limits a sync only between the two limits, and only under other I/O.
+// - sync_io_within_limit(): in-flight sync sectors (recovery_active) below depth x 8 sectors
+//   (one 4 KiB stripe) on raid4/5/6, depth x 128 sectors (64 KiB, RESYNC_PAGES) on other levels.
+// - The sysctl is proc_dointvec (any int; the kernel refuses only text and numbers outside int);
+//   sync_io_depth_store() takes "system" (a prefix match) or kstrtouint() > 0 (0: EINVAL,
+//   text: EINVAL, above 2^32-1: ERANGE) and keeps it in an int.
+//
+// Measured (`make bench-rebuild`, Linux 7.3, case hdd-raid5-depth): under other I/O depths of 4,
+// 32, 128 and 256 rebuilt equally fast, and the other I/O's latency grew with the depth (42-45 ms
+// at 4 and 32, 105 at 128, 164-228 at 256). So raidtune shows the depth and lets the admin set it,
+// and the diagnosis never suggests a larger one.
 export const KERNEL_DEFAULT_SYNC_IO_DEPTH = 32;
 
 /**

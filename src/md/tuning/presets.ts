@@ -29,7 +29,7 @@ export interface Preset {
     /**
      * dev.raid.sync_io_depth, every array back on it, where the kernel has it; null: left as it is.
      * md_do_sync() applies the depth only while a sync runs above the minimum and below the maximum
-     * AND the array has other I/O (syncIoDepth.ts). Balanced and Fast rebuild act on the two ends,
+     * AND the array has other I/O (settings/registry.ts). Balanced and Fast rebuild act on the two ends,
      * the floor under other I/O (below the minimum md never waits) and the ceiling when idle (no
      * depth applies then): neither is where the depth acts, and no measurement says which depth
      * would serve the middle better than the kernel's, so they leave it alone.
@@ -41,28 +41,29 @@ export interface Preset {
 export const PRESET_NAMES: readonly PresetName[] = ['low-impact', 'balanced', 'fast-rebuild'];
 
 export const PRESETS: Record<PresetName, Preset> = {
-    // The kernel's own defaults: a rebuild yields to any other I/O down to 1000 KiB/s per disk,
-    // and the stripe caches give their memory back.
+    // The kernel's own defaults: above 1000 KiB/s per disk a rebuild gives way to other I/O (on
+    // Linux 6.1 it waits for its own I/O in flight, on 7.x it also keeps at most sync_io_depth of
+    // it in flight), and the stripe caches give their memory back.
     'low-impact': {
         speedMinKiBs: KERNEL_DEFAULT_SPEED_MIN, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: STRIPE_CACHE_DEFAULT,
         syncIoDepth: KERNEL_DEFAULT_SYNC_IO_DEPTH,
         title: N_('Apply the preset “Low impact”'),
     },
-    // A minimum of 10000 KiB/s is what Synology ships (seed 000): under constant other I/O a 2 TB
-    // member still rebuilds in about 2.3 days instead of 23 at the kernel's 1000, while other I/O
-    // keeps almost all of the disks. 4096 entries: in our rebuild experiment they gave ~35% over
-    // 256 and larger caches nothing more, for 16 MiB per member disk with 4 KiB pages.
+    // A minimum of 10000 KiB/s is what Synology ships. Seed 000's kernel (2009) slept at the
+    // minimum under other I/O, so there it made a 23-day rebuild a 2.3-day one; on Linux 6.1 and
+    // 7.3 `make bench-rebuild` (case hdd-raid6-load) saw no rebuild held near the minimum, so a
+    // higher minimum matters only where the other I/O leaves a rebuild less than that. 4096
+    // entries: seed 001's gain; the benchmark measured none for a rebuild (whatIf.ts).
     'balanced': {
         speedMinKiBs: 10000, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: 4096, syncIoDepth: null,
         title: N_('Apply the preset “Balanced”'),
     },
-    // A minimum of 50000 KiB/s: with competing reads the defaults held our test rebuild at 12 MiB/s
-    // per member, this value gave 48 MiB/s. It is a third to a half of what a SATA disk streams
-    // (130-200 MB/s), so other I/O still gets the rest, and any SSD is faster. The maximum of
-    // 2000000 KiB/s takes away the kernel's 200000 cap (about 205 MB/s), which holds back NVMe
-    // members; slower disks simply run at their own speed. 8192 entries: seed 001 saw real SATA
-    // disks still gain from 4096 (90 MB/s) to 8192 (105) and 16384 (120) where our emulated disks
-    // gained nothing above 4096; 8192 takes most of that gain for half the memory of 16384.
+    // A minimum of 50000 KiB/s: a third to a half of what a SATA disk streams (130-200 MB/s), so
+    // other I/O still gets the rest, and any SSD is faster. The maximum of 2000000 KiB/s takes
+    // away the kernel's 200000 cap (about 205 MB/s), which holds back NVMe members: the one change
+    // `make bench-rebuild` saw make a rebuild faster (case nvme-raid10: 5x, seed 003's 4.5x);
+    // slower disks simply run at their own speed. 8192 entries: seed 001 saw real SATA disks gain
+    // up to 16384 on 2012's kernels; 8192 takes most of that for half the memory.
     'fast-rebuild': {
         speedMinKiBs: 50000, speedMaxKiBs: 2000000, stripeCacheEntries: 8192, syncIoDepth: null,
         title: N_('Apply the preset “Fast rebuild”'),

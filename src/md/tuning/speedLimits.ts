@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Global (dev.raid.speed_limit_min/max) and per-array (md/sync_speed_min/max) rebuild speed limits,
-// and, where the kernel has it, the sync I/O depth next to them (syncIoDepth.ts). The kernel
+// and, where the kernel has it, the sync I/O depth next to them (settings/registry.ts). The kernel
 // accepts 0, -1 and min > max without complaint (checked on 6.1), so raidtune refuses them itself.
 
 import type { ArrayModel, HostModel } from '../modelTypes';

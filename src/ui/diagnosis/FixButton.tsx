@@ -22,8 +22,6 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
         return <ArrayLimitsChange array={array} onClose={onClose} suggested={fix} />;
     case 'stripe-cache':
         return <StripeCacheChange array={array} onClose={onClose} suggested={fix.entries} />;
-    case 'sync-io-depth':
-        return <ArrayLimitsChange array={array} onClose={onClose} suggestedDepth={fix.depth} />;
     case 'resume': {
         const result = syncControlPlan(array, 'resume');
         return (

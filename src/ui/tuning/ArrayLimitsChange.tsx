@@ -53,12 +53,9 @@ function RateChoice({ array, field, value, onChange, error, systemKiBs }: {
     );
 }
 
-/**
- * `suggested` (KiB/s) and `suggestedDepth` prefill an own limit or depth, as a diagnosis fix does;
- * otherwise the current values.
- */
-export function ArrayLimitsChange({ array: shown, onClose, suggested, suggestedDepth }: {
-    array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null }; suggestedDepth?: number;
+/** `suggested` (KiB/s) prefills an own limit, as a diagnosis fix does; otherwise the current values. */
+export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
+    array: ArrayModel; onClose: () => void; suggested?: { minKiBs: number | null; maxKiBs: number | null };
 }) {
     const { model } = useHostAsOpened();
     const array = arrayAsOpened(model, shown);
@@ -73,7 +70,7 @@ export function ArrayLimitsChange({ array: shown, onClose, suggested, suggestedD
     const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit => (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
     const [min, setMin] = useState(initial(opened.min, suggested?.minKiBs));
     const [max, setMax] = useState(initial(opened.max, suggested?.maxKiBs));
-    const [depth, setDepth] = useState<ArrayLimit>(suggestedDepth ? { own: String(suggestedDepth) } : opened.depth ?? 'system');
+    const [depth, setDepth] = useState<ArrayLimit>(opened.depth ?? 'system');
     const result = arrayLimitsPlan(model, array, {
         min: editedLimit(min, opened.min), max: editedLimit(max, opened.max),
         depth: opened.depth === null ? null : editedLimit(depth, opened.depth),

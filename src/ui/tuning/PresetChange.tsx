@@ -24,11 +24,11 @@ function explanation(name: PresetName): string {
     const [min, max, entries] = [formatRate(p.speedMinKiBs), formatRate(p.speedMaxKiBs), p.stripeCacheEntries];
     switch (name) {
     case 'low-impact':
-        return fmt(_('The kernel defaults: a rebuild yields to other I/O down to $0 per disk, up to $1 when the disks are idle; stripe caches of $2 entries.'), min, max, entries);
+        return fmt(_('The kernel defaults: a rebuild gives way to other I/O while above $0 per disk and runs at most $1; stripe caches of $2 entries.'), min, max, entries);
     case 'balanced':
-        return fmt(_('A rebuild keeps at least $0 per disk under other I/O, up to $1 when idle; stripe caches of $2 entries, where most of their rebuild gain was measured.'), min, max, entries);
+        return fmt(_('A rebuild stops giving way to other I/O below $0 per disk and runs at most $1; stripe caches of $2 entries.'), min, max, entries);
     case 'fast-rebuild':
-        return fmt(_('A rebuild keeps $0 per disk even under other I/O, which gets slower, and up to $1 when idle; stripe caches of $2 entries if they fit in $3% of the available memory.'),
+        return fmt(_('A rebuild stops giving way to other I/O below $0 per disk, which then gets slower; a maximum of $1 lifts the kernel\'s cap that holds back SSD and NVMe members; stripe caches of $2 entries if they fit in $3% of the available memory.'),
             min, max, entries, Math.round(STRIPE_CACHE_MEMORY.warn * 100));
     }
 }

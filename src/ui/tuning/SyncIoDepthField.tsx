@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The sync I/O depth (where the kernel has it) in the limit dialogs and next to the limits: what it
-// is, in md.c's terms (src/md/tuning/syncIoDepth.ts), and its kernel default.
+// is, in md.c's terms (src/md/settings/registry.ts), and its kernel default.
 
 import { HelperTextItem } from '../pf';
 import { _, fmt } from '../../host/i18n';

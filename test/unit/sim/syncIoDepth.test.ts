@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The simulated newer kernel: sync_io_depth files only where the scenario's kernel has them, the
-// store functions' rules (md.c sync_io_depth_store, proc_dointvec), the depth's hold on a busy
-// sync's speed, and raidtune's diagnosis of it on that host.
+// store functions' rules (md.c sync_io_depth_store, proc_dointvec) and the depth's hold on a busy
+// sync's speed.
 
-import { buildModel } from '../../../src/md/model';
-import type { HostModel } from '../../../src/md/modelTypes';
-import { diagnose } from '../../../src/md/diagnosis/findings';
-import { attr, gather, md, oneArray, progress, removeTempRoots, startHost, tee } from './simHelpers';
+import { attr, md, oneArray, progress, removeTempRoots, startHost, tee } from './simHelpers';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -66,20 +63,4 @@ test('a busy sync runs above its minimum as far as its depth lets it; a larger d
     const old = startHost({ ...busyRaid1, kernel: {} });
     old.tick(30);
     expect(progress(old, 'md0')!.speed).toBe(1000);
-});
-
-test('the diagnosis names the depth on the newer host and offers the stripe cache size as the depth', () => {
-    const host = startHost('newer-kernel-rebuild');
-    let model: HostModel | null = null;
-    for (let i = 0; i < 12; i++) {
-        host.tick(2);
-        model = buildModel(gather(host), i * 2000, model);
-    }
-    const md0 = model!.arrays.find(a => a.name === 'md0')!;
-    const diagnosis = diagnose(md0, model!);
-    const finding = diagnosis.findings.find(f => f.kind === 'sync-io-depth');
-    expect(finding).toMatchObject({ depth: 32, fix: { kind: 'sync-io-depth', depth: 256 } });
-    expect(diagnosis.whatIf.map(r => r.change.kind)).toContain('sync-io-depth');
-    // The same sync on the 6.1-like kernel: held at its minimum, no word of a depth.
-    expect(diagnose({ ...md0, syncIoDepth: null }, model!).findings.map(f => f.kind)).not.toContain('sync-io-depth');
 });

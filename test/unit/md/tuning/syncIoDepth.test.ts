@@ -10,10 +10,7 @@ import { attributeValue, readBackMatches } from '../../../../src/md/readBack';
 import { keepPlan, keptComparisons, liveArrayRule, liveSysctls } from '../../../../src/md/tuning/persist';
 import { presetPlan } from '../../../../src/md/tuning/presets';
 import { arrayLimitsPlan, globalLimitsPlan } from '../../../../src/md/tuning/speedLimits';
-import { usefulSyncIoDepth } from '../../../../src/md/tuning/syncIoDepth';
 import { msg } from '../../../../src/md/message';
-import { depthHolds, whatIfEtas } from '../../../../src/md/diagnosis/whatIf';
-import type { WindowFacts } from '../../../../src/md/diagnosis/window';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { SYNC_IO_DEPTH_MAX } from '../../../../src/md/settings/registry';
@@ -118,12 +115,6 @@ describe('an array\'s depth', () => {
         expect(arrayLimitsPlan(old, old.arrays[0], { min: null, max: null, depth: 'system' }).errors?.depth?.message)
             .toBe('This kernel has no sync I/O depth.');
     });
-
-    test('the largest depth worth setting: the stripe cache on raid4/5/6, the personality\'s RESYNC_DEPTH elsewhere', () => {
-        expect(usefulSyncIoDepth(md0)).toBe(md0.stripeCache!.size);
-        expect(usefulSyncIoDepth({ ...md0, level: 'raid1', stripeCache: null })).toBe(32);
-        expect(usefulSyncIoDepth({ ...md0, level: 'raid10', stripeCache: null })).toBe(512);
-    });
 });
 
 describe('keep after reboot', () => {
@@ -172,29 +163,5 @@ describe('presets', () => {
 
     test('on a kernel without it, no preset mentions it', () => {
         expect(describePlan(presetPlan(hostFrom('raid5-recovery'), 'low-impact').plan!)).not.toContain('sync_io_depth');
-    });
-});
-
-describe('where md applies it (md_do_sync: between the limits, under other I/O)', () => {
-    const facts = (rateKiBs: number, boundKiBs: number | null): WindowFacts => ({
-        seconds: 60, samples: 30, rateKiBs, remainingKiB: 1e6, members: [], totalKiBs: 4 * rateKiBs, otherKiBs: rateKiBs,
-        cache: null, bound: boundKiBs === null ? null : { kiBs: boundKiBs, member: 'sda', disk: 'sda', busyShare: 0.5 },
-    });
-
-    test.each([
-        ['between the limits, under other I/O, members with room', 20000, 100000, true, true],
-        ['held at the minimum (below it md never waits)', 1100, 100000, true, false],
-        ['at the maximum (md sleeps; the depth is not what holds it)', 199000, null, true, false],
-        ['no other I/O (is_mddev_idle: no limit)', 20000, 100000, false, false],
-        ['the members are saturated', 20000, 20100, true, false],
-    ])('%s', (_what, rate, bound, otherIo, holds) => {
-        expect(depthHolds(facts(rate, bound), 1000, 200000, otherIo, 32)).toBe(holds);
-        expect(depthHolds(facts(rate, bound), 1000, 200000, otherIo, null)).toBe(false);
-    });
-
-    test('the what-if gives only the ceiling for a larger depth, and only where the depth holds', () => {
-        const rows = whatIfEtas(facts(20000, 100000), 1000, 200000, null, 256);
-        expect(rows.at(-1)).toMatchObject({ change: { kind: 'sync-io-depth', depth: 256 }, rateKiBs: 100000, outcome: 'at-most' });
-        expect(whatIfEtas(facts(20000, 100000), 1000, 200000, null).map(r => r.change.kind)).not.toContain('sync-io-depth');
     });
 });

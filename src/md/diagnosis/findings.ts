@@ -131,7 +131,7 @@ function slowMemberFindings(members: MemberWindow[]): Finding[] {
 }
 
 /** Other I/O enough to count as competing (and, for md, to make the array not idle). */
-function competing(facts: WindowFacts): boolean {
+export function competing(facts: WindowFacts): boolean {
     return facts.otherKiBs !== null && facts.totalKiBs > 0 && facts.otherKiBs >= OTHER_IO_MIN_KIBS &&
         facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE;
 }
@@ -168,7 +168,7 @@ function stoppedFindings(array: ArrayModel): Finding[] {
 }
 
 /** The what-if change a fix makes: the table's row for it predicts what it gains. */
-function fixChange(fix: FixIntent): WhatIfChange | null {
+export function fixChange(fix: FixIntent): WhatIfChange | null {
     switch (fix.kind) {
     case 'speed-limits':
         if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };

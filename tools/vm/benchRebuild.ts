@@ -8,6 +8,7 @@
 //   node build/bench-rebuild.mjs                  full run, kernels 6.1 and 7: bench/rebuild.json
 //   node build/bench-rebuild.mjs --kernels 7      one kernel (build/vm/<kernel>, tools/vm/build-guest.sh)
 //   node build/bench-rebuild.mjs --cases a,b      only these cases (their names below)
+//   node build/bench-rebuild.mjs --out FILE       the rows there instead
 //   node build/bench-rebuild.mjs --short          one case, small members: test-results/bench/
 //
 // raidtune's code does the work the page does: the gather script runs in the guest every 2 s and
@@ -414,7 +415,9 @@ async function main() {
     console.log(`\n${table(rows)}`);
     console.log(`median |error| of the predictions (defaults rows excluded): ${median(errors) === null ? '-' : `${Math.round(median(errors)! * 100)}%`} over ${errors.length} rows`);
     for (const f of flags(rows)) console.log(`FLAG ${f}`);
-    const file = short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
+    const outArg = process.argv.indexOf('--out');
+    const file = outArg >= 0 ? process.argv[outArg + 1]
+        : short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify(rows, null, 2) + '\n');
     console.log(`written: ${file} (${round((performance.now() - t0) / 1000, 0)} s)`);

@@ -120,6 +120,8 @@ export function verdict(host: HostModel, array: ArrayModel, scale: number): Verd
         const predictor = whatIfPredictor(facts, minKiBs, maxKiBs, depthLimits);
         const changes = settingChanges(setting, array.stripeCache !== null);
         if (setting.kind === 'fix' && !changes.length) return null;
+        // The what-if table has rows for a larger depth only (findings.ts raisedDepth()).
+        if (setting.kind === 'sync-io-depth' && (depth === null || setting.depth <= depth)) return null;
         const rates = changes.length ? changes.map(c => predictor(c).rateKiBs) : [facts.rateKiBs];
         return Math.max(...rates) * scale;
     };

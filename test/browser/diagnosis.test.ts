@@ -81,7 +81,7 @@ test('the stripe cache gauge calls a cache full where the diagnosis does (90%), 
     await waitUntil('md3\'s cache above 90% in the kernel', async () => Number(await simValue(env, '/sys/block/md3/md/stripe_cache_active')) > 231, 10000);
     await waitUntil('md3\'s card showing it', async () => (await gauge('md3')).percent > 90, 10000);
     const full = await gauge('md3');
-    const inUse = Number(full.text.match(/^256 entries, (\d+) in use: full, raise it$/)?.[1]);
+    const inUse = Number(full.text.match(/^256 entries, (\d+) in use: full$/)?.[1]);
     expect(inUse).toBeGreaterThanOrEqual(231);
     expect(inUse).toBeLessThan(256);
     expect(full.percent).toBe(Math.round(inUse / 256 * 100));
@@ -116,11 +116,15 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     expect(now / ten).toBeGreaterThan(2.2);
     expect(now / ten).toBeLessThan(2.8);
     expect(now / fifty).toBeGreaterThan(10);
-    // md2's slow member bounds every change: none makes it faster.
+    // md2's slow member bounds every change: none makes it faster (the stripe cache's row says why
+    // it never predicts a gain).
     const md2Cell = await inView(section('md2').locator('tbody tr td:last-child').first());
     await waitUntil('md2\'s table laid out', async () => (await md2Cell.innerText()) !== '');
-    const slowRows = await section('md2').locator('tbody tr td:last-child').allInnerTexts();
-    expect(slowRows.slice(1).every(text => text === 'No faster: something else holds it back')).toBe(true);
+    const slowRows = await section('md2').locator('tbody tr').evaluateAll(trs => trs.map(tr =>
+        [tr.getAttribute('data-change'), (tr.querySelector('td:last-child') as HTMLElement).innerText.trim()]));
+    expect(slowRows.slice(1).every(([change, text]) => text === (change === 'stripe-cache'
+        ? 'No faster: rebuilds measured on Linux 6.1 and 7.3 gained nothing from a larger stripe cache'
+        : 'No faster: something else holds it back'))).toBe(true);
     const evidence = await inView(section('md2').locator('.raidtune-diagnosis-evidence'));
     await waitUntil('the evidence laid out', async () => (await evidence.innerText()) !== '');
     await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(

@@ -1,322 +1,426 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// `make bench-rebuild`: full recoveries of a RAID5 and a RAID6 on the real kernel (the test
-// guest, tools/vm/vm.ts), every member disk throttled by QEMU, with a steady competing read load
-// on the array, under the kernel defaults and each raidtune preset. Measures, never asserts: it
-// fails only when the benchmark itself breaks. See "Rebuild benchmark" in the README.
+// `make bench-rebuild`: rebuilds on the real kernel (the test guest, tools/vm/vm.ts) reproducing
+// the seeds' cases, with member disks that QEMU throttles like an HDD or an NVMe SSD (scaled down:
+// tools/vm/diskModels.ts), under the kernel defaults, each raidtune preset, a few single settings
+// and the fix raidtune's own diagnosis proposes; each next to what raidtune predicted for it.
+// Measures, never asserts: it fails only when the benchmark itself breaks. See "Rebuild benchmark"
+// in the README.
 //
-//   node build/bench-rebuild.mjs            full run: bench/rebuild.json
-//   node build/bench-rebuild.mjs --short    small members, no CPU calibration: test-results/bench/
+//   node build/bench-rebuild.mjs                  full run, kernels 6.1 and 7: bench/rebuild.json
+//   node build/bench-rebuild.mjs --kernels 7      one kernel (build/vm/<kernel>, tools/vm/build-guest.sh)
+//   node build/bench-rebuild.mjs --cases a,b      only these cases (their names below)
+//   node build/bench-rebuild.mjs --out FILE       the rows there instead
+//   node build/bench-rebuild.mjs --short          one case, small members: test-results/bench/
 //
-// The presets are applied with raidtune's own code: the gather script runs in the guest, its
-// output becomes a HostModel (parseGatherOutput + buildModel), presetPlan() makes the Plan, and
-// its write-attribute steps are written with tee and read back like src/host/executor.ts does.
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+// raidtune's code does the work the page does: the gather script runs in the guest every 2 s and
+// its output becomes a HostModel (parseGatherOutput + buildModel, which keeps the diagnosis'
+// samples), diagnose() and whatIfPredictor() judge it (tools/vm/benchPredict.ts), presetPlan()
+// makes the presets' writes, each written with tee and read back like src/host/executor.ts does.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { GATHER_SCRIPT } from '../../src/host/gatherScript';
 import { buildModel } from '../../src/md/model';
+import type { ArrayModel, HostModel } from '../../src/md/modelTypes';
 import { readBackMatches } from '../../src/md/readBack';
 import { parseGatherOutput } from '../../src/md/snapshot';
-import { PRESET_NAMES, presetPlan, type PresetName } from '../../src/md/tuning/presets';
+import { PRESET_NAMES, presetPlan } from '../../src/md/tuning/presets';
+import { GLOBAL_SETTINGS, KERNEL_DEFAULT_SYNC_IO_DEPTH, STRIPE_CACHE_DEFAULT } from '../../src/md/settings/registry';
+import type { FixIntent } from '../../src/md/diagnosis/findings';
+
+const GLOBAL_MIN_PATH = GLOBAL_SETTINGS.speedMin.path;
+const GLOBAL_MAX_PATH = GLOBAL_SETTINGS.speedMax.path;
+const SYNC_IO_DEPTH_PATH = GLOBAL_SETTINGS.syncIoDepth.path;
 import { repoRoot } from '../cockpit/proc';
-import { degradedLoadShare, rebuildLimitMBs } from './rebuildLimit';
-import { shellQuote, startGuest, type Guest, type GuestControl } from './vm';
+import { buildHelper, fields, loadFigures, startHelperGuest, tagged, type BenchGuest } from './benchGuest';
+import { settingLabel, verdict, type Setting } from './benchPredict';
+import { DISK_MODELS, modelMBs, scaledDefaults, scaledKiBs, type DiskModel, type ModelName } from './diskModels';
+import { rebuildLimitMBs } from './rebuildLimit';
+import { shellQuote, type GuestControl } from './vm';
 
 const MB = 1e6;
+const short = process.argv.includes('--short');
+const kernelsArg = process.argv.indexOf('--kernels');
+const casesArg = process.argv.indexOf('--cases');
+const CASE_FILTER = casesArg >= 0 ? process.argv[casesArg + 1].split(',') : null;
+const KERNELS = kernelsArg >= 0 ? process.argv[kernelsArg + 1].split(',') : short ? [process.env.RAIDTUNE_VM_KERNEL || '6.1'] : ['6.1', '7'];
 
-interface Settings {
-    short: boolean;
-    /** Size of each member disk, MiB. */
-    diskMiB: number;
-    /** Each member's read and write bandwidth (QEMU throttling), MB/s: well below the CPU's rate. */
-    diskMBs: number;
-    /** The competing load's rate on the array, MB/s. */
-    loadMBs: number;
-}
-
-/** --short; --disk-mib N, --disk-mbs N, --load-mbs N (to explore; the README's figures use the defaults). */
-function parseSettings(argv: string[]): Settings {
-    const short = argv.includes('--short');
-    const value = (name: string, fallback: number) => {
-        const i = argv.indexOf(name);
-        const n = i < 0 ? fallback : Number(argv[i + 1]);
-        if (!(n > 0)) throw new Error(`${name}: a positive number, not ${argv[i + 1]}`);
-        return n;
-    };
-    return { short, diskMiB: value('--disk-mib', short ? 64 : 256), diskMBs: value('--disk-mbs', 8), loadMBs: value('--load-mbs', 4) };
-}
-
-const settings = parseSettings(process.argv.slice(2));
 /** The competing load reads random blocks of this size with O_DIRECT. */
 const LOAD_BLOCK_KIB = 64;
-/** The load runs alone this long before the rebuild starts (its window starts with the rebuild). */
-const LOAD_WARMUP_S = 2;
-/** The CPU's rate should be this many times the disks' (a busy host slows the emulated CPU). */
-const CPU_MARGIN = 2;
-/** Recoveries sampled over a shorter time (unthrottled ones) are rated over their whole time. */
-const MIN_SAMPLED_S = 2;
-/** Load alone on the degraded array, to compare each member's share with the derivation. */
-const SHARE_PROBE_S = 5;
-const LEVELS = [{ level: 'raid5', members: 4 }, { level: 'raid6', members: 5 }] as const;
-const GUEST_HELPER = '/tmp/ratedread';
-/** The member every case fails and rebuilds. */
+/** The page's refresh while a sync runs (src/ui/app/useHostModel.ts BUSY_INTERVAL_MS). */
+const SAMPLE_MS = 2000;
+/** Progress before this long after --add is not counted (md's start, the first checkpoint). */
+const WARMUP_S = 3;
+/** The steady window each rate is measured over; also the diagnosis' samples (>= its 10 s). */
+const WINDOW_S = short ? 12 : 16;
+/** A rebuild expected to end within this long after the window runs to its end; a slower one is projected. */
+const FINISH_BUDGET_S = 12;
 const REBUILT = 'vdb';
 const STATE_DIR = '/run/raidtune-state';
+const MD = '/sys/block/md0/md';
 
-type Level = (typeof LEVELS)[number];
-
-interface Row {
-    level: string;
-    preset: PresetName;
-    limitMBs: number;
-    rebuildMBs: number;
-    seconds: number;
-    loadMBs: number;
-    loadLatencyMs: number;
+interface Case {
+    name: string;
+    seed: string;
+    model: ModelName;
+    level: 'raid5' | 'raid6' | 'raid10';
+    members: number;
+    /** The competing load, real MB/s (scaled by the model); 0: none. */
+    loadRealMBs: number;
+    settings: Setting[];
+    /** Kernels with sync_io_depth only. */
+    needsDepth?: boolean;
 }
 
-interface LoadFigures { mbs: number; meanMs: number; p95Ms: number; maxMs: number }
+const presets: Setting[] = PRESET_NAMES.map(name => ({ kind: 'preset', name }));
+const fixPending: Setting = { kind: 'fix', fix: null, finding: null };
+
+const CASES: Case[] = short ? [
+    { name: 'hdd-raid6-load', seed: '000', model: 'hdd', level: 'raid6', members: 5, loadRealMBs: 160, settings: [{ kind: 'defaults' }, fixPending] },
+] : [
+    // Seed 000: 5 x HDD RAID6 under other I/O, held near speed_limit_min?
+    { name: 'hdd-raid6-load', seed: '000', model: 'hdd', level: 'raid6', members: 5, loadRealMBs: 160, settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+    // Seed 001: HDD RAID5, the stripe cache from 256 up (idle otherwise: the cache alone).
+    { name: 'hdd-raid5-cache', seed: '001', model: 'hdd', level: 'raid5', members: 4, loadRealMBs: 0,
+        settings: [{ kind: 'defaults' }, ...[4096, 8192, 16384].map((entries): Setting => ({ kind: 'stripe-cache', entries })), ...presets, fixPending] },
+    // Seed 003: NVMe RAID10 (near 2), idle, the default maximum the cap.
+    { name: 'nvme-raid10', seed: '003', model: 'nvme', level: 'raid10', members: 4, loadRealMBs: 0, settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+    // 7.x: md's sync I/O depth under other I/O.
+    { name: 'hdd-raid5-depth', seed: '-', model: 'hdd', level: 'raid5', members: 4, loadRealMBs: 160, needsDepth: true,
+        settings: [{ kind: 'defaults' }, ...[4, 128, 256].map((depth): Setting => ({ kind: 'sync-io-depth', depth })), fixPending] },
+];
+
+/** Member size per model, MiB: a rebuild at the disks' speed takes ~20 s. */
+const MEMBER_MIB: Record<ModelName, number> = short ? { hdd: 96, nvme: 256 } : { hdd: 160, nvme: 512 };
+
+export interface Row {
+    kernel: string;
+    model: ModelName;
+    case: string;
+    seed: string;
+    setting: string;
+    /** Per member, MB/s, over the steady window. */
+    rebuildMBs: number;
+    limitMBs: number;
+    predictedMBs: number | null;
+    /** (predicted - measured) / measured; null without a prediction. */
+    error: number | null;
+    /** From --add to in sync; projected from rebuildMBs when `projected`. */
+    seconds: number;
+    projected: boolean;
+    loadMBs: number;
+    loadLatencyMs: number | null;
+    loadLatencyP95Ms: number | null;
+    /** The model's scale: every MB/s here is the real figure times this. */
+    scale: number;
+    /** raidtune's findings on this row's window, ranked. */
+    findings: string[];
+    guestCpuBusy: number;
+    hostLoad: number;
+}
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const kiBsToMBs = (kiBs: number) => (kiBs * 1024) / MB;
 
-/** `key=value` fields of the line starting with `tag` in a guest's output. */
-function fields(out: string, tag: string): Record<string, number> {
-    const line = out.split('\n').find(l => l.startsWith(`${tag} `));
-    if (!line) throw new Error(`no "${tag}" line in the guest's output:\n${out}`);
-    return Object.fromEntries(line.slice(tag.length + 1).trim().split(/\s+/).map(kv => {
-        const [key, value] = kv.split('=');
-        return [key, Number(value)];
-    }));
-}
-
-function loadFigures(out: string): LoadFigures {
-    const f = fields(out, 'ratedread');
-    return { mbs: f.bytes / MB / f.seconds, meanMs: f.latency_mean_ms, p95Ms: f.latency_p95_ms, maxMs: f.latency_max_ms };
-}
-
-/** The load generator, static so the guest's busybox userland can run it. */
-function buildHelper(): string {
-    const out = join(repoRoot(), 'build', 'bench', 'ratedread');
-    mkdirSync(join(repoRoot(), 'build', 'bench'), { recursive: true });
-    execFileSync('gcc', ['-static', '-O2', '-Wall', '-o', out, join(repoRoot(), 'tools', 'vm', 'ratedread.c')], { stdio: 'inherit' });
-    return out;
-}
-
-interface BenchGuest {
-    guest: Guest;
-    stop(): Promise<void>;
-}
-
-async function bootGuest(helper: string, throttled: boolean): Promise<BenchGuest> {
-    const guest = await startGuest({
-        disks: Math.max(...LEVELS.map(l => l.members)),
-        diskMiB: settings.diskMiB,
-        // The RAID6 stripe cache of "Fast rebuild" (8192 entries x 4 KiB x 5 members) must fit the
-        // preset's memory budget (10% of MemAvailable), or the preset would shrink it.
-        memMiB: 2048,
-        pluginDir: null,
-        diskThrottle: throttled ? { readBytesPerS: settings.diskMBs * MB, writeBytesPerS: settings.diskMBs * MB } : undefined,
-    });
-    // guest-init polls for a host on the bridge and shell ports (a grep every 30 ms under TCG): half
-    // of an idle guest's CPU. Connected, they wait quietly (the bridge for its init message).
-    const holds = [guest.bridgeSocket, guest.shellSocket].map(path => net.connect(path).on('error', () => {}));
-    const stop = async () => {
-        holds.forEach(socket => socket.destroy());
-        await guest.stop();
-    };
-    try {
-        copyFileSync(helper, join(guest.runDir, 'share', 'ratedread'));
-        await guest.runOk(`cp /host/ratedread ${GUEST_HELPER} && chmod 755 ${GUEST_HELPER}`);
-    } catch (error) {
-        await stop();
-        throw error;
-    }
-    return { guest, stop };
-}
-
-/** raidtune's view of the guest: its gather script run by the guest's sh, parsed and modelled. */
-async function readModel(guest: GuestControl) {
+/** raidtune's view of the guest, keeping the samples of `previous` (the page's refresh). */
+async function readModel(guest: GuestControl, previous: HostModel | null): Promise<HostModel> {
     const argv = ['/usr/bin/sh', '-c', GATHER_SCRIPT, 'raidtune-gather', '/proc', '/sys', 'pagesize', STATE_DIR,
         '/etc/sysctl.d', '/etc/udev/rules.d'];
     const out = await guest.runOk(`LC_ALL=C ${argv.map(shellQuote).join(' ')}`);
-    return buildModel(parseGatherOutput(out), performance.now());
+    return buildModel(parseGatherOutput(out), performance.now(), previous);
 }
 
-/** Writes the preset's plan into the guest as the product does (tee, then read back); returns the step count. */
-async function applyPreset(guest: GuestControl, name: PresetName): Promise<number> {
-    const result = presetPlan(await readModel(guest), name);
+/** Writes one attribute as the product does (tee, then read back). */
+async function writeAttribute(guest: GuestControl, path: string, value: string): Promise<void> {
+    if (!/^[\w/.-]+$/.test(path) || !/^(\d+|system)$/.test(value)) throw new Error(`refusing to write ${value} to ${path}`);
+    const readBack = await guest.runOk(`printf '%s\\n' ${shellQuote(value)} | /usr/bin/tee ${shellQuote(path)} >/dev/null && cat ${shellQuote(path)}`);
+    if (!readBackMatches(path, value, readBack)) throw new Error(`${path}: wrote ${value}, reads ${readBack.trim()}`);
+}
+
+/** Global limits in an order that never asks for a minimum above the maximum. */
+async function writeLimits(guest: GuestControl, minKiBs: number | null, maxKiBs: number | null): Promise<void> {
+    const current = Number((await guest.runOk(`cat ${GLOBAL_MAX_PATH}`)).trim());
+    const steps: [string, number][] = [];
+    if (minKiBs !== null) steps.push([GLOBAL_MIN_PATH, minKiBs]);
+    if (maxKiBs !== null) steps.push([GLOBAL_MAX_PATH, maxKiBs]);
+    if (minKiBs !== null && minKiBs > current) steps.reverse();
+    for (const [path, value] of steps) await writeAttribute(guest, path, String(value));
+}
+
+/** The kernel defaults, speeds scaled: where every row starts. */
+async function writeDefaults(guest: GuestControl, model: DiskModel, array: ArrayModel): Promise<void> {
+    const d = scaledDefaults(model);
+    await writeAttribute(guest, GLOBAL_MIN_PATH, String(d.minKiBs));
+    await writeAttribute(guest, GLOBAL_MAX_PATH, String(d.maxKiBs));
+    await writeAttribute(guest, `${MD}/sync_speed_min`, 'system');
+    await writeAttribute(guest, `${MD}/sync_speed_max`, 'system');
+    if (array.stripeCache) await writeAttribute(guest, `${MD}/stripe_cache_size`, String(STRIPE_CACHE_DEFAULT));
+    if (array.syncIoDepth) {
+        await writeAttribute(guest, SYNC_IO_DEPTH_PATH, String(KERNEL_DEFAULT_SYNC_IO_DEPTH));
+        await writeAttribute(guest, `${MD}/sync_io_depth`, 'system');
+    }
+}
+
+/** A preset's plan from raidtune, its speed limits scaled. */
+async function applyPreset(guest: GuestControl, model: DiskModel, name: (typeof PRESET_NAMES)[number]): Promise<void> {
+    const result = presetPlan(await readModel(guest, null), name);
     if (!result.plan) throw new Error(`preset ${name}: ${JSON.stringify(result.errors)}`);
-    if (result.warnings.length) console.log(`  preset ${name} warns: ${JSON.stringify(result.warnings)}`);
+    if (result.warnings.length) console.log(`    preset ${name} warns: ${JSON.stringify(result.warnings)}`);
     for (const step of result.plan.steps) {
         if (step.kind !== 'write-attribute') throw new Error(`preset ${name}: unexpected ${step.kind} step`);
-        const readBack = await guest.runOk(`printf '%s\\n' ${shellQuote(step.to)} | /usr/bin/tee ${shellQuote(step.path)} >/dev/null && cat ${shellQuote(step.path)}`);
-        if (!readBackMatches(step.path, step.to, readBack)) throw new Error(`${step.path}: wrote ${step.to}, reads ${readBack.trim()}`);
+        const speed = step.path === GLOBAL_MIN_PATH || step.path === GLOBAL_MAX_PATH;
+        await writeAttribute(guest, step.path, speed ? String(scaledKiBs(model, Number(step.to))) : step.to);
     }
-    return result.plan.steps.length;
 }
 
-const memberDevices = (guest: Guest, level: Level) => guest.disks.slice(0, level.members).map(d => `/dev/${d}`);
-
-async function createArray(guest: Guest, level: Level): Promise<void> {
-    // --assume-clean: no initial sync, so each case starts from a clean array.
-    await guest.runOk(`mdadm --create /dev/md0 --run --assume-clean --level=${level.level} ` +
-        `--raid-devices=${level.members} ${memberDevices(guest, level).join(' ')}`);
+/** The diagnosis' fix, its speeds scaled, written where the page's dialogs write it. */
+async function applyFix(guest: GuestControl, model: DiskModel, fix: FixIntent): Promise<void> {
+    const scaled = (kiBs: number | null) => (kiBs === null ? null : scaledKiBs(model, kiBs));
+    switch (fix.kind) {
+    case 'speed-limits': return writeLimits(guest, scaled(fix.minKiBs), scaled(fix.maxKiBs));
+    case 'stripe-cache': return writeAttribute(guest, `${MD}/stripe_cache_size`, String(fix.entries));
+    case 'resume': throw new Error('the diagnosis proposes to resume a sync that runs');
+    }
 }
 
-async function destroyArray(guest: Guest, level: Level): Promise<void> {
-    await guest.runOk(`mdadm --stop /dev/md0 && mdadm --zero-superblock ${memberDevices(guest, level).join(' ')}`);
+async function applySetting(guest: GuestControl, model: DiskModel, setting: Setting): Promise<void> {
+    switch (setting.kind) {
+    case 'defaults': return;
+    case 'preset': return applyPreset(guest, model, setting.name);
+    case 'stripe-cache': return writeAttribute(guest, `${MD}/stripe_cache_size`, String(setting.entries));
+    case 'sync-io-depth': return writeAttribute(guest, SYNC_IO_DEPTH_PATH, String(setting.depth));
+    case 'fix': return setting.fix ? applyFix(guest, model, setting.fix) : undefined;
+    }
+}
+
+const memberDevices = (b: BenchGuest, c: Case) => b.guest.disks.slice(0, c.members).map(d => `/dev/${d}`);
+
+async function createArray(b: BenchGuest, c: Case): Promise<void> {
+    // --assume-clean: no initial sync; every row rebuilds vdb from scratch.
+    await b.guest.runOk(`mdadm --create /dev/md0 --run --assume-clean --level=${c.level} ` +
+        `--raid-devices=${c.members} ${memberDevices(b, c).join(' ')}`);
+}
+
+async function destroyArray(b: BenchGuest, c: Case): Promise<void> {
+    await b.guest.runOk(`mdadm --stop /dev/md0 && mdadm --zero-superblock ${memberDevices(b, c).join(' ')}`);
+}
+
+const CPU_LINE = 'head -1 /proc/stat | cut -d" " -f3-';
+/** Busy share between two /proc/stat "cpu" lines. */
+function cpuBusy(before: string, after: string): number {
+    const a = before.trim().split(/\s+/).map(Number);
+    const b = after.trim().split(/\s+/).map(Number);
+    const total = b.slice(0, 8).reduce((s, v, i) => s + v - a[i], 0);
+    const idle = b[3] - a[3] + b[4] - a[4];
+    return total > 0 ? (total - idle) / total : 0;
 }
 
 /**
- * Fails and removes the member that gets rebuilt (unless it is out already) and wipes it, so
- * --add makes a full recovery.
+ * Fails, wipes and re-adds vdb (a full recovery), the load running from 2 s before; the load's
+ * window starts with the --add. Prints the uptime at the --add.
  */
-function degradeScript(device: string): string {
-    return `{ ! grep -q '${device.slice(5)}\\[' /proc/mdstat || mdadm /dev/md0 --fail ${device} --remove ${device} >/dev/null; } && ` +
-        `mdadm --zero-superblock ${device}`;
+function startScript(loadKBs: number): string {
+    const dev = `/dev/${REBUILT}`;
+    const load = loadKBs > 0
+        ? `/tmp/ratedread /dev/md0 ${Math.round(loadKBs)} ${LOAD_BLOCK_KIB} 3600 > /tmp/load.out 2>&1 &
+echo $! > /tmp/load.pid
+sleep 2
+kill -USR1 $(cat /tmp/load.pid)`
+        : 'rm -f /tmp/load.pid';
+    return `{ ! grep -q '${REBUILT}\\[' /proc/mdstat || mdadm /dev/md0 --fail ${dev} --remove ${dev} >/dev/null; } || exit 1
+mdadm --zero-superblock ${dev} || exit 1
+${load}
+echo "@@cpu $(${CPU_LINE})"
+echo "@@start t=$(cut -d' ' -f1 /proc/uptime)"
+mdadm /dev/md0 --add ${dev} >/dev/null`;
 }
 
-/**
- * The load alone on the degraded array: MB/s each surviving member read, measured from
- * /proc/diskstats (sectors read), to check the derivation of the limit.
- */
-async function measureLoadShare(guest: Guest, level: Level): Promise<number[]> {
-    const survivors = guest.disks.slice(0, level.members).filter(d => d !== REBUILT);
-    const pattern = survivors.map(d => `$3 == "${d}"`).join(' || ');
-    const sectors = `awk '${pattern} { print $3, $6 }' /proc/diskstats`;
-    // The array stays degraded: the first case rebuilds it.
-    const out = await guest.runOk(`${degradeScript(`/dev/${REBUILT}`)}
-${sectors} | sed 's/^/@@before /'
-${GUEST_HELPER} /dev/md0 ${settings.loadMBs * 1000} ${LOAD_BLOCK_KIB} ${SHARE_PROBE_S}
-${sectors} | sed 's/^/@@after /'`, { timeoutMs: 60000 });
-    const read = (tag: string) => new Map(out.split('\n').filter(l => l.startsWith(tag))
-        .map(l => l.split(' ')).map(([, disk, n]) => [disk, Number(n)]));
-    const before = read('@@before');
-    const after = read('@@after');
-    const seconds = fields(out, 'ratedread').seconds;
-    return survivors.map(d => ((after.get(d)! - before.get(d)!) * 512) / MB / seconds);
+/** Ends the recovery (unless done) and the load; prints the load's figures and the CPU line. */
+function stopScript(abort: boolean): string {
+    const dev = `/dev/${REBUILT}`;
+    return `${abort ? `mdadm /dev/md0 --fail ${dev} --remove ${dev} >/dev/null 2>&1` : ':'}
+echo "@@cpu $(${CPU_LINE})"
+if [ -f /tmp/load.pid ]; then
+  pid=$(cat /tmp/load.pid); kill -TERM $pid
+  while kill -0 $pid 2>/dev/null; do usleep 50000; done
+  cat /tmp/load.out; rm -f /tmp/load.pid
+fi`;
 }
 
-/**
- * Rebuilds `device` in md0 and waits for the recovery to end (degraded back to 0, sync idle);
- * reports its start and end uptime, md's progress (sync_completed) at the first and the last
- * sample while recovering (the rate without the start and the spare's activation at the end),
- * and the load's figures over the whole time when there is a load.
- */
-function rebuildScript(device: string, loadSeconds: number | null): string {
-    const load = loadSeconds === null
-        ? ['', '', '']
-        : [`${GUEST_HELPER} /dev/md0 ${settings.loadMBs * 1000} ${LOAD_BLOCK_KIB} ${loadSeconds} > /tmp/load.out 2>&1 &
-load=$!
-sleep ${LOAD_WARMUP_S}
-kill -USR1 $load`, 'kill -TERM $load\nwait $load || { cat /tmp/load.out; exit 1; }', 'cat /tmp/load.out'];
-    return `M=/sys/block/md0/md
-now() { cut -d' ' -f1 /proc/uptime; }
-${degradeScript(device)} || exit 1
-${load[0]}
-t0=$(now)
-cpu0=$(head -1 /proc/stat)
-mdadm /dev/md0 --add ${device} >/dev/null || exit 1
-first=; last=
-until [ "$(cat $M/degraded)" = 0 ] && [ "$(cat $M/sync_action)" = idle ]; do
-  done_sectors=$(cut -d' ' -f1 $M/sync_completed)
-  case $done_sectors in ''|*[!0-9]*) ;; *) last="$(now) $done_sectors"; first=\${first:-$last} ;; esac
-  usleep 200000
-done
-t1=$(now)
-cpu1=$(head -1 /proc/stat)
-${load[1]}
-${load[2]}
-set -- $first $last
-echo "@@rebuild t0=$t0 t1=$t1 componentKiB=$(cat $M/component_size) firstT=$1 firstSectors=$2 lastT=$3 lastSectors=$4" \
-  "cpuBusy=$(echo "$cpu0 $cpu1" | awk '{ for (i = 2; i <= 11; i++) { t += $(i + 11) - $i } idle = $(16) - $5 + $(17) - $6; print (t - idle) / t }')"`;
+const syncing = (a: ArrayModel | undefined) => a?.sync?.action === 'recover' && a.sync.runState === 'running' && a.sync.doneKiB !== null;
+const inSync = (a: ArrayModel | undefined) => !!a && a.health === 'clean' && !a.sync;
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+interface Measured {
+    rateKiBs: number;
+    seconds: number;
+    projected: boolean;
+    /** The last model of the window (its samples feed the diagnosis). */
+    host: HostModel;
+    array: ArrayModel;
+    load: ReturnType<typeof loadFigures> | null;
+    cpuBusy: number;
 }
 
-async function measureCase(guest: Guest, level: Level, preset: PresetName, withLoad: boolean): Promise<Row> {
-    const steps = await applyPreset(guest, preset);
-    // The slowest case runs at speed_limit_min (1000 KiB/s); allow for twice as long.
-    const componentMB = Number((await guest.runOk('cat /sys/block/md0/md/component_size')).trim()) * 1024 / MB;
-    const budgetS = Math.ceil(componentMB / 0.5) + 120;
-    const out = await guest.runOk(rebuildScript(`/dev/${REBUILT}`, withLoad ? budgetS : null), { timeoutMs: budgetS * 1000 });
-    const r = fields(out, '@@rebuild');
-    const seconds = r.t1 - r.t0;
-    const load = withLoad ? loadFigures(out) : null;
-    const wholeMBs = (r.componentKiB * 1024) / MB / seconds;
-    const row = {
-        level: level.level,
-        preset,
-        limitMBs: round(rebuildLimitMBs({ members: level.members, readMBs: settings.diskMBs, writeMBs: settings.diskMBs, loadMBs: settings.loadMBs })),
-        rebuildMBs: round(r.lastT - r.firstT >= MIN_SAMPLED_S ? ((r.lastSectors - r.firstSectors) * 512) / MB / (r.lastT - r.firstT) : wholeMBs),
-        seconds: round(seconds, 1),
-        loadMBs: round(load?.mbs ?? 0),
-        loadLatencyMs: round(load?.meanMs ?? 0, 1),
-    };
-    console.log(`  ${level.level} ${preset} (${steps} writes): ${row.rebuildMBs} MB/s per member while recovering ` +
-        `(${round(wholeMBs)} over the ${row.seconds} s from --add to in sync), guest CPU ${Math.round(r.cpuBusy * 100)}% busy` +
-        (load ? `; load ${row.loadMBs} MB/s, latency mean ${row.loadLatencyMs} ms, p95 ${round(load.p95Ms, 1)} ms, max ${round(load.maxMs, 1)} ms` : ''));
-    return row;
-}
-
-/** Unthrottled disks, no load, "Fast rebuild": the rate the emulated CPU can rebuild at. */
-async function calibrate(helper: string): Promise<Record<string, number>> {
-    console.log('CPU calibration: unthrottled disks, no load, preset fast-rebuild');
-    const { guest, stop } = await bootGuest(helper, false);
-    const rates: Record<string, number> = {};
-    try {
-        for (const level of LEVELS) {
-            await createArray(guest, level);
-            rates[level.level] = (await measureCase(guest, level, 'fast-rebuild', false)).rebuildMBs;
-            await destroyArray(guest, level);
+/** One recovery under the current settings: the steady window's rate, the time to in sync. */
+async function measureRebuild(b: BenchGuest, model: DiskModel, c: Case): Promise<Measured> {
+    const { guest } = b;
+    const started = await guest.runOk(startScript(c.loadRealMBs * model.scale * 1000));
+    const t0 = fields(started, '@@start').t;
+    const cpu0 = tagged(started, '@@cpu');
+    let host: HostModel | null = null;
+    let first: { t: number; done: number } | null = null;
+    let last: { t: number; done: number } | null = null;
+    let array: ArrayModel | undefined;
+    for (;;) {
+        const began = performance.now();
+        const next = await readModel(guest, host);
+        const a = next.arrays.find(x => x.name === 'md0');
+        const t = next.takenAt / 1000;
+        if (!syncing(a)) {
+            if (inSync(a) || (first && !a?.sync)) break;
+            host = null; // not started yet: no samples to keep
+        } else {
+            host = next;
+            array = a;
+            const point = { t, done: a!.sync!.doneKiB! };
+            if (t - t0 >= WARMUP_S) first ??= point;
+            if (first) last = point;
+            if (first && t - first.t >= WINDOW_S) break;
         }
-    } finally {
-        await stop();
+        if (t - t0 > 600) throw new Error('the recovery did not start within 10 minutes');
+        await sleep(Math.max(0, SAMPLE_MS - (performance.now() - began)));
     }
-    return rates;
+    if (!host || !array || !first || !last || last.t <= first.t) throw new Error(`no steady window sampled (${c.name})`);
+    const rateKiBs = (last.done - first.done) / (last.t - first.t);
+    const componentKiB = array.sync!.totalKiB ?? 0;
+    const remainingS = rateKiBs > 0 ? (componentKiB - last.done) / rateKiBs : Infinity;
+    let seconds: number;
+    let projected = false;
+    if (remainingS <= FINISH_BUDGET_S) {
+        const out = await guest.runOk(`until [ "$(cat ${MD}/degraded)" = 0 ] && [ "$(cat ${MD}/sync_action)" = idle ]; do usleep 200000; done; cut -d' ' -f1 /proc/uptime`,
+            { timeoutMs: (FINISH_BUDGET_S * 5 + 60) * 1000 });
+        seconds = Number(out.trim()) - t0;
+    } else {
+        projected = true;
+        seconds = componentKiB / rateKiBs;
+    }
+    const stop = await guest.runOk(stopScript(projected), { timeoutMs: 60000 });
+    const cpu1 = tagged(stop, '@@cpu');
+    return { rateKiBs, seconds, projected, host, array, load: c.loadRealMBs > 0 ? loadFigures(stop) : null, cpuBusy: cpuBusy(cpu0, cpu1) };
 }
 
-async function measureLevels(helper: string): Promise<Row[]> {
-    console.log(`throttled disks: ${settings.diskMBs} MB/s read and write each; load ${settings.loadMBs} MB/s of random ${LOAD_BLOCK_KIB} KiB O_DIRECT reads`);
-    const { guest, stop } = await bootGuest(helper, true);
+async function runCase(b: BenchGuest, kernel: string, model: DiskModel, c: Case): Promise<Row[]> {
+    await createArray(b, c);
+    const limitMBs = rebuildLimitMBs({
+        members: c.members, readMBs: modelMBs(model), writeMBs: modelMBs(model), loadMBs: c.loadRealMBs * model.scale,
+        loadBlockBytes: LOAD_BLOCK_KIB * 1024, requestFloorBytes: model.requestFloorBytes,
+    });
+    console.log(`  ${c.name} (seed ${c.seed}): ${c.level} of ${c.members}, load ${round(c.loadRealMBs * model.scale)} MB/s, limit ${round(limitMBs)} MB/s`);
     const rows: Row[] = [];
-    try {
-        for (const level of LEVELS) {
-            await createArray(guest, level);
-            const share = await measureLoadShare(guest, level);
-            console.log(`${level.level}, ${level.members} members: load alone on the degraded array reads ` +
-                `${share.map(s => round(s)).join(', ')} MB/s from the survivors (derived: ${round(settings.loadMBs * degradedLoadShare(level.members))} each)`);
-            for (const preset of PRESET_NAMES) {
-                rows.push(await measureCase(guest, level, preset, true));
-            }
-            await destroyArray(guest, level);
-        }
-    } finally {
-        await stop();
+    let judge: ReturnType<typeof verdict> | null = null;
+    for (let setting of c.settings) {
+        const before = (await readModel(b.guest, null)).arrays.find(a => a.name === 'md0')!;
+        await writeDefaults(b.guest, model, before);
+        if (setting.kind === 'fix') setting = judge?.fix ?? setting;
+        await applySetting(b.guest, model, setting);
+        const hostLoad = loadavg()[0];
+        const m = await measureRebuild(b, model, c);
+        const own = verdict(m.host, m.array, model.scale);
+        judge ??= own; // the defaults row (first): what raidtune says before any change
+        const predicted = judge.predict(setting);
+        const rebuildMBs = kiBsToMBs(m.rateKiBs);
+        const row: Row = {
+            kernel, model: model.name, case: c.name, seed: c.seed, setting: settingLabel(setting),
+            rebuildMBs: round(rebuildMBs), limitMBs: round(limitMBs),
+            predictedMBs: predicted === null ? null : round(kiBsToMBs(predicted)),
+            error: predicted === null || rebuildMBs <= 0 ? null : round((kiBsToMBs(predicted) - rebuildMBs) / rebuildMBs, 3),
+            seconds: round(m.seconds, 1), projected: m.projected,
+            loadMBs: round(m.load?.mbs ?? 0), loadLatencyMs: m.load ? round(m.load.meanMs, 1) : null,
+            loadLatencyP95Ms: m.load ? round(m.load.p95Ms, 1) : null,
+            scale: model.scale, findings: own.diagnosis.findings.map(f => f.kind),
+            guestCpuBusy: round(m.cpuBusy), hostLoad: round(hostLoad),
+        };
+        console.log(`    ${row.setting}: ${row.rebuildMBs} MB/s (predicted ${row.predictedMBs ?? '-'}), ${row.seconds} s${row.projected ? ' projected' : ''}` +
+            `${m.load ? `, load ${row.loadMBs} MB/s ${row.loadLatencyMs} ms` : ''}; findings ${row.findings.join(', ') || 'none'}; ` +
+            `guest CPU ${Math.round(m.cpuBusy * 100)}% busy, host load ${row.hostLoad}`);
+        rows.push(row);
     }
+    await destroyArray(b, c);
     return rows;
 }
 
+/** What the model does with small vs large requests: one member, read as fast as it goes. */
+async function probeModel(b: BenchGuest, model: DiskModel): Promise<void> {
+    const results: string[] = [];
+    for (const kib of [4, 64, 512]) {
+        const out = await b.guest.runOk(`/tmp/ratedread /dev/vda 1000000 ${kib} 4`, { timeoutMs: 30000 });
+        results.push(`${kib} KiB: ${round(loadFigures(out).mbs)} MB/s`);
+    }
+    console.log(`  ${model.name} (x${model.scale} of ${model.realMBs} MB/s): random reads of one member, 64 in flight: ${results.join(', ')}`);
+}
+
+/** Flags: a fix that made the rebuild slower, a finding whose remedy did not help. */
+function flags(rows: Row[]): string[] {
+    const out: string[] = [];
+    const byCase = new Map<string, Row[]>();
+    for (const r of rows) byCase.set(`${r.kernel} ${r.model} ${r.case}`, [...(byCase.get(`${r.kernel} ${r.model} ${r.case}`) ?? []), r]);
+    for (const [key, list] of byCase) {
+        const base = list[0];
+        const fix = list.find(r => r.setting.startsWith('diagnosis: ') && r.setting !== 'diagnosis: none');
+        if (fix && fix.rebuildMBs < base.rebuildMBs * 0.95) out.push(`${key}: the fix (${fix.setting}) made the rebuild slower: ${base.rebuildMBs} -> ${fix.rebuildMBs} MB/s`);
+        if (fix && fix.rebuildMBs < base.rebuildMBs * 1.05 && (fix.predictedMBs ?? 0) > base.rebuildMBs * 1.05)
+            out.push(`${key}: the fix (${fix.setting}) was predicted ${fix.predictedMBs} MB/s and gave ${fix.rebuildMBs} (from ${base.rebuildMBs}): wrong bottleneck`);
+        if (base.findings.includes('starved') && base.rebuildMBs >= 0.8 * base.limitMBs)
+            out.push(`${key}: "held at the minimum" at ${base.rebuildMBs} MB/s, ${Math.round((100 * base.rebuildMBs) / base.limitMBs)}% of the disks' limit`);
+    }
+    return out;
+}
+
+function median(values: number[]): number | null {
+    if (!values.length) return null;
+    const s = [...values].sort((a, b) => a - b);
+    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 function table(rows: Row[]): string {
-    const head = '| level | preset | limit MB/s | rebuild MB/s | % of limit | time s | load MB/s | load latency ms |\n|---|---|---|---|---|---|---|---|\n';
-    return head + rows.map(r => `| ${r.level} | ${r.preset} | ${r.limitMBs} | ${r.rebuildMBs} | ${Math.round((100 * r.rebuildMBs) / r.limitMBs)}% | ` +
-        `${r.seconds} | ${r.loadMBs} | ${r.loadLatencyMs} |`).join('\n') + '\n';
+    const head = '| kernel | model | case | setting | limit MB/s | rebuild MB/s | predicted MB/s | error | time s | load MB/s | load latency ms | findings |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|---|\n';
+    return head + rows.map(r => `| ${r.kernel} | ${r.model} | ${r.case} | ${r.setting} | ${r.limitMBs} | ${r.rebuildMBs} | ${r.predictedMBs ?? '-'} | ` +
+        `${r.error === null ? '-' : `${Math.round(r.error * 100)}%`} | ${r.seconds}${r.projected ? ' (p)' : ''} | ${r.loadMBs || '-'} | ` +
+        `${r.loadLatencyMs ?? '-'} | ${r.findings.join(', ') || '-'} |`).join('\n') + '\n';
 }
 
 async function main() {
-    const { short, diskMiB, diskMBs, loadMBs } = settings;
     const t0 = performance.now();
     const helper = buildHelper();
-    if (!short) {
-        const cpu = await calibrate(helper);
-        console.log(`CPU rate (MB/s per member): ${JSON.stringify(cpu)}; throttle ${diskMBs}`);
-        for (const [level, mbs] of Object.entries(cpu)) {
-            if (mbs < CPU_MARGIN * diskMBs)
-                console.log(`WARNING: ${level} rebuilds at only ${mbs} MB/s on this CPU now (under ${CPU_MARGIN} x the throttle): the CPU may limit its cases`);
+    const rows: Row[] = [];
+    for (const kernel of KERNELS) {
+        for (const name of ['hdd', 'nvme'] as const) {
+            const model = DISK_MODELS[name];
+            const cases = CASES.filter(c => c.model === name && (!CASE_FILTER || CASE_FILTER.includes(c.name)));
+            if (!cases.length) continue;
+            console.log(`kernel ${kernel}, ${name} model: ${round(modelMBs(model))} MB/s per member (x${model.scale}), ${MEMBER_MIB[name]} MiB members`);
+            const b = await startHelperGuest(helper, { kernel, model, diskMiB: MEMBER_MIB[name], disks: Math.max(...cases.map(c => c.members)) });
+            try {
+                const depth = (await b.guest.run(`cat ${SYNC_IO_DEPTH_PATH}`)).code === 0;
+                await probeModel(b, model);
+                for (const c of cases) {
+                    if (c.needsDepth && !depth) continue;
+                    rows.push(...await runCase(b, kernel, model, c));
+                }
+            } finally {
+                await b.stop();
+            }
         }
     }
-    const rows = await measureLevels(helper);
-    console.log(`\n${diskMiB} MiB members, ${diskMBs} MB/s per member, load ${loadMBs} MB/s\n${table(rows)}`);
-    const file = short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
+    const errors = rows.filter(r => r.error !== null && !r.setting.startsWith('kernel defaults')).map(r => Math.abs(r.error!));
+    console.log(`\n${table(rows)}`);
+    console.log(`median |error| of the predictions (defaults rows excluded): ${median(errors) === null ? '-' : `${Math.round(median(errors)! * 100)}%`} over ${errors.length} rows`);
+    for (const f of flags(rows)) console.log(`FLAG ${f}`);
+    const outArg = process.argv.indexOf('--out');
+    const file = outArg >= 0 ? process.argv[outArg + 1]
+        : short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
     mkdirSync(join(file, '..'), { recursive: true });
     writeFileSync(file, JSON.stringify(rows, null, 2) + '\n');
     console.log(`written: ${file} (${round((performance.now() - t0) / 1000, 0)} s)`);
@@ -326,3 +430,4 @@ main().catch(error => {
     console.error(error);
     process.exit(1);
 });
+

@@ -37,10 +37,10 @@ export interface GuestOptions {
     /** 'virtio' (default, /dev/vdX) or 'scsi' (virtio-scsi, /dev/sdX, has device/queue_depth). */
     diskInterface?: 'virtio' | 'scsi';
     /**
-     * QEMU I/O throttling of every disk, bytes per second for reads and for writes (separate
-     * buckets), as a disk's sustained bandwidth (make bench-rebuild). Default: none.
+     * QEMU I/O throttling of every disk (`throttling.<option>=<value>` on each -drive), a disk model
+     * for make bench-rebuild (tools/vm/diskModels.ts). Default: none.
      */
-    diskThrottle?: { readBytesPerS: number; writeBytesPerS: number };
+    diskThrottle?: DiskThrottle;
     /** Guest RAM in MiB (default 1024) and vCPUs (default 2; 1 also boots with acpi=off: ~1.3 s faster). */
     memMiB?: number;
     cpus?: number;
@@ -74,6 +74,30 @@ export interface GuestOptions {
      * leaves them. A guest started on the disks and persistDir of a stopped one is that one rebooted.
      */
     diskDir?: string;
+}
+
+/**
+ * QEMU's block throttling options (its docs, "-drive ... throttling.*"): bytes or requests per
+ * second, each a bucket of its own that a request must pass; `iops-size` makes a request larger
+ * than that many bytes count as size/iops-size requests; `*-max` bursts for `*-max-length` s.
+ */
+export const THROTTLE_OPTIONS = [
+    'bps-total', 'bps-read', 'bps-write', 'iops-total', 'iops-read', 'iops-write', 'iops-size',
+    'bps-total-max', 'bps-read-max', 'bps-write-max', 'iops-total-max', 'iops-read-max', 'iops-write-max',
+    'bps-total-max-length', 'bps-read-max-length', 'bps-write-max-length',
+    'iops-total-max-length', 'iops-read-max-length', 'iops-write-max-length',
+] as const;
+export type DiskThrottle = Partial<Record<(typeof THROTTLE_OPTIONS)[number], number>>;
+
+/** The -drive suffix for a throttle; every value a positive integer (QEMU's own rule). */
+export function throttleDriveOptions(throttle: DiskThrottle | undefined): string {
+    if (!throttle) return '';
+    return Object.entries(throttle).map(([option, value]) => {
+        if (!(THROTTLE_OPTIONS as readonly string[]).includes(option)) throw new Error(`diskThrottle: unknown option ${option}`);
+        const n = Math.round(value);
+        if (!(n >= 1)) throw new Error(`diskThrottle: ${option}=${value}, not a positive number`);
+        return `,throttling.${option}=${n}`;
+    }).join('');
 }
 
 export interface RunResult {
@@ -335,10 +359,7 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
     closeSync(openSync(info.consoleLog, 'w'));
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
-    const { diskThrottle } = options;
-    const throttle = diskThrottle
-        ? `,throttling.bps-read=${Math.round(diskThrottle.readBytesPerS)},throttling.bps-write=${Math.round(diskThrottle.writeBytesPerS)}`
-        : '';
+    const throttle = throttleDriveOptions(options.diskThrottle);
     for (let i = 0; i < nDisks; i++) {
         const file = join(diskDir, `d${i}.img`);
         if (!existsSync(file)) {

@@ -147,7 +147,7 @@ function stoppedFindings(array: ArrayModel): Finding[] {
 }
 
 /** The what-if change a fix makes: the table's row for it predicts what it gains. */
-function fixChange(fix: FixIntent): WhatIfChange | null {
+export function fixChange(fix: FixIntent): WhatIfChange | null {
     switch (fix.kind) {
     case 'speed-limits':
         if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The rebuild benchmark's limit (tools/vm/rebuildLimit.ts) against a count over md's layouts: every
 // data chunk of n stripes (one full parity rotation) read once, with one member missing.
-import { degradedLoadShare, rebuildLimitMBs, survivorLoadShare } from '../../../tools/vm/rebuildLimit';
+import { degradedLoadShare, rebuildLimitMBs, requestCostFactor, survivorLoadShare } from '../../../tools/vm/rebuildLimit';
 
 type Level = 'raid5' | 'raid6';
 
@@ -47,5 +47,34 @@ describe('rebuild benchmark limit', () => {
         expect(rebuildLimitMBs({ members: 4, readMBs: 8, writeMBs: 8, loadMBs: 2 })).toBeCloseTo(8 - 2 * 1.5 / 4, 10);
         expect(rebuildLimitMBs({ members: 5, readMBs: 8, writeMBs: 8, loadMBs: 2 })).toBeCloseTo(8 - 2 * 1.5 / 5, 10);
         expect(rebuildLimitMBs({ members: 4, readMBs: 100, writeMBs: 8, loadMBs: 2 })).toBe(8);
+    });
+
+    test.each([4, 6, 8])('raid10 near-2 of %i: the missing half\'s partner serves degradedLoadShare, behind the position 1/n', members => {
+        // Chunk c of a near-2 layout is on members 2c mod n and 2c+1 mod n; a read picks either
+        // half evenly when both are in sync, the partner alone when one is missing.
+        const chunks = members;
+        for (let missing = 0; missing < members; missing++) {
+            const reads = new Array<number>(members).fill(0);
+            const all = new Array<number>(members).fill(0);
+            for (let c = 0; c < chunks; c++) {
+                const pair = [(2 * c) % members, (2 * c + 1) % members];
+                for (const m of pair) all[m] += 0.5;
+                const present = pair.filter(m => m !== missing);
+                for (const m of present) reads[m] += 1 / present.length;
+            }
+            const partner = missing % 2 ? missing - 1 : missing + 1;
+            expect(reads[partner] / chunks).toBeCloseTo(degradedLoadShare(members), 10);
+            for (const a of all) expect(a / chunks).toBeCloseTo(1 / members, 10);
+        }
+    });
+
+    test('a seek-bound disk charges a small load request the floor, a large one its size', () => {
+        expect(requestCostFactor(4096, 65536)).toBe(16);
+        expect(requestCostFactor(512 * 1024, 65536)).toBe(1);
+        expect(requestCostFactor(65536, null)).toBe(1);
+        const disks = { members: 4, readMBs: 8, writeMBs: 8 };
+        expect(rebuildLimitMBs({ ...disks, loadMBs: 0.5, loadBlockBytes: 16384, requestFloorBytes: 65536 }))
+            .toBeCloseTo(8 - 0.5 * 1.5 / 4 * 4, 10);
+        expect(rebuildLimitMBs({ members: 4, readMBs: 1, writeMBs: 8, loadMBs: 100 })).toBe(0);
     });
 });

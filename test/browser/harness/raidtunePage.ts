@@ -20,10 +20,23 @@ export function arrayCard(surface: Surface, name: string): Locator {
  */
 export async function cardInView(surface: Surface, name: string): Promise<Locator> {
     const card = arrayCard(surface, name);
-    const title = await inView(card.locator('h2'));
-    await waitUntil(`${name}'s card laid out`, async () => (await title.innerText()) !== '', 10000);
+    await laidOut(card.locator('h2'), `${name}'s card`);
     await waitUntil(`${name}'s card showing the latest refresh`, () => cardIsCurrent(card), 10000, 50);
     return card;
+}
+
+/**
+ * Scrolled to and laid out, kept in view as a reader keeps looking at it: cards above it that come
+ * near the window are laid out at their real height (they were placeholders), which can move it
+ * out of view again before its first frame.
+ */
+async function laidOut(element: Locator, what: string): Promise<Locator> {
+    await inView(element);
+    await waitUntil(`${what} laid out`, async () => {
+        await element.scrollIntoViewIfNeeded();
+        return (await element.innerText()) !== '';
+    }, 10000);
+    return element;
 }
 
 /** The card shows the page's latest refresh, not one it let pass while far off screen. */
@@ -40,8 +53,9 @@ export async function inView(element: Locator): Promise<Locator> {
 
 /** The percent the array's progress bar shows, as a number. */
 export async function shownPercent(surface: Surface, name: string): Promise<number> {
-    const text = await (await cardInView(surface, name)).locator('.raidtune-sync .pf-v6-c-progress__status .pf-v6-c-progress__measure').innerText();
-    return Number(text.replace('%', ''));
+    const card = await cardInView(surface, name);
+    const measure = await laidOut(card.locator('.raidtune-sync .pf-v6-c-progress__status .pf-v6-c-progress__measure'), `${name}'s progress`);
+    return Number((await measure.innerText()).replace('%', ''));
 }
 
 /** The text of one "Name: value" fact in an array's sync section. */

@@ -115,6 +115,8 @@ export interface Row {
     scale: number;
     /** raidtune's findings on this row's window, ranked. */
     findings: string[];
+    /** The diagnosis' view of each member disk over the window (real MB/s, after de-scaling). */
+    members: { disk: string; role: string; MBs: number; busy: number; msPerMiB: number | null }[];
     guestCpuBusy: number;
     hostLoad: number;
 }
@@ -339,6 +341,10 @@ async function runCase(b: BenchGuest, kernel: string, model: DiskModel, c: Case)
             loadMBs: round(m.load?.mbs ?? 0), loadLatencyMs: m.load ? round(m.load.meanMs, 1) : null,
             loadLatencyP95Ms: m.load ? round(m.load.p95Ms, 1) : null,
             scale: model.scale, findings: own.diagnosis.findings.map(f => f.kind),
+            members: (own.diagnosis.window?.members ?? []).map(w => ({
+                disk: w.disk, role: w.role, MBs: round(kiBsToMBs(w.kiBs)), busy: round(w.busyShare),
+                msPerMiB: w.msPerMiB === null ? null : round(w.msPerMiB, 1),
+            })),
             guestCpuBusy: round(m.cpuBusy), hostLoad: round(hostLoad),
         };
         console.log(`    ${row.setting}: ${row.rebuildMBs} MB/s (predicted ${row.predictedMBs ?? '-'}), ${row.seconds} s${row.projected ? ' projected' : ''}` +

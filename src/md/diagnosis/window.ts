@@ -5,7 +5,7 @@
 
 import type { ArrayModel } from '../modelTypes';
 import { isStripeCacheFull } from '../stripeCacheUse';
-import type { IoSample, MemberCounters } from '../modelTypes';
+import type { IoSample, MemberCounters, MemberRole } from '../modelTypes';
 
 /** No verdict from fewer samples or a shorter span: at the 2 s refresh that is the first 10 s. */
 export const MIN_SAMPLES = 3;
@@ -20,6 +20,7 @@ export const MIN_BUSY_FOR_CAPACITY = 0.05;
 export interface MemberWindow {
     member: string;
     disk: string;
+    role: MemberRole;
     /** KiB/s read plus written on the member's disk. */
     kiBs: number;
     /** Share of the time the disk had I/O in flight, 0..1. */
@@ -84,6 +85,7 @@ function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCoun
     return {
         member: last.member,
         disk: last.disk,
+        role: last.role,
         kiBs: kiB / seconds,
         busyShare: Math.min(1, ioMs / (seconds * 1000)),
         msPerMiB: kiB > 0 ? ioMs / (kiB / 1024) : null,

@@ -9,7 +9,7 @@
 // the benchmark writes that fix, and reads every prediction, scaled down again.
 import { effectiveLimits, type ArrayModel, type HostModel, type IoSample } from '../../src/md/modelTypes';
 import { diagnose, fixChange, type Diagnosis, type Finding, type FixIntent } from '../../src/md/diagnosis/findings';
-import { whatIfPredictor, type WhatIfChange } from '../../src/md/diagnosis/whatIf';
+import { whatIfPredictor, type WhatIfChange, type WhatIfRow } from '../../src/md/diagnosis/whatIf';
 import { PRESETS, type PresetName } from '../../src/md/tuning/presets';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, STRIPE_CACHE_DEFAULT } from '../../src/md/settings/registry';
 
@@ -96,10 +96,19 @@ export function settingChanges(setting: Setting, parity: boolean): WhatIfChange[
     }
 }
 
+export interface Prediction {
+    kiBs: number;
+    /**
+     * The page says "faster, if the member disks keep up": no member was busy enough to measure what
+     * it can take (whatIf.ts 'unchecked'), so the figure is the limit's, an upper bound.
+     */
+    upperBound: boolean;
+}
+
 export interface Verdict {
     diagnosis: Diagnosis;
     /** Predicted rate per member for a setting, KiB/s scaled (the guest's units); null: no prediction. */
-    predict(setting: Setting): number | null;
+    predict(setting: Setting): Prediction | null;
     /** The fix the diagnosis proposes first (the finding ranked first that has one). */
     fix: Setting & { kind: 'fix' };
 }
@@ -117,14 +126,17 @@ export function verdict(host: HostModel, array: ArrayModel, scale: number): Verd
     const fix: Setting & { kind: 'fix' } = withFix && 'fix' in withFix
         ? { kind: 'fix', fix: withFix.fix, finding: withFix.kind }
         : { kind: 'fix', fix: null, finding: null };
-    const predict = (setting: Setting): number | null => {
+    const predict = (setting: Setting): Prediction | null => {
         if (!facts) return null;
         const { minKiBs, maxKiBs } = effectiveLimits(real.array, real.host);
         const predictor = whatIfPredictor(facts, minKiBs, maxKiBs);
         const changes = settingChanges(setting, array.stripeCache !== null);
         if ((setting.kind === 'fix' || setting.kind === 'sync-io-depth') && !changes.length) return null;
-        const rates = changes.length ? changes.map(c => predictor(c).rateKiBs) : [facts.rateKiBs];
-        return Math.max(...rates) * scale;
+        const rows = changes.map(c => predictor(c));
+        const fastest = rows.reduce<WhatIfRow | null>(
+            (best, r) => (!best || r.rateKiBs > best.rateKiBs ? r : best), null);
+        if (!fastest) return { kiBs: facts.rateKiBs * scale, upperBound: false };
+        return { kiBs: fastest.rateKiBs * scale, upperBound: fastest.outcome === 'unchecked' };
     };
     return { diagnosis, predict, fix };
 }

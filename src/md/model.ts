@@ -171,7 +171,7 @@ function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
 }
 
 /**
- * Keep the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
+ * Reuse the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
  * ArrayModel, its members and its disks stay the same objects and memoised cards skip them. Arrays
  * are matched by name (one stopped or created does not shift the others), the rest field by field.
  */

@@ -59,7 +59,7 @@ export class ModelBuilder {
     /** The model of `snapshot`, which must be this builder's latest parse. */
     build(snapshot: Snapshot, takenAt: number): HostModel {
         const last = this.last;
-        // Keep only when the changes are counted from the snapshot last built (not when a build
+        // Reuse only when the changes are counted from the snapshot last built (not when a build
         // failed in between) and the /sys paths are the same (then so is the sysfs index).
         const comparable = last !== null && snapshot.changed !== undefined && last.snapshotId === snapshot.changed.since &&
             snapshot.sysPaths !== undefined && snapshot.sysPaths === last.sysPaths;

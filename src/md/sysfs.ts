@@ -167,7 +167,7 @@ export function parseDiskstatsReusing(text: string | null, known: ReadonlyMap<st
 function parseDiskstatsLine(line: string): [string, DiskStats] | null {
     const f = line.trim().split(/\s+/);
     if (f.length < 14) return null;
-    // Only the fields kept are converted.
+    // Only the fields the model holds are converted.
     return [f[2], {
         readsCompleted: Number(f[3]), readSectors: Number(f[5]), writesCompleted: Number(f[7]),
         writeSectors: Number(f[9]), inFlight: Number(f[11]), ioMs: Number(f[12]),

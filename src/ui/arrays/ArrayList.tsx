@@ -16,7 +16,7 @@ function FreshEnoughCard({ array, host, selected, position }: { array: ArrayMode
     const near = useNearScreen(ref);
     const [view, setView] = useState(() => firstCardView(array, host, position));
     const next = nextCardView(view, array, host, near || selected);
-    // Kept in state, worked out during render: the card renders once per refresh, with the right model.
+    // Held in state, worked out during render: the card renders once per refresh, with the right model.
     if (next !== view) setView(next);
     // data-lagging: the card shows an older refresh's array than the page's latest (read by the browser tests).
     return (

@@ -39,7 +39,7 @@ export function useHostDisks(): ReadonlyMap<string, DiskModel> {
 }
 
 /**
- * useHost() with the model as it was when the calling dialog opened, kept while it stays open: its
+ * useHost() with the model as it was when the calling dialog opened, held while it stays open: its
  * form starts from those values and its plan replaces them (the steps' `from`), so a change made
  * meanwhile in another tab is found at Apply (src/md/openedValues.ts) instead of silently replaced.
  */

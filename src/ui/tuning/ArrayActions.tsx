@@ -102,7 +102,7 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: { buttons: Action
 // `host` comes from the card, not from useHost(): a store read would re-render the actions of
 // all cards at every refresh, bypassing the card's memo (src/ui/common/cardProps.ts). The dialogs
 // render here, outside the memoised bar: the sync controls follow the array at every refresh; the
-// settings dialogs keep the values they opened with (useHostAsOpened) and check them at Apply.
+// settings dialogs hold the values they opened with (useHostAsOpened) and check them at Apply.
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
     const [open, setOpen] = useState<Open>(null);
     const close = useCallback(() => setOpen(null), []);

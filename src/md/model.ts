@@ -74,7 +74,10 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
     const reuse = previous && inputs
-        ? { previous, inputs, devices: changedDevices(inputs.changedPaths), memberArrays: arraysWithChangedMembers(inputs.changedPaths) }
+        ? {
+            previous, inputs, devices: changedDevices(inputs.changedPaths),
+            memberArrays: arraysWithChangedMembers(inputs.changedPaths),
+        }
         : null;
     const index = reuse?.inputs.index ?? indexSysfs(snapshot);
     const global = readGlobalSettings(path => readValue(snapshot, path));
@@ -141,7 +144,8 @@ function changedDevices(paths: ReadonlySet<string>): Set<string> {
  */
 function arrayInputsUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
     devices: ReadonlySet<string>): boolean {
-    return before.sync === null && md.sync === null && mdBefore !== undefined && shareUnchanged(mdBefore, md) === mdBefore &&
+    return before.sync === null && md.sync === null && mdBefore !== undefined &&
+        shareUnchanged(mdBefore, md) === mdBefore &&
         !devices.has(md.name) && before.members.every(m => !devices.has(m.disk));
 }
 
@@ -161,7 +165,8 @@ function arraysWithChangedMembers(paths: ReadonlySet<string>): Set<string> {
  */
 function membersUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
     devices: ReadonlySet<string>, memberArrays: ReadonlySet<string>): boolean {
-    return mdBefore !== undefined && !memberArrays.has(md.name) && shareUnchanged(mdBefore.members, md.members) === mdBefore.members &&
+    return mdBefore !== undefined && !memberArrays.has(md.name) &&
+        shareUnchanged(mdBefore.members, md.members) === mdBefore.members &&
         before.members.every(m => !devices.has(m.disk));
 }
 
@@ -341,7 +346,8 @@ function explainDelays(arrays: ArrayModel[]): void {
 
 /** A disk whose /sys/block entry did not change reuses its model (2048 disks at 128 arrays). */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
-    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
+    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null,
+): ReadonlyMap<string, DiskModel> {
     // The index is the last one, so are the disks: when none of them changed, so is their map.
     if (reuse && ![...reuse.devices].some(device => reuse.disks.has(device))) return reuse.disks;
     const disks = new Map<string, DiskModel>();

@@ -37,7 +37,9 @@ export function parseSpeedLimit(text: string | null): SpeedLimit | null {
 }
 
 /** How a LocalOrSystem value is written back: "system" or the array's own number. */
-export function localOrSystemText(setting: { source: LimitSource } & ({ value: number } | { kiBs: number }) | null): string | null {
+export function localOrSystemText(
+    setting: { source: LimitSource } & ({ value: number } | { kiBs: number }) | null,
+): string | null {
     if (setting === null) return null;
     if (setting.source === 'system') return 'system';
     return String('value' in setting ? setting.value : setting.kiBs);

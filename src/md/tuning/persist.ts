@@ -11,7 +11,8 @@ import { msg, N_, type Message } from '../message';
 import type { ArrayModel, DiskModel, HostModel, RuleMatch, UdevRule } from '../modelTypes';
 import type { Plan, WriteFileStep } from '../plan';
 import {
-    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type KeptHow, type SettingUnit,
+    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type KeptHow,
+    type SettingUnit,
 } from '../settings/registry';
 import { memberDisks } from './diskQueue';
 import { arrayMatch, diskMatch, MODULES_LOAD_FILE, MODULES_LOAD_TEXT, renderSysctl, renderUdevRules, sameMatch,
@@ -54,7 +55,8 @@ function bootValueOf<D>(host: HostModel, deviceName: string, s: DeviceSetting<D>
 }
 
 /** The rule that would give a device its live settings after a reboot; null when it needs none. */
-function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): UdevRule | null {
+function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch,
+    settings: readonly DeviceSetting<D>[]): UdevRule | null {
     const attributes = settings.flatMap((s): [string, string][] => {
         const value = s.live(device);
         return value === null || value === bootValueOf(host, name, s, value) ? [] : [[s.attribute, value]];
@@ -106,13 +108,15 @@ const keepingOf = memoPerObject(keepingInputs, memoPerReading(keepingInputs, arr
     }));
 
 /** What the whole host's keeping reads: while none of it changed, neither did the rules or comparisons. */
-const hostKeepingInputs = (host: HostModel) => [host.global, ...keepingInputs(host), ...host.arrays.map(a => keepingOf(host, a))];
+const hostKeepingInputs = (host: HostModel) =>
+    [host.global, ...keepingInputs(host), ...host.arrays.map(a => keepingOf(host, a))];
 
 // A disk's settings object stays the same while they do, whatever its array does.
 const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
     (host, disk: DiskModel) => ({
         rule: liveDiskRule(host, disk),
-        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS).filter(c => c !== null),
+        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS)
+            .filter(c => c !== null),
     }));
 
 /** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
@@ -171,7 +175,10 @@ export const wantedRules = memoLast(hostKeepingInputs, (host: HostModel): UdevRu
     return [...arrays, ...disks, ...absent].filter((r): r is UdevRule => r !== null);
 });
 
-/** Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files are left alone. */
+/**
+ * Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files
+ * are left alone.
+ */
 export function keepPlan(host: HostModel, dirs: PersistDirs): PlanResult<'persist'> {
     const sysctls = liveSysctls(host);
     if (sysctls === null) return { errors: { persist: msg(N_('The system rebuild speed limits are unknown, so they cannot be kept.')) } };
@@ -229,14 +236,16 @@ export interface KeptComparison {
     unit: KeptUnit;
 }
 
-function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string | null, unit: KeptUnit): KeptComparison | null {
+function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string | null,
+    unit: KeptUnit): KeptComparison | null {
     if (keptValue === undefined && (live === null || bootValue === null || live === bootValue)) return null;
     const atBoot = keptValue ?? bootValue!;
     const state: KeptState = keptValue === undefined ? 'not-kept' : live === keptValue ? 'kept' : 'differs';
     return { setting, live, atBoot, kept: keptValue !== undefined, state, unit };
 }
 
-function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
+function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch,
+    settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
     const rule = host.persisted.udev?.rules.find(r => sameMatch(r.match, match));
     const kept = new Map(rule?.attributes);
     return settings.map(s => {
@@ -251,7 +260,8 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = KEPT_SYSCTLS.map(s => compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.kept.key), s.bootDefault, s.unit));
+    const global = KEPT_SYSCTLS.map(s =>
+        compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.kept.key), s.bootDefault, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

@@ -11,7 +11,9 @@ import { sameCardProps } from '../common/cardProps';
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
 
 /** A card far off screen lets a sync's progress lag a few refreshes: see cardFreshness.ts. */
-function FreshEnoughCard({ array, host, selected, position }: { array: ArrayModel; host: HostModel; selected: boolean; position: number }) {
+function FreshEnoughCard({ array, host, selected, position }: {
+    array: ArrayModel; host: HostModel; selected: boolean; position: number;
+}) {
     const ref = useRef<HTMLDivElement>(null);
     const near = useNearScreen(ref);
     const [view, setView] = useState(() => firstCardView(array, host, position));
@@ -44,7 +46,8 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
         <Stack hasGutter>
             {model.arrays.map((array, position) => (
                 <StackItem key={array.name}>
-                    <FreshEnoughCard array={array} host={model} selected={array.name === selected} position={position} />
+                    <FreshEnoughCard array={array} host={model} selected={array.name === selected}
+                        position={position} />
                 </StackItem>
             ))}
         </Stack>

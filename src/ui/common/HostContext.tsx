@@ -32,7 +32,10 @@ export function useHost(): Omit<HostContextValue, 'store'> & { model: HostModel 
 
 const NO_DISKS: ReadonlyMap<string, DiskModel> = new Map();
 
-/** The host's disks alone: the same map from one refresh to the next while no disk changed, so its readers skip those. */
+/**
+ * The host's disks alone: the same map from one refresh to the next while no disk changed, so its
+ * readers skip those.
+ */
 export function useHostDisks(): ReadonlyMap<string, DiskModel> {
     const { store } = useHostContext();
     return useSyncExternalStore(store.subscribe, () => store.get().model?.disks ?? NO_DISKS);

@@ -3,7 +3,6 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
-import longLines from './eslint.long-lines.mjs';
 
 export default tseslint.config(
     { ignores: ['dist/', 'build/', 'node_modules/', 'test/fixtures/', 'bench/results*', 'rpmbuild/'] },
@@ -28,7 +27,6 @@ export default tseslint.config(
             }],
         },
     },
-    { files: longLines, rules: { 'max-len': 'off' } },
     {
         files: ['*.{js,mjs}', 'tools/**/*.{js,mjs}', 'test/**/*.{js,mjs}'],
         languageOptions: { globals: { ...globals.node } },

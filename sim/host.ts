@@ -103,7 +103,8 @@ class Host implements SimulatedHost {
  * Create the tree for a scenario under `root` (root/proc, root/sys, then root/.ready) and return
  * the host to drive. `scenario` is a built-in name, a file path, or a scenario object.
  */
-export function createSimulatedHost(scenario: ScenarioSpec | string, root: string, options: SimulatedHostOptions = {}): SimulatedHost {
+export function createSimulatedHost(scenario: ScenarioSpec | string, root: string,
+    options: SimulatedHostOptions = {}): SimulatedHost {
     const spec = typeof scenario === 'string' ? loadScenario(scenario) : parseScenario(scenario, scenario.name ?? 'scenario');
     return new Host(spec, root, options);
 }

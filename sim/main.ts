@@ -16,7 +16,8 @@ function logWrite({ path, value, outcome }: WriteEvent): void {
 
 function run(options: CliOptions): void {
     const root = resolve(options.root);
-    const host = createSimulatedHost(options.scenario, root, { seed: options.seed, onWrite: options.quiet ? undefined : logWrite });
+    const host = createSimulatedHost(options.scenario, root,
+        { seed: options.seed, onWrite: options.quiet ? undefined : logWrite });
     process.stdout.write(`mdsim: ready ${root}\n`);
     if (options.once) {
         host.close();

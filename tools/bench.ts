@@ -47,7 +47,8 @@ const CASES = [
 
 interface RefreshFigures {
     roundTrips: number; bridgeCpuMs: number; wallMs: number; mainThreadMs: number;
-    mainThreadRangeMs?: [number, number]; parseMs?: number; buildMs?: number; renderMs?: number; mainThreadCpuMs?: number;
+    mainThreadRangeMs?: [number, number]; parseMs?: number; buildMs?: number; renderMs?: number;
+    mainThreadCpuMs?: number;
     fullReads?: number; mainThreadFullReadMs?: number | null; mainThreadFastReadMs?: number | null;
 }
 
@@ -169,7 +170,10 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
             return byName('raidtune:refresh').map(e => {
                 const d = e.detail as { seq: number; full: boolean; parseMs: number; buildMs: number };
                 const render = renders.get(d.seq) ?? 0;
-                return { wall: e.duration + render, main: d.parseMs + d.buildMs + render, parse: d.parseMs, build: d.buildMs, render, full: d.full };
+                return {
+                    wall: e.duration + render, main: d.parseMs + d.buildMs + render, parse: d.parseMs, build: d.buildMs,
+                    render, full: d.full,
+                };
             });
         }, { from: startSeq, to: startSeq + REFRESHES_MEASURED });
         await context.close();

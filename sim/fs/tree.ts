@@ -83,7 +83,9 @@ export class TreeWriter {
         let count = 0;
         for (const [path, file] of files) {
             const record = this.written.get(path);
-            if (record && !record.stale && record.content === file.content && record.writable === file.writable) continue;
+            if (record && !record.stale && record.content === file.content && record.writable === file.writable) {
+                continue;
+            }
             this.replace(path, file);
             count++;
         }
@@ -128,7 +130,8 @@ export class TreeWriter {
         }
         renameSync(temp, full);
         this.written.set(path, {
-            content: file.content, writable: file.writable, ino: stat.ino, mtimeNs: stat.mtimeNs, size: stat.size, stale: false,
+            content: file.content, writable: file.writable, ino: stat.ino, mtimeNs: stat.mtimeNs, size: stat.size,
+            stale: false,
         });
     }
 

@@ -84,7 +84,10 @@ export function progressLine(sync: SyncRun, now: number): string {
     return `${bar} ${progressLabel(sync)} =${percent} (${Math.floor(done / 2)}/${Math.floor(max / 2)}) finish=${finish} speed=${speed}K/sec`;
 }
 
-/** status_resync: the progress line, DELAYED while another array holds the disks, PENDING when a needed resync cannot run. */
+/**
+ * status_resync: the progress line, DELAYED while another array holds the disks, PENDING when a
+ * needed resync cannot run.
+ */
 function resyncStatus(array: MdArray, now: number): string | null {
     if (array.sync?.status === 'running') return progressLine(array.sync, now);
     if (array.sync?.status === 'delayed') return '\tresync=DELAYED';

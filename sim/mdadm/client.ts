@@ -41,7 +41,8 @@ function newRequestId(): string {
 }
 
 /** Send one request to the simulator running on `root` and wait for what the program would print. */
-export async function askSimulator(root: string, request: MdadmRequest | WriteRequest, options: AskOptions = {}): Promise<MdadmOutcome> {
+export async function askSimulator(root: string, request: MdadmRequest | WriteRequest,
+    options: AskOptions = {}): Promise<MdadmOutcome> {
     if (!existsSync(join(root, '.ready')) || !existsSync(inboxDir(root))) return failure(`no simulated md host at ${root}`, options.program);
     const id = newRequestId();
     const request_ = requestPath(root, id);
@@ -61,7 +62,8 @@ export async function askSimulator(root: string, request: MdadmRequest | WriteRe
 }
 
 /** The whole program: mdadm's argv (without "mdadm") against the simulated host at `root`. */
-export async function runSimulatedMdadm(argv: readonly string[], root: string | undefined, options: AskOptions = {}): Promise<MdadmOutcome> {
+export async function runSimulatedMdadm(argv: readonly string[], root: string | undefined,
+    options: AskOptions = {}): Promise<MdadmOutcome> {
     const parsed = parseMdadmArgs(argv);
     if ('refused' in parsed) return parsed.refused;
     if (!root) return failure('MDSIM_ROOT is not set: run it through the wrapper from writeMdadmWrapper() (sim/mdadm/README.md)');

@@ -14,7 +14,8 @@ import type { BlockQueue, Disk, HostState, IoLoad, IoStats, MdArray, Member, Mem
 const DEBIAN_PERSONALITIES = ['linear', 'raid0', 'raid1', 'raid10', 'raid6', 'raid5', 'raid4'];
 
 /** Per kind: sync bandwidth, hardware tags, queue_depth, and whether it has a scheduler by default. */
-const KIND_DEFAULTS: Record<DiskKind, { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string }> = {
+const KIND_DEFAULTS: Record<DiskKind,
+    { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string }> = {
     sata: { bandwidthKiBs: 160_000, hwTags: 32, queueDepth: 32, scheduler: 'mq-deadline' },
     sas: { bandwidthKiBs: 220_000, hwTags: 256, queueDepth: 128, scheduler: 'mq-deadline' },
     nvme: { bandwidthKiBs: 2_000_000, hwTags: 1023, queueDepth: null, scheduler: 'none' },
@@ -61,7 +62,8 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
     };
     for (const p of partitionLayout(spec)) {
         disk.partitions.push({
-            ...p, name: partitionName(disk.name, p.number), ...numbers.partition(disk, p.number), disk, stats: newIoStats(),
+            ...p, name: partitionName(disk.name, p.number), ...numbers.partition(disk, p.number), disk,
+            stats: newIoStats(),
         });
     }
     return disk;
@@ -156,7 +158,8 @@ function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, 
         stripeCacheSize: spec.stripeCacheSize ?? 256,
         groupThreadCnt: spec.groupThreadCnt ?? 0,
         queue: {
-            readAheadKiB: spec.readAheadKiB ?? defaultReadAheadKiB({ level: spec.level, raidDisks, chunkKiB, nearCopies }),
+            readAheadKiB: spec.readAheadKiB ??
+                defaultReadAheadKiB({ level: spec.level, raidDisks, chunkKiB, nearCopies }),
             scheduler: 'none', schedulers: [], nrRequests: 128, hwTags: 128,
             rotational: members.some(m => m.disk.queue.rotational),
         },
@@ -173,8 +176,8 @@ function buildArray(spec: ArraySpec, scenarioName: string, devices: Map<string, 
         stats: newIoStats(),
         partitions: [],
     };
-    array.partitions = partitionLayout({ name: spec.name, sizeBytes: arraySectors(array) * 512, partitions: spec.partitions })
-        .map(p => ({ ...p, name: partitionName(spec.name, p.number) }));
+    const layout = { name: spec.name, sizeBytes: arraySectors(array) * 512, partitions: spec.partitions };
+    array.partitions = partitionLayout(layout).map(p => ({ ...p, name: partitionName(spec.name, p.number) }));
     if (spec.sync) placeSyncProgress(array, spec, scenarioName);
     return array;
 }
@@ -195,7 +198,9 @@ function placeSyncProgress(array: MdArray, spec: ArraySpec, scenarioName: string
             break;
         case 'recover':
             activateSpares(array);
-            for (const member of array.members) if (member.slot !== null && !member.inSync && !member.faulty) member.recoveryOffset = position;
+            for (const member of array.members) {
+                if (member.slot !== null && !member.inSync && !member.faulty) member.recoveryOffset = position;
+            }
             break;
         case 'reshape':
             array.reshape!.checkpoint = position;

@@ -55,7 +55,8 @@ export class DeviceNumbers {
         return { major: SD_MAJORS[(index >> 4) & 0xf], minor: ((index & 0xf) << 4) | (index & 0xfff00) };
     }
 
-    partition(disk: { major: number; minor: number; kind: DiskKind }, number: number): { major: number; minor: number } {
+    partition(disk: { major: number; minor: number; kind: DiskKind },
+        number: number): { major: number; minor: number } {
         if (disk.kind === 'nvme' || number >= MINORS_PER_DISK) return this.ext();
         return { major: disk.major, minor: disk.minor + number };
     }

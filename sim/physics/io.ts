@@ -61,8 +61,11 @@ export function accountIo(state: HostState, seconds: number): void {
         if (device.kind === 'partition') partitions.add(device.partition, readKiBs, writeKiBs);
         disks.add(device.kind === 'disk' ? device.disk : device.partition.disk, readKiBs, writeKiBs);
     };
-    for (const disk of state.disks)
-        if (loadActive(disk.backgroundIo, state.time)) disks.add(disk, disk.backgroundIo.readKiBs, disk.backgroundIo.writeKiBs);
+    for (const disk of state.disks) {
+        if (loadActive(disk.backgroundIo, state.time)) {
+            disks.add(disk, disk.backgroundIo.readKiBs, disk.backgroundIo.writeKiBs);
+        }
+    }
 
     for (const array of state.arrays) {
         const traffic = foregroundTraffic(array, state.time);
@@ -73,11 +76,15 @@ export function accountIo(state: HostState, seconds: number): void {
         const sync = array.sync;
         if (sync?.status !== 'running' || sync.rateKiBs <= 0) continue;
         const perDevice = sync.rateKiBs * perDeviceShare(array);
-        for (const t of syncTrafficFactors(array, sync.action)) addToDevice(t.member.device, t.read * perDevice, t.write * perDevice);
+        for (const t of syncTrafficFactors(array, sync.action)) {
+            addToDevice(t.member.device, t.read * perDevice, t.write * perDevice);
+        }
     }
     for (const disk of state.disks) {
         account(disk.stats, disks.flows.get(disk) ?? IDLE, seconds, disk.bandwidthKiBs, disk.queue.rotational);
-        for (const partition of disk.partitions)
-            account(partition.stats, partitions.flows.get(partition) ?? IDLE, seconds, disk.bandwidthKiBs, disk.queue.rotational);
+        for (const partition of disk.partitions) {
+            account(partition.stats, partitions.flows.get(partition) ?? IDLE, seconds, disk.bandwidthKiBs,
+                disk.queue.rotational);
+        }
     }
 }

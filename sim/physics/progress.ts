@@ -18,7 +18,8 @@ const MARKS_KEPT = 11;
 const TIME_EPSILON = 1e-6;
 
 /** The next checkpoint md would take between (t0, p0) and (t1, p1) at a steady rate, if any. */
-function nextCheckpoint(array: MdArray, sync: SyncRun, t0: number, p0: number, rate: number, t1: number, p1: number): { time: number; position: number } | null {
+function nextCheckpoint(array: MdArray, sync: SyncRun, t0: number, p0: number, rate: number, t1: number,
+    p1: number): { time: number; position: number } | null {
     const granularity = syncGranularity(array.level);
     const reshape = sync.action === 'reshape';
     let best: { time: number; position: number } | null = null;
@@ -38,8 +39,10 @@ function nextCheckpoint(array: MdArray, sync: SyncRun, t0: number, p0: number, r
     return best;
 }
 
-function takeCheckpoints(array: MdArray, sync: SyncRun, t0: number, p0: number, rate: number, t1: number, p1: number): void {
-    for (let cp = nextCheckpoint(array, sync, t0, p0, rate, t1, p1); cp; cp = nextCheckpoint(array, sync, t0, p0, rate, t1, p1))
+function takeCheckpoints(array: MdArray, sync: SyncRun, t0: number, p0: number, rate: number, t1: number,
+    p1: number): void {
+    const next = () => nextCheckpoint(array, sync, t0, p0, rate, t1, p1);
+    for (let cp = next(); cp; cp = next())
         recordCheckpoint(array, sync, cp.position, cp.time);
 }
 

@@ -34,7 +34,9 @@ export function syncTrafficFactors(array: MdArray, action: SyncAction): MemberTr
             ];
         }
         case 'resync':
-            if (mirrored(array)) return good.map((member, i) => ({ member, read: i === 0 ? 1 : 0, write: i === 0 ? 0 : 1 }));
+            if (mirrored(array)) {
+                return good.map((member, i) => ({ member, read: i === 0 ? 1 : 0, write: i === 0 ? 0 : 1 }));
+            }
             return good.map(member => ({ member, read: 1, write: 0 }));
         case 'reshape':
             return slottedMembers(array).map(member => ({ member, read: 1, write: 1 }));

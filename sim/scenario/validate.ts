@@ -259,7 +259,8 @@ function checkArraySettings(arr: ArraySpec, path: string, problems: Problems): v
         problems.push(`${path}.bitmap.chunkKiB: must be a power of two`);
     if (!parity && (arr.stripeCacheSize !== undefined || arr.groupThreadCnt !== undefined))
         problems.push(`${path}: stripeCacheSize and groupThreadCnt exist only on raid4/5/6`);
-    if (!redundant && (arr.syncSpeedMin !== undefined || arr.syncSpeedMax !== undefined || arr.syncIoDepth !== undefined))
+    const limits = arr.syncSpeedMin !== undefined || arr.syncSpeedMax !== undefined || arr.syncIoDepth !== undefined;
+    if (!redundant && limits)
         problems.push(`${path}: ${arr.level} has no sync speed limits or sync I/O depth`);
     if ((arr.chunkKiB ?? 0) > 0 && (arr.chunkKiB! & (arr.chunkKiB! - 1)) !== 0)
         problems.push(`${path}.chunkKiB: must be a power of two`);

@@ -23,7 +23,8 @@ function writeOrdinaryFile(file: string, input: string): MdadmOutcome {
 }
 
 /** tee FILE...: every file is written (as GNU tee does after a failure too); exit 1 when any failed. */
-export async function runSimulatedTee(files: readonly string[], input: string, root: string | undefined): Promise<MdadmOutcome> {
+export async function runSimulatedTee(files: readonly string[], input: string,
+    root: string | undefined): Promise<MdadmOutcome> {
     let exitCode = 0;
     let stderr = '';
     for (const file of files) {

@@ -31,7 +31,8 @@ const ERRNO_TEXT: Record<string, string> = {
 };
 
 /** Apply the write; `outcome` is null for a file the simulated kernel takes no writes to. */
-export function applyWriteRequest(state: HostState, { write }: WriteRequest): { outcome: WriteOutcome | null; result: MdadmOutcome } {
+export function applyWriteRequest(state: HostState,
+    { write }: WriteRequest): { outcome: WriteOutcome | null; result: MdadmOutcome } {
     const outcome = applyAttributeWrite(state, write.path, write.value);
     const failed = (reason: string): MdadmOutcome => ({ exitCode: 1, stdout: '', stderr: `tee: ${write.shown}: ${reason}\n` });
     if (outcome === null) return { outcome, result: failed('Permission denied') };

@@ -104,7 +104,8 @@ function writeArrayAttribute(array: MdArray, name: string, text: string): WriteO
     return APPLIED;
 }
 
-function writeQueueAttribute(state: HostState, queue: BlockQueue, isMd: boolean, name: string, text: string): WriteOutcome {
+function writeQueueAttribute(state: HostState, queue: BlockQueue, isMd: boolean, name: string,
+    text: string): WriteOutcome {
     switch (name) {
         case 'read_ahead_kb':
             return withNumber(parseUnsigned(text), value => {
@@ -149,7 +150,9 @@ export function applyAttributeWrite(state: HostState, path: string, text: string
 
     match = /^sys\/block\/(md\d+)\/md\/(\w+)$/.exec(path);
     const array = match ? state.arrays.find(a => a.name === match![1]) : undefined;
-    if (match && array && WRITABLE_ARRAY_ATTRIBUTES.includes(match[2])) return writeArrayAttribute(array, match[2], text);
+    if (match && array && WRITABLE_ARRAY_ATTRIBUTES.includes(match[2])) {
+        return writeArrayAttribute(array, match[2], text);
+    }
 
     match = /^sys\/block\/([^/]+)\/queue\/(\w+)$/.exec(path);
     if (match && WRITABLE_QUEUE_ATTRIBUTES.includes(match[2])) {

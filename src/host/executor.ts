@@ -99,7 +99,8 @@ function readContent(config: HostConfig, path: string): Promise<string | null> {
  * What each attribute holds now (null: it could not be read, the array may be gone), read just
  * before applying: a plan's `from` values are checked against it (src/md/openedValues.ts).
  */
-export async function readAttributes(config: HostConfig, paths: readonly string[]): Promise<Map<string, string | null>> {
+export async function readAttributes(config: HostConfig,
+    paths: readonly string[]): Promise<Map<string, string | null>> {
     const contents = await Promise.all(paths.map(path => readContent(config, path)));
     return new Map(paths.map((path, i) => [path, contents[i]]));
 }
@@ -143,8 +144,11 @@ export function isOwnRecord(record: PlanRecord): boolean {
  * the plan's record: `shown`, the steps the person saw, are what a later load offers to finish or
  * undo if this is cut short. Nothing is applied when the record cannot be written.
  */
-export async function applyRecorded(config: HostConfig, title: Message, shown: readonly Step[], steps: readonly Step[]): Promise<ApplyResult> {
-    const record: PlanRecord = { version: 1, id: randomId(), startedAt: new Date().toISOString(), title, steps: [...shown] };
+export async function applyRecorded(config: HostConfig, title: Message, shown: readonly Step[],
+    steps: readonly Step[]): Promise<ApplyResult> {
+    const record: PlanRecord = {
+        version: 1, id: randomId(), startedAt: new Date().toISOString(), title, steps: [...shown],
+    };
     ownRecords.add(record.id);
     const start = await applySteps(config, [recordStartStep(record, config.stateDir)]);
     if (start.failed) return start;

@@ -68,7 +68,10 @@ export const PROCESS_NAMES = '[0-9]*/comm';
  */
 export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
 
-/** The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME, /raidtune-modules/NAME). */
+/**
+ * The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME,
+ * /raidtune-modules/NAME).
+ */
 export const SYSCTL_FILES = [SYSCTL_FILE] as const;
 export const UDEV_FILES = [UDEV_RULES_FILE] as const;
 export const MODULES_LOAD_FILES = [MODULES_LOAD_FILE] as const;

@@ -10,7 +10,8 @@ import { _, fmt } from './i18n';
 /** A full read, or a fast one without what a sync does not change, `diskstatsOf` some disks only (gatherScript.ts). */
 export type GatherRead = { full: true } | { full: false; diskstatsOf: string };
 
-export async function readGatherOutput(config: HostConfig, withPageSize: boolean, read: GatherRead = { full: true }): Promise<string> {
+export async function readGatherOutput(config: HostConfig, withPageSize: boolean,
+    read: GatherRead = { full: true }): Promise<string> {
     const argv = ['sh', '-c', GATHER_SCRIPT, 'raidtune-gather', config.procRoot, config.sysRoot,
         withPageSize ? 'pagesize' : '', config.stateDir, config.sysctlDir, config.udevRulesDir, config.modulesLoadDir,
         read.full ? '' : 'fast', read.full ? '' : read.diskstatsOf];

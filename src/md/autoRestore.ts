@@ -138,7 +138,8 @@ printf '%s' "$4" > "$3.raidtune-new"; mv -f "$3.raidtune-new" "$3"`;
  * When a change made while restores are armed records new originals, each armed waiter's files
  * follow the journal, so the waiter restores that change too.
  */
-export function armedFollowSteps(journal: Journal, armed: ReadonlyMap<string, ArmedRestore>, roots: WaiterRoots): Step[] {
+export function armedFollowSteps(journal: Journal, armed: ReadonlyMap<string, ArmedRestore>,
+    roots: WaiterRoots): Step[] {
     const content = armedFileContent(journal);
     if (content === null) return [];
     const dir = folder(roots);

@@ -113,7 +113,8 @@ export function chartGeometry(samples: readonly TrendSample[]): ChartGeometry {
 
     // Round numbers in the unit shown (decimal MB/s), converted back to the kernel's KiB/s.
     const step = niceStep(speedTop / KIBS_PER_MBS, 4) * KIBS_PER_MBS;
-    const speedTicks = Array.from({ length: Math.floor(speedTop / step + 1e-9) + 1 }, (_v, i) => ({ value: i * step, y: round(y(i * step, speedTop)) }));
+    const speedTicks = Array.from({ length: Math.floor(speedTop / step + 1e-9) + 1 },
+        (_v, i) => ({ value: i * step, y: round(y(i * step, speedTop)) }));
     const percentTicks = [0, 50, 100].map(value => ({ value, y: round(y(value, 100)) }));
     const percents = values(samples, percentOf);
     const last = samples[samples.length - 1];

@@ -32,7 +32,8 @@ const HEADER_LINE = /^md[^\s:]{0,29}\s:\s/;
 /** The whitespace-only line that ends each array's stanza. */
 const STANZA_END = /\n[ \t]*\n/;
 
-export function parseMdstatReusing(text: string, reused: MdstatReused = NOTHING_REUSED): { mdstat: Mdstat; reused: MdstatReused } {
+export function parseMdstatReusing(text: string,
+    reused: MdstatReused = NOTHING_REUSED): { mdstat: Mdstat; reused: MdstatReused } {
     const layout = kernelLayout(text);
     const whole = () => ({ mdstat: parseMdstat(text), reused: NOTHING_REUSED });
     if (!layout) return whole();
@@ -46,7 +47,8 @@ export function parseMdstatReusing(text: string, reused: MdstatReused = NOTHING_
     for (const stanza of layout.stanzas) {
         const lineEnd = stanza.indexOf('\n');
         const header = lineEnd < 0 ? stanza : stanza.slice(0, lineEnd);
-        const array = reused.stanzas.get(stanza) ?? withMembers(onlyArray(readAlone(stanza)), reused.members.get(header));
+        const array = reused.stanzas.get(stanza) ??
+            withMembers(onlyArray(readAlone(stanza)), reused.members.get(header));
         // Listed twice: parseMdstat keeps the later one and says so.
         if (!array || names.has(array.name)) return whole();
         names.add(array.name);

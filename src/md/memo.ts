@@ -52,7 +52,8 @@ export function memoPerReading<C, T, R>(inputs: (context: C) => readonly unknown
 }
 
 /** `derive(context)`, remembered while `inputs(context)` gives the same values (one result remembered). */
-export function memoLast<C, R>(inputs: (context: C) => readonly unknown[], derive: (context: C) => R): (context: C) => R {
+export function memoLast<C, R>(inputs: (context: C) => readonly unknown[],
+    derive: (context: C) => R): (context: C) => R {
     let last: { inputs: readonly unknown[]; result: R } | null = null;
     return context => {
         const now = inputs(context);

@@ -8,21 +8,21 @@ import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
 import { addTrendSample } from './trend';
 import { backgroundJobs } from './diagnosis/backgroundJobs';
 import { recordIoSamples } from './diagnosis/samples';
-import { failuresTolerated, hasStripeCache, raid10Copies, raid10GroupLost } from './levels';
+import { failuresTolerated, raid10Copies, raid10GroupLost } from './levels';
 import type { MdstatArray, MdstatMember } from './mdstat';
 import { parseMdstatReusing, type MdstatReused } from './mdstatReuse';
 import { mismatchMeaning } from './mismatches';
 import {
     CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
 } from './modelTypes';
-import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from './settings/registry';
+import { ARRAY_SETTINGS, DISK_SETTINGS, readDeviceSettings, readGlobalSettings } from './settings/registry';
 import { buildBitmap, buildSync, stoppedPosition } from './modelSync';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
-    parseChunkSize, parseDiskstatsReusing, parseIntValue, parseLocalOrSystem, parseMeminfo, parseMemberState,
-    parseNumberOrNone, parseRaidDisks, parseScheduler, parseSpeedLimit, type DiskstatsLines,
+    parseChunkSize, parseDiskstatsReusing, parseIntValue, parseMeminfo, parseMemberState, parseNumberOrNone,
+    parseRaidDisks, type DiskstatsLines,
 } from './sysfs';
 import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, parsePersisted } from './tuning/keptFiles';
 
@@ -74,14 +74,13 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
     problems.push(...mdstat.problems.map(p => `/proc/mdstat: ${p}`));
 
     const reuse = previous && inputs
-        ? { previous, inputs, devices: changedDevices(inputs.changedPaths), memberArrays: arraysWithChangedMembers(inputs.changedPaths) }
+        ? {
+            previous, inputs, devices: changedDevices(inputs.changedPaths),
+            memberArrays: arraysWithChangedMembers(inputs.changedPaths),
+        }
         : null;
     const index = reuse?.inputs.index ?? indexSysfs(snapshot);
-    const global = {
-        speedMinKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMin.path)),
-        speedMaxKiBs: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.speedMax.path)),
-        syncIoDepth: parseIntValue(readValue(snapshot, GLOBAL_SETTINGS.syncIoDepth.path)),
-    };
+    const global = readGlobalSettings(path => readValue(snapshot, path));
     const previousArrays = new Map(previous?.arrays.map(a => [a.name, a]));
     const arrays = mdstat.arrays.map(a => {
         const before = previousArrays.get(a.name) ?? null;
@@ -145,7 +144,8 @@ function changedDevices(paths: ReadonlySet<string>): Set<string> {
  */
 function arrayInputsUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
     devices: ReadonlySet<string>): boolean {
-    return before.sync === null && md.sync === null && mdBefore !== undefined && shareUnchanged(mdBefore, md) === mdBefore &&
+    return before.sync === null && md.sync === null && mdBefore !== undefined &&
+        shareUnchanged(mdBefore, md) === mdBefore &&
         !devices.has(md.name) && before.members.every(m => !devices.has(m.disk));
 }
 
@@ -165,7 +165,8 @@ function arraysWithChangedMembers(paths: ReadonlySet<string>): Set<string> {
  */
 function membersUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatArray | undefined,
     devices: ReadonlySet<string>, memberArrays: ReadonlySet<string>): boolean {
-    return mdBefore !== undefined && !memberArrays.has(md.name) && shareUnchanged(mdBefore.members, md.members) === mdBefore.members &&
+    return mdBefore !== undefined && !memberArrays.has(md.name) &&
+        shareUnchanged(mdBefore.members, md.members) === mdBefore.members &&
         before.members.every(m => !devices.has(m.disk));
 }
 
@@ -175,7 +176,7 @@ function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
 }
 
 /**
- * Keep the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
+ * Reuse the previous refresh's objects where nothing changed (src/md/share.ts), so an idle array's
  * ArrayModel, its members and its disks stay the same objects and memoised cards skip them. Arrays
  * are matched by name (one stopped or created does not shift the others), the rest field by field.
  */
@@ -200,16 +201,15 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const base = `/sys/block/${md.name}`;
     const attr = (name: string) => readValue(snapshot, `${base}/md/${name}`);
     const num = (name: string) => parseIntValue(attr(name));
-    const setting = (s: { attribute: string }) => readValue(snapshot, `${base}/${s.attribute}`);
 
     const level = attr('level') || md.level;
+    const settings = readDeviceSettings(ARRAY_SETTINGS, { read: rel => readValue(snapshot, `${base}/${rel}`), level });
+    const { speedMin, speedMax } = settings;
     const raidDisks = parseRaidDisks(attr('raid_disks'));
     const members = reusedMembers ?? buildMembers(snapshot, md, index);
     const raidDiskCount = raidDisks?.count ?? md.disks?.total ?? null;
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');
-    const speedMin = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMin));
-    const speedMax = parseSpeedLimit(setting(ARRAY_SETTINGS.speedMax));
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
         action => stoppedPosition(action, level, attr, members, sectors));
@@ -220,10 +220,10 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         });
     }
     const chunk = parseChunkSize(attr('chunk_size'));
-    const stripeCacheSize = hasStripeCache(level) ? parseIntValue(setting(ARRAY_SETTINGS.stripeCache)) : null;
     const mismatchCount = num('mismatch_cnt');
 
     return {
+        ...settings,
         name: md.name,
         device: `/dev/${md.name}`,
         health: deriveHealth(md, arrayState, level, raidDiskCount, missingSlots, num('layout')),
@@ -247,17 +247,11 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         members,
         sync,
         syncFrozen: attr('sync_action') === 'frozen',
-        speedMin,
-        speedMax,
-        syncIoDepth: parseLocalOrSystem(setting(ARRAY_SETTINGS.syncIoDepth)),
         cappedByMax: sync?.runState === 'running' && speedMax !== null && sync.speedKiBs !== null &&
             sync.speedKiBs >= speedMax.kiBs * CAPPED_SHARE,
         mismatchCount,
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
-        stripeCache: stripeCacheSize === null ? null : { size: stripeCacheSize, active: num('stripe_cache_active') },
-        stripeSizeBytes: stripeCacheSize === null ? null : num('stripe_size'),
-        groupThreadCount: parseIntValue(setting(ARRAY_SETTINGS.groupThreads)),
-        readAheadKiB: parseIntValue(setting(ARRAY_SETTINGS.readAhead)),
+        stripeSizeBytes: settings.stripeCache === null ? null : num('stripe_size'),
         lastSyncAction: attr('last_sync_action'),
     };
 }
@@ -352,7 +346,8 @@ function explainDelays(arrays: ArrayModel[]): void {
 
 /** A disk whose /sys/block entry did not change reuses its model (2048 disks at 128 arrays). */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
-    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null): ReadonlyMap<string, DiskModel> {
+    reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null,
+): ReadonlyMap<string, DiskModel> {
     // The index is the last one, so are the disks: when none of them changed, so is their map.
     if (reuse && ![...reuse.devices].some(device => reuse.disks.has(device))) return reuse.disks;
     const disks = new Map<string, DiskModel>();
@@ -365,19 +360,18 @@ function buildDisks(snapshot: Snapshot, index: SysfsIndex,
 
 function buildDisk(snapshot: Snapshot, name: string): DiskModel {
     const base = `${SYS_BLOCK}${name}`;
-    const num = (rel: string) => parseIntValue(readValue(snapshot, `${base}/${rel}`));
+    const read = (rel: string) => readValue(snapshot, `${base}/${rel}`);
+    const num = (rel: string) => parseIntValue(read(rel));
     const rotational = num('queue/rotational');
     return {
+        ...readDeviceSettings(DISK_SETTINGS, { read, level: null }),
         name,
         rotational: rotational === null ? null : rotational === 1,
-        scheduler: parseScheduler(readValue(snapshot, `${base}/${DISK_SETTINGS.scheduler.attribute}`)),
-        nrRequests: num(DISK_SETTINGS.nrRequests.attribute),
         hwTags: num('mq/0/nr_tags'),
-        queueDepth: num(DISK_SETTINGS.queueDepth.attribute),
         readAheadKiB: num('queue/read_ahead_kb'),
-        wwid: readValue(snapshot, `${base}/device/wwid`) ?? readValue(snapshot, `${base}/wwid`),
+        wwid: read('device/wwid') ?? read('wwid'),
         // QEMU's virtio disks without serial= show an empty file.
-        serial: (readValue(snapshot, `${base}/device/serial`) ?? readValue(snapshot, `${base}/serial`))?.trim() || null,
+        serial: (read('device/serial') ?? read('serial'))?.trim() || null,
     };
 }
 

@@ -22,7 +22,8 @@ const PLAIN_DISK_NAME = /^[A-Za-z0-9_-]+$/;
 
 export class ModelBuilder {
     private readonly parser = new GatherParser();
-    private last: (BuiltModel & { snapshotId: number | undefined; sysPaths: readonly string[] | undefined }) | null = null;
+    private last: (BuiltModel & { snapshotId: number | undefined; sysPaths: readonly string[] | undefined }) | null =
+        null;
     private fastReadsInARow = 0;
     private fullReadDue = true;
 
@@ -59,12 +60,16 @@ export class ModelBuilder {
     /** The model of `snapshot`, which must be this builder's latest parse. */
     build(snapshot: Snapshot, takenAt: number): HostModel {
         const last = this.last;
-        // Keep only when the changes are counted from the snapshot last built (not when a build
+        // Reuse only when the changes are counted from the snapshot last built (not when a build
         // failed in between) and the /sys paths are the same (then so is the sysfs index).
-        const comparable = last !== null && snapshot.changed !== undefined && last.snapshotId === snapshot.changed.since &&
+        const comparable = last !== null && snapshot.changed !== undefined &&
+            last.snapshotId === snapshot.changed.since &&
             snapshot.sysPaths !== undefined && snapshot.sysPaths === last.sysPaths;
         const built = buildModelReusing(snapshot, takenAt, last?.model ?? null,
-            comparable ? { changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, mdstatReused: last.mdstatReused, index: last.index, diskstats: last.diskstats } : null);
+            comparable ? {
+                changedPaths: snapshot.changed!.paths, mdstat: last.mdstat, mdstatReused: last.mdstatReused,
+                index: last.index, diskstats: last.diskstats,
+            } : null);
         const fast = (snapshot.reusedSections?.length ?? 0) > 0;
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
         if (!fast) this.fullReadDue = false;
@@ -78,7 +83,8 @@ export class ModelBuilder {
 }
 
 /** Arrays came or went, or one changed in more than its sync line and bitmap counters. */
-function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>, now: ReadonlyMap<string, MdstatArray>): boolean {
+function arraysChangedBeyondSync(before: ReadonlyMap<string, MdstatArray>,
+    now: ReadonlyMap<string, MdstatArray>): boolean {
     if (before.size !== now.size) return true;
     for (const [name, array] of now) {
         const previous = before.get(name);

@@ -118,7 +118,10 @@ export interface DiskModel {
     hwTags: number | null;
     queueDepth: number | null;
     readAheadKiB: number | null;
-    /** The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it after a reboot. */
+    /**
+     * The World Wide ID the disk reports (SCSI/SATA device/wwid, NVMe wwid): how a udev rule finds it
+     * after a reboot.
+     */
     wwid: string | null;
     /** The serial number it reports as text (virtio-blk serial, NVMe device/serial); SATA's is inside its wwid. */
     serial: string | null;
@@ -215,7 +218,8 @@ export interface PersistedSettings {
 }
 
 /** The limits that apply to an array: its own when set locally, else the global sysctl. */
-export function effectiveLimits(array: ArrayModel, host: HostModel): { minKiBs: number | null; maxKiBs: number | null } {
+export function effectiveLimits(array: ArrayModel,
+    host: HostModel): { minKiBs: number | null; maxKiBs: number | null } {
     return {
         minKiBs: array.speedMin?.kiBs ?? host.global.speedMinKiBs,
         maxKiBs: array.speedMax?.kiBs ?? host.global.speedMaxKiBs,

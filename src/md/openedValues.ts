@@ -29,7 +29,8 @@ export function pathsToRecheck(steps: readonly Step[]): string[] {
 }
 
 /** The writes whose value on the host is no longer the one the plan was built against. */
-export function changedSinceOpened(steps: readonly Step[], contents: ReadonlyMap<string, string | null>): ChangedSinceOpened[] {
+export function changedSinceOpened(steps: readonly Step[],
+    contents: ReadonlyMap<string, string | null>): ChangedSinceOpened[] {
     return comparedSteps(steps).flatMap(step => {
         const content = contents.get(step.path);
         const now = content === undefined || content === null ? null : attributeValue(step.path, content);

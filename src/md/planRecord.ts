@@ -56,7 +56,8 @@ function isStep(step: unknown): step is Step {
     case 'run':
         return isArgv(s.argv) && (s.undoArgv === null || isArgv(s.undoArgv));
     case 'write-file':
-        return isFilePath(s.path) && (s.content === null || isString(s.content)) && (s.previous === null || isString(s.previous));
+        return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
+            (s.previous === null || isString(s.previous));
     default:
         return false;
     }
@@ -67,7 +68,8 @@ export function parsePlanRecord(text: string | null | undefined): PlanRecord | n
     if (!text) return null;
     try {
         const data = JSON.parse(text) as PlanRecord;
-        const valid = data && data.version === 1 && isString(data.id) && isString(data.startedAt) && isMessage(data.title) &&
+        const valid = data && data.version === 1 && isString(data.id) && isString(data.startedAt) &&
+            isMessage(data.title) &&
             Array.isArray(data.steps) && data.steps.length > 0 && data.steps.every(isStep);
         return valid ? data : null;
     } catch {

@@ -71,7 +71,9 @@ export class GatherParser {
     parse(output: string): Snapshot {
         const id = ++lastSnapshotId;
         const changed = new Set<string>();
-        const snapshot: Snapshot = { files: this.files, pageSize: null, missingRoots: [], complete: false, id, reusedSections: [] };
+        const snapshot: Snapshot = {
+            files: this.files, pageSize: null, missingRoots: [], complete: false, id, reusedSections: [],
+        };
         const sections = new Map<string, Section>();
         let open: { name: string; bodyStart: number } | null = null;
         const close = (end: number) => {

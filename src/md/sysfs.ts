@@ -37,7 +37,9 @@ export function parseSpeedLimit(text: string | null): SpeedLimit | null {
 }
 
 /** How a LocalOrSystem value is written back: "system" or the array's own number. */
-export function localOrSystemText(setting: { source: LimitSource } & ({ value: number } | { kiBs: number }) | null): string | null {
+export function localOrSystemText(
+    setting: { source: LimitSource } & ({ value: number } | { kiBs: number }) | null,
+): string | null {
     if (setting === null) return null;
     if (setting.source === 'system') return 'system';
     return String('value' in setting ? setting.value : setting.kiBs);
@@ -167,7 +169,7 @@ export function parseDiskstatsReusing(text: string | null, known: ReadonlyMap<st
 function parseDiskstatsLine(line: string): [string, DiskStats] | null {
     const f = line.trim().split(/\s+/);
     if (f.length < 14) return null;
-    // Only the fields kept are converted.
+    // Only the fields the model holds are converted.
     return [f[2], {
         readsCompleted: Number(f[3]), readSectors: Number(f[5]), writesCompleted: Number(f[7]),
         writeSectors: Number(f[9]), inFlight: Number(f[11]), ioMs: Number(f[12]),

@@ -204,7 +204,8 @@ async function expectRefused(field: Locator, values: string[]): Promise<void> {
 }
 
 test('bad values are refused next to the field and nothing is written', async () => {
-    const before = await Promise.all([READ_AHEAD, THREADS, ...DISKS.flatMap(d => [queueDepth(d), nrRequests(d), scheduler(d)])].map(p => simValue(env, p)));
+    const settingPaths = [READ_AHEAD, THREADS, ...DISKS.flatMap(d => [queueDepth(d), nrRequests(d), scheduler(d)])];
+    const before = await Promise.all(settingPaths.map(p => simValue(env, p)));
     const journal = readFileSync(join(stateDir, 'restore.json'), 'utf8');
 
     await open('Disk queues…');
@@ -219,14 +220,15 @@ test('bad values are refused next to the field and nothing is written', async ()
     await open('Worker threads…');
     await expectRefused(dialog().getByLabel('Worker threads per NUMA node (0 to 32)'), ['33', '8192', '-1', 'all']);
 
-    const after = await Promise.all([READ_AHEAD, THREADS, ...DISKS.flatMap(d => [queueDepth(d), nrRequests(d), scheduler(d)])].map(p => simValue(env, p)));
+    const after = await Promise.all(settingPaths.map(p => simValue(env, p)));
     expect(after).toEqual(before);
     expect(readFileSync(join(stateDir, 'restore.json'), 'utf8')).toBe(journal);
 });
 
 test('the originals were recorded before the first change, and restoring writes them back', async () => {
     const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
-    const originals = Object.fromEntries(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original]));
+    const originals = Object.fromEntries(
+        journal.entries.map((e: { path: string; original: string }) => [e.path, e.original]));
     expect(originals).toEqual({
         [READ_AHEAD]: originalReadAhead,
         [THREADS]: '0',

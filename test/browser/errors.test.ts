@@ -75,7 +75,10 @@ test('a host tree from real-kernel captures: both arrays, as the files say', asy
 /** Visibility changes of the page's cockpit.hidden, with the time (performance.now()) of each. */
 async function recordVisibility(surface: Surface): Promise<void> {
     await surface.evaluate(() => {
-        const w = window as unknown as { visibilityLog: [boolean, number][]; cockpit: { hidden: boolean; addEventListener(e: string, f: () => void): void } };
+        const w = window as unknown as {
+            visibilityLog: [boolean, number][];
+            cockpit: { hidden: boolean; addEventListener(e: string, f: () => void): void };
+        };
         w.visibilityLog = [];
         w.cockpit.addEventListener('visibilitychange', () => w.visibilityLog.push([w.cockpit.hidden, performance.now()]));
     });
@@ -134,7 +137,8 @@ test('inside the shell: no refresh while another page is shown, one at once when
 
 test('the bare page: no refresh while the document is hidden, one at once when visible', async () => {
     await recordVisibility(env.page);
-    await expectPausedWhileHidden(env.page, () => emulateDocumentHidden(env.page, true), () => emulateDocumentHidden(env.page, false));
+    await expectPausedWhileHidden(env.page, () => emulateDocumentHidden(env.page, true),
+        () => emulateDocumentHidden(env.page, false));
     expect(await env.page.evaluate(() => document.visibilityState)).toBe('visible');
 });
 

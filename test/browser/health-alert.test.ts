@@ -27,7 +27,10 @@ async function alertTitle(name: string): Promise<string> {
 
 const alertCommands = (name: string) => healthAlert(name).locator('.raidtune-health-commands pre').innerText();
 
-/** What the disk reports, shown as the admin reads its label: whitespace runs as one blank; SATA's serial ends its t10 wwid. */
+/**
+ * What the disk reports, shown as the admin reads its label: whitespace runs as one blank; SATA's
+ * serial ends its t10 wwid.
+ */
 async function sataIdentity(disk: string): Promise<{ wwid: string; serial: string }> {
     const wwid = (await simValue(env, `/sys/block/${disk}/device/wwid`)).trim().replace(/\s+/g, ' ');
     expect(wwid).toMatch(/^t10\.ATA /);

@@ -120,7 +120,8 @@ test('disk queues: a scheduler for both members; nr_requests refused by the kern
     await page.keyboard.press('Escape');
     expect(await guestValues('/sys/block/vda/queue/nr_requests', '/sys/block/vdb/queue/nr_requests')).toEqual(['256', '256']);
 
-    // The kernel refuses it when vdb loses its scheduler after the page read it: the failure, and the undo of vda's step.
+    // The kernel refuses it when vdb loses its scheduler after the page read it: the failure, and the
+    // undo of vda's step.
     await vm.guest.runOk('echo mq-deadline > /sys/block/vdb/queue/scheduler');
     let outcome: string[] = [];
     for (let attempt = 0; ; attempt++) {

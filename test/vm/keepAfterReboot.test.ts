@@ -146,7 +146,10 @@ async function readKernel(guest: Guest): Promise<KernelView> {
     return view;
 }
 
-/** The scheduler in brackets: kernels list the others in different orders ("[mq-deadline] none", "none [mq-deadline]"). */
+/**
+ * The scheduler in brackets: kernels list the others in different orders ("[mq-deadline] none",
+ * "none [mq-deadline]").
+ */
 function selectedScheduler(words: string[]): string {
     return words.find(w => /^\[.*\]$/.test(w))?.slice(1, -1) ?? words.join(' ');
 }

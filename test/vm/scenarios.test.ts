@@ -205,7 +205,8 @@ mdadm /dev/md1 --add /dev/vdd 2>&1`);
     expect(k0.sysfs.last_sync_action).toBe('resync');
     expect(['recovery', 'recover']).toContain(k1.sysfs.last_sync_action);
     // Where they stopped: resync_start, and the rebuilt member's recovery_start (512-byte sectors).
-    const stopped = (sectors: string, k: typeof k0) => Math.floor((Number(sectors) / (Number(k.sysfs.component_size) * 2)) * 1000) / 10;
+    const stopped = (sectors: string, k: typeof k0) =>
+        Math.floor((Number(sectors) / (Number(k.sysfs.component_size) * 2)) * 1000) / 10;
     const [md0, md1] = [shown.get('md0')!, shown.get('md1')!];
     expect(md0.sync).toMatchObject({ title: 'Resync', percent: stopped(k0.sysfs.resync_start, k0) });
     expect(md1.sync).toMatchObject({ title: 'Recovery', percent: stopped(k1.sysfs['dev-vdd/recovery_start'], k1) });

@@ -51,7 +51,8 @@ export interface Problem {
  * only by exact text and only in pages whose top document is the shell; on the bare plugin page
  * nothing is ignored.
  */
-export function isKnownShellNoise(problem: Problem, topUrl: string, cockpit: CockpitInstall = cockpitUnderTest()): boolean {
+export function isKnownShellNoise(problem: Problem, topUrl: string,
+    cockpit: CockpitInstall = cockpitUnderTest()): boolean {
     if (!isShellUrl(topUrl))
         return false;
     if (problem.kind === 'pageerror')
@@ -130,7 +131,8 @@ interface CspReport {
     document: string;
 }
 
-export async function openPage(browser: Browser, url?: string, options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
+export async function openPage(browser: Browser, url?: string,
+    options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
     const context = await browser.newContext();
     try {
         let recorded: Problem[] = [];

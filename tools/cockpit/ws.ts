@@ -17,7 +17,8 @@
 // (XDG_CONFIG_DIRS still hides the host's /etc/cockpit/cockpit.conf).
 import { execFileSync } from 'node:child_process';
 import {
-    cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync,
+    cpSync, existsSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync,
+    writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -283,7 +284,8 @@ function handOver(dir: string, user: { uid: number; gid: number }): void {
 }
 
 /** A private `dbus-daemon --session` (not forked, so it stays our child and gets reaped). */
-async function startSessionBus(socketPath: string, user?: { uid: number; gid: number }): Promise<{ address: string; stop(): Promise<unknown> }> {
+async function startSessionBus(socketPath: string,
+    user?: { uid: number; gid: number }): Promise<{ address: string; stop(): Promise<unknown> }> {
     let address = '';
     let gotAddress!: () => void;
     const ready = new Promise<void>(r => { gotAddress = r; });

@@ -45,8 +45,11 @@ function quote(text: string): string {
 /** The manifest's translatable strings: each tool/menu label and keyword (unless "translate": false). */
 export function manifestStrings(manifest: Record<string, unknown>): string[] {
     const strings: string[] = [];
+    type Item = {
+        label?: string; keywords?: { matches?: string[]; translate?: boolean }[]; docs?: { label?: string }[];
+    };
     for (const section of ['menu', 'tools', 'dashboard']) {
-        const items = (manifest[section] ?? {}) as Record<string, { label?: string; keywords?: { matches?: string[]; translate?: boolean }[]; docs?: { label?: string }[] }>;
+        const items = (manifest[section] ?? {}) as Record<string, Item>;
         for (const item of Object.values(items)) {
             if (item.label) strings.push(item.label);
             for (const keyword of item.keywords ?? []) {

@@ -311,7 +311,10 @@ async function measureRebuild(b: BenchGuest, model: DiskModel, c: Case): Promise
     }
     const stop = await guest.runOk(stopScript(projected), { timeoutMs: 60000 });
     const cpu1 = tagged(stop, '@@cpu');
-    return { rateKiBs, seconds, projected, host, array, load: c.loadRealMBs > 0 ? loadFigures(stop) : null, cpuBusy: cpuBusy(cpu0, cpu1) };
+    return {
+        rateKiBs, seconds, projected, host, array, load: c.loadRealMBs > 0 ? loadFigures(stop) : null,
+        cpuBusy: cpuBusy(cpu0, cpu1),
+    };
 }
 
 async function runCase(b: BenchGuest, kernel: string, model: DiskModel, c: Case): Promise<Row[]> {
@@ -339,7 +342,8 @@ async function runCase(b: BenchGuest, kernel: string, model: DiskModel, c: Case)
             rebuildMBs: round(rebuildMBs), limitMBs: round(limitMBs),
             predictedMBs: predicted === null ? null : round(kiBsToMBs(predicted.kiBs)),
             predictedUpperBound: predicted?.upperBound ?? false,
-            error: predicted === null || rebuildMBs <= 0 ? null : round((kiBsToMBs(predicted.kiBs) - rebuildMBs) / rebuildMBs, 3),
+            error: predicted === null || rebuildMBs <= 0
+                ? null : round((kiBsToMBs(predicted.kiBs) - rebuildMBs) / rebuildMBs, 3),
             seconds: round(m.seconds, 1), projected: m.projected,
             loadMBs: round(m.load?.mbs ?? 0), loadLatencyMs: m.load ? round(m.load.meanMs, 1) : null,
             loadLatencyP95Ms: m.load ? round(m.load.p95Ms, 1) : null,
@@ -410,7 +414,8 @@ async function main() {
             const cases = CASES.filter(c => c.model === name && (!CASE_FILTER || CASE_FILTER.includes(c.name)));
             if (!cases.length) continue;
             console.log(`kernel ${kernel}, ${name} model: ${round(modelMBs(model))} MB/s per member (x${model.scale}), ${MEMBER_MIB[name]} MiB members`);
-            const b = await startHelperGuest(helper, { kernel, model, diskMiB: MEMBER_MIB[name], disks: Math.max(...cases.map(c => c.members)) });
+            const b = await startHelperGuest(helper,
+                { kernel, model, diskMiB: MEMBER_MIB[name], disks: Math.max(...cases.map(c => c.members)) });
             try {
                 const depth = (await b.guest.run(`cat ${SYNC_IO_DEPTH_PATH}`)).code === 0;
                 await probeModel(b, model);

@@ -19,8 +19,9 @@
 //                 folder is 9p "plugin"
 import { randomBytes } from 'node:crypto';
 import {
-    accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync,
-    readlinkSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, openSync, closeSync,
+    accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
+    readdirSync, rmSync, readlinkSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, openSync,
+    closeSync,
 } from 'node:fs';
 import net from 'node:net';
 import { release, tmpdir } from 'node:os';
@@ -663,7 +664,9 @@ export function scsiWwn(i: number): string {
 
 function diskLetter(i: number): string {
     // vda..vdz, vdaa.. like the kernel names them
-    return i < 26 ? String.fromCharCode(97 + i) : diskLetter(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
+    return i < 26
+        ? String.fromCharCode(97 + i)
+        : diskLetter(Math.floor(i / 26) - 1) + String.fromCharCode(97 + (i % 26));
 }
 
 function tail(text: string, lines = 40): string {

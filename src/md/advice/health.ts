@@ -130,7 +130,10 @@ export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskM
     const emptySlots = array.missingSlots.filter(slot => !rebuilding.some(r => r.slot === slot));
     const present = array.members.filter(m => m.role !== 'faulty');
     const needed = membersNeeded(array);
-    const base = { emptySlots, rebuilding, failed: failedMembers.map(m => trouble(m, disks)), failing, present: present.length, needed };
+    const base = {
+        emptySlots, rebuilding, failed: failedMembers.map(m => trouble(m, disks)), failing,
+        present: present.length, needed,
+    };
     const removals: HealthCommand[] = failedMembers.map(m => ({ argv: removeArgv(array, m.name), purpose: 'remove', member: m.name }));
 
     if (array.health === 'inactive') {

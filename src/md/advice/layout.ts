@@ -162,7 +162,8 @@ function arrayStripe(array: ArrayModel): { stripe: StripeGeometry | null; noStri
  * and on a full stripe for stripe-sized writes to fill stripes; otherwise each such write covers
  * the ends of two and md reads back to complete both.
  */
-export function partitionAlignment(name: string, startSectors: number | null, stripe: StripeGeometry | null): PartitionAlignment {
+export function partitionAlignment(name: string, startSectors: number | null,
+    stripe: StripeGeometry | null): PartitionAlignment {
     const base = { name, startSectors };
     if (startSectors === null) return { ...base, verdict: 'unknown', problem: null };
     if (startSectors % FOUR_KIB_SECTORS !== 0) {

@@ -37,5 +37,6 @@ export function backgroundJobs(files: ReadonlyMap<string, string>): BackgroundJo
         const name = content.trim();
         if (Object.hasOwn(KNOWN_IO_JOBS, name)) counts.set(name, (counts.get(name) ?? 0) + 1);
     }
-    return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([name, count]) => ({ name, kind: KNOWN_IO_JOBS[name], count }));
+    return [...counts].sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, count]) => ({ name, kind: KNOWN_IO_JOBS[name], count }));
 }

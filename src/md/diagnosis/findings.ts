@@ -225,5 +225,8 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     ].filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
     const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs), maxKiBs);
-    return { findings: ranked, gathering: null, window: facts, whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts)) };
+    return {
+        findings: ranked, gathering: null, window: facts,
+        whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts)),
+    };
 }

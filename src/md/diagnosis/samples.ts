@@ -22,13 +22,17 @@ function syncingMembers(array: ArrayModel): MemberModel[] {
     return array.members.filter(m => m.slot !== null && (m.role === 'active' || m.role === 'rebuilding' || m.role === 'replacement'));
 }
 
-export function takeIoSample(array: ArrayModel, diskStats: ReadonlyMap<string, DiskStats>, at: number): IoSample | null {
+export function takeIoSample(array: ArrayModel, diskStats: ReadonlyMap<string, DiskStats>,
+    at: number): IoSample | null {
     const doneKiB = array.sync?.doneKiB;
     if (array.sync?.runState !== 'running' || doneKiB === null || doneKiB === undefined) return null;
     const members: MemberCounters[] = [];
     for (const m of syncingMembers(array)) {
         const stats = diskStats.get(m.disk);
-        if (stats) members.push({ member: m.name, disk: m.disk, role: m.role, sectors: stats.readSectors + stats.writeSectors, ioMs: stats.ioMs });
+        if (stats) {
+            const sectors = stats.readSectors + stats.writeSectors;
+            members.push({ member: m.name, disk: m.disk, role: m.role, sectors, ioMs: stats.ioMs });
+        }
     }
     return {
         at,

@@ -50,7 +50,10 @@ function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null
     return 'free';
 }
 
-/** Predicts one change's speed and finish time from the window: the what-if table and the findings' ranking share it. */
+/**
+ * Predicts one change's speed and finish time from the window: the what-if table and the findings'
+ * ranking share it.
+ */
 export type Predictor = (change: WhatIfChange) => WhatIfRow;
 
 export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
@@ -86,7 +89,8 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
  * hdd-raid5-depth) found depths of 4 to 256 equally fast under other I/O, and the other I/O's
  * latency growing with the depth.
  */
-export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null, cacheEntries: number | null): WhatIfRow[] {
+export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null,
+    cacheEntries: number | null): WhatIfRow[] {
     if (facts.rateKiBs <= 0) return [];
     const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
     const rows: WhatIfRow[] = [predict({ kind: 'now' })];

@@ -76,7 +76,8 @@ function syncFactor(array: ArrayModel, member: MemberCounters, inSyncCount: numb
     return 1;
 }
 
-function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCounters, seconds: number, inSyncCount: number): MemberWindow | null {
+function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCounters, seconds: number,
+    inSyncCount: number): MemberWindow | null {
     const sectors = last.sectors - first.sectors;
     const ioMs = last.ioMs - first.ioMs;
     // Counters going backwards: the disk was replaced or the counters wrapped; no evidence.
@@ -114,7 +115,9 @@ export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): 
     const first = samples[0];
     const last = samples[samples.length - 1];
     const seconds = first && last ? (last.at - first.at) / 1000 : 0;
-    if (samples.length < MIN_SAMPLES || seconds < MIN_WINDOW_S) return { gathering: { samples: samples.length, seconds } };
+    if (samples.length < MIN_SAMPLES || seconds < MIN_WINDOW_S) {
+        return { gathering: { samples: samples.length, seconds } };
+    }
 
     const before = new Map(first.members.map(m => [m.member, m]));
     // One entry per disk: md judges a disk, and two members on one disk would be counted twice.

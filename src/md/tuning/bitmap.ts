@@ -41,7 +41,8 @@ const SMALL_MEMBER_CHUNK_KIB = 16 * MIB;
 export function bitmapCoverageKiB(array: ArrayModel): number | null {
     const { sizeKiB, raidDisks } = array;
     if (sizeKiB === null) return null;
-    const dataDisks = (parity: number) => (raidDisks !== null && raidDisks > parity ? sizeKiB / (raidDisks - parity) : null);
+    const dataDisks = (parity: number) =>
+        (raidDisks !== null && raidDisks > parity ? sizeKiB / (raidDisks - parity) : null);
     switch (array.level) {
     case 'raid1':
     case 'raid10': return sizeKiB;
@@ -111,9 +112,11 @@ export function bitmapGuidance(array: ArrayModel): BitmapGuidance {
     const coverageKiB = bitmapCoverageKiB(array);
     const smallest = coverageKiB === null ? 0 : smallestBitmapChunkKiB(coverageKiB, array.metadata);
     // Unknown size: mdadm's own default, which fits any array up to 64 TiB per member.
-    const wanted = coverageKiB === null || coverageKiB >= LARGE_MEMBER_KIB ? LARGE_MEMBER_CHUNK_KIB : SMALL_MEMBER_CHUNK_KIB;
+    const wanted = coverageKiB === null || coverageKiB >= LARGE_MEMBER_KIB
+        ? LARGE_MEMBER_CHUNK_KIB : SMALL_MEMBER_CHUNK_KIB;
     const fitting = BITMAP_CHUNKS_KIB.filter(c => c >= smallest);
-    const recommendedKiB = fitting.find(c => c >= wanted) ?? fitting[fitting.length - 1] ?? BITMAP_CHUNKS_KIB[BITMAP_CHUNKS_KIB.length - 1];
+    const recommendedKiB = fitting.find(c => c >= wanted) ?? fitting[fitting.length - 1] ??
+        BITMAP_CHUNKS_KIB[BITMAP_CHUNKS_KIB.length - 1];
     const choices = BITMAP_CHUNKS_KIB.map(chunkKiB => ({
         chunkKiB,
         recommended: chunkKiB === recommendedKiB,

@@ -111,7 +111,8 @@ const list = (disks: DiskModel[]) => disks.map(d => d.name).join(', ');
 /** Other arrays on the same disks: a disk's queue is shared by everything on it. */
 function alsoOn(host: HostModel, array: ArrayModel, disks: DiskModel[]): string[] {
     const names = new Set(disks.map(d => d.name));
-    return host.arrays.filter(other => other.name !== array.name && other.members.some(m => names.has(m.disk))).map(a => a.name);
+    return host.arrays.filter(other => other.name !== array.name && other.members.some(m => names.has(m.disk)))
+        .map(a => a.name);
 }
 
 function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskModel[]): Message[] {

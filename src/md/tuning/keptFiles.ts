@@ -5,6 +5,7 @@
 // what they hold, from the live model and the settings registry.
 
 import type { ArrayModel, DiskModel, PersistedSettings, RuleMatch, UdevRule } from '../modelTypes';
+import { DISK_SETTINGS } from '../settings/registry';
 
 export const SYSCTL_FILE = '90-raidtune.conf';
 /**
@@ -153,11 +154,11 @@ function queueRetryLine(rule: UdevRule): string | null {
         const v = rule.attributes.find(([a]) => a === attribute)?.[1];
         return v !== undefined && valid.test(v) ? v : '-';
     };
-    const scheduler = value('queue/scheduler', /^[\w-]+$/);
-    const nrRequests = value('queue/nr_requests', /^\d+$/);
+    const scheduler = value(DISK_SETTINGS.scheduler.attribute, /^[\w-]+$/);
+    const nrRequests = value(DISK_SETTINGS.nrRequests.attribute, /^\d+$/);
     if (scheduler === '-' && nrRequests === '-') return null;
     const args = [QUEUE_RETRY_MARK, '$devpath', scheduler, nrRequests, QUEUE_RETRY_TRIES];
-    const guard = scheduler !== '-' ? 'queue/scheduler' : 'queue/nr_requests';
+    const guard = (scheduler !== '-' ? DISK_SETTINGS.scheduler : DISK_SETTINGS.nrRequests).attribute;
     return ruleLine(rule.match, guard, `RUN+="/bin/sh -c '${QUEUE_RETRY_SCRIPT}' ${args.join(' ')}"`);
 }
 

@@ -11,7 +11,8 @@ import { msg, N_, type Message } from '../message';
 import type { ArrayModel, DiskModel, HostModel, RuleMatch, UdevRule } from '../modelTypes';
 import type { Plan, WriteFileStep } from '../plan';
 import {
-    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type SettingUnit,
+    ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type KeptHow,
+    type SettingUnit,
 } from '../settings/registry';
 import { memberDisks } from './diskQueue';
 import { arrayMatch, diskMatch, MODULES_LOAD_FILE, MODULES_LOAD_TEXT, renderSysctl, renderUdevRules, sameMatch,
@@ -34,10 +35,14 @@ function rulePresent(host: HostModel, rule: UdevRule): boolean {
 
 export type KeptUnit = SettingUnit;
 
-/** The array and disk settings a udev rule keeps, in the order it writes them. */
-const KEPT_ARRAY_SETTINGS: readonly DeviceSetting<ArrayModel>[] = Object.values(ARRAY_SETTINGS);
-const KEPT_DISK_SETTINGS: readonly DeviceSetting<DiskModel>[] = Object.values(DISK_SETTINGS);
-const KEPT_SYSCTLS: readonly GlobalSetting[] = Object.values(GLOBAL_SETTINGS);
+/** The array and disk settings a udev rule keeps, in the order it writes them, and the kept sysctls. */
+const KEPT_ARRAY_SETTINGS: readonly DeviceSetting<ArrayModel>[] = Object.values(ARRAY_SETTINGS).filter(keptInUdevRule);
+const KEPT_DISK_SETTINGS: readonly DeviceSetting<DiskModel>[] = Object.values(DISK_SETTINGS).filter(keptInUdevRule);
+const KEPT_SYSCTLS: readonly GlobalSetting[] = Object.values(GLOBAL_SETTINGS).filter(s => s.kept.file === 'sysctl.d');
+
+function keptInUdevRule(setting: { kept: KeptHow }): boolean {
+    return setting.kept.file === 'udev rule';
+}
 
 function numberValue(n: number | null | undefined): string | null {
     return n === null || n === undefined ? null : String(n);
@@ -50,7 +55,8 @@ function bootValueOf<D>(host: HostModel, deviceName: string, s: DeviceSetting<D>
 }
 
 /** The rule that would give a device its live settings after a reboot; null when it needs none. */
-function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): UdevRule | null {
+function liveRule<D>(host: HostModel, name: string, device: D, match: RuleMatch,
+    settings: readonly DeviceSetting<D>[]): UdevRule | null {
     const attributes = settings.flatMap((s): [string, string][] => {
         const value = s.live(device);
         return value === null || value === bootValueOf(host, name, s, value) ? [] : [[s.attribute, value]];
@@ -102,13 +108,15 @@ const keepingOf = memoPerObject(keepingInputs, memoPerReading(keepingInputs, arr
     }));
 
 /** What the whole host's keeping reads: while none of it changed, neither did the rules or comparisons. */
-const hostKeepingInputs = (host: HostModel) => [host.global, ...keepingInputs(host), ...host.arrays.map(a => keepingOf(host, a))];
+const hostKeepingInputs = (host: HostModel) =>
+    [host.global, ...keepingInputs(host), ...host.arrays.map(a => keepingOf(host, a))];
 
 // A disk's settings object stays the same while they do, whatever its array does.
 const diskKeepingOf = memoPerObject((host: HostModel) => [host.journal, host.persisted],
     (host, disk: DiskModel) => ({
         rule: liveDiskRule(host, disk),
-        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS).filter(c => c !== null),
+        comparisons: deviceComparisons(host, disk.name, disk, diskMatch(disk), KEPT_DISK_SETTINGS)
+            .filter(c => c !== null),
     }));
 
 /** One entry per disk under any array, in array order (a disk's queue is shared by every array on it). */
@@ -121,19 +129,19 @@ function perTunedDisk<T>(host: HostModel, part: (keeping: ArrayKeeping) => Map<s
 }
 
 /**
- * The sysctls that would give the live global limits after a reboot: both speed lines when either
- * differs from the kernel default (the file then says the whole setting), none when both are; the
- * sync I/O depth where the kernel has it and it differs from its default.
+ * The sysctls that would give the live global settings after a reboot, as their entries' `kept` says
+ * (src/md/settings/registry.ts): those kept together all when any differs from its boot default,
+ * none when all are; each of the others where the kernel has it and it differs from its default.
+ * null when one kept together is unknown.
  */
 export function liveSysctls(host: HostModel): Map<string, string> | null {
-    const settings = KEPT_SYSCTLS;
-    const limits = settings.filter(s => !s.featureDetected);
-    const values = limits.map(s => [s.sysctl, numberValue(s.live(host))] as const);
+    const together = KEPT_SYSCTLS.filter(s => s.kept.together);
+    const values = together.map(s => [s.kept.key, numberValue(s.live(host))] as const);
     if (values.some(([, v]) => v === null)) return null;
-    const kept = new Map(limits.every((s, i) => values[i][1] === s.bootDefault) ? [] : values as [string, string][]);
-    for (const s of settings.filter(s => s.featureDetected)) {
+    const kept = new Map(together.every((s, i) => values[i][1] === s.bootDefault) ? [] : values as [string, string][]);
+    for (const s of KEPT_SYSCTLS.filter(s => !s.kept.together)) {
         const live = numberValue(s.live(host));
-        if (live !== null && live !== s.bootDefault) kept.set(s.sysctl, live);
+        if (live !== null && live !== s.bootDefault) kept.set(s.kept.key, live);
     }
     return kept;
 }
@@ -167,7 +175,10 @@ export const wantedRules = memoLast(hostKeepingInputs, (host: HostModel): UdevRu
     return [...arrays, ...disks, ...absent].filter((r): r is UdevRule => r !== null);
 });
 
-/** Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files are left alone. */
+/**
+ * Writes (or removes, when nothing differs from the kernel's boot values) the files; unchanged files
+ * are left alone.
+ */
 export function keepPlan(host: HostModel, dirs: PersistDirs): PlanResult<'persist'> {
     const sysctls = liveSysctls(host);
     if (sysctls === null) return { errors: { persist: msg(N_('The system rebuild speed limits are unknown, so they cannot be kept.')) } };
@@ -225,14 +236,16 @@ export interface KeptComparison {
     unit: KeptUnit;
 }
 
-function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string | null, unit: KeptUnit): KeptComparison | null {
+function compare(setting: Message, live: string | null, keptValue: string | undefined, bootValue: string | null,
+    unit: KeptUnit): KeptComparison | null {
     if (keptValue === undefined && (live === null || bootValue === null || live === bootValue)) return null;
     const atBoot = keptValue ?? bootValue!;
     const state: KeptState = keptValue === undefined ? 'not-kept' : live === keptValue ? 'kept' : 'differs';
     return { setting, live, atBoot, kept: keptValue !== undefined, state, unit };
 }
 
-function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch, settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
+function deviceComparisons<D>(host: HostModel, name: string, device: D, match: RuleMatch,
+    settings: readonly DeviceSetting<D>[]): (KeptComparison | null)[] {
     const rule = host.persisted.udev?.rules.find(r => sameMatch(r.match, match));
     const kept = new Map(rule?.attributes);
     return settings.map(s => {
@@ -247,7 +260,8 @@ function deviceComparisons<D>(host: HostModel, name: string, device: D, match: R
  */
 export const keptComparisons = memoLast(hostKeepingInputs, (host: HostModel): KeptComparison[] => {
     const sysctls = host.persisted.sysctl?.values;
-    const global = KEPT_SYSCTLS.map(s => compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.sysctl), s.bootDefault, s.unit));
+    const global = KEPT_SYSCTLS.map(s =>
+        compare(msg(s.label), numberValue(s.live(host)), sysctls?.get(s.kept.key), s.bootDefault, s.unit));
     const arrays = host.arrays.flatMap(a => keepingOf(host, a).comparisons);
     const disks = perTunedDisk(host, k => k.diskComparisons).flat();
     return [...global, ...arrays, ...disks].filter((c): c is KeptComparison => c !== null);

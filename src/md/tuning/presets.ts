@@ -45,7 +45,8 @@ export const PRESETS: Record<PresetName, Preset> = {
     // Linux 6.1 it waits for its own I/O in flight, on 7.x it also keeps at most sync_io_depth of
     // it in flight), and the stripe caches give their memory back.
     'low-impact': {
-        speedMinKiBs: KERNEL_DEFAULT_SPEED_MIN, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: STRIPE_CACHE_DEFAULT,
+        speedMinKiBs: KERNEL_DEFAULT_SPEED_MIN, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX,
+        stripeCacheEntries: STRIPE_CACHE_DEFAULT,
         syncIoDepth: KERNEL_DEFAULT_SYNC_IO_DEPTH,
         title: N_('Apply the preset “Low impact”'),
     },
@@ -107,7 +108,8 @@ function extraStripeCacheBytes(host: HostModel, arrays: ArrayModel[], presetEntr
         if (entries <= current) continue; // shrinking frees memory; it is not counted as room for others
         if (host.pageSize === null || array.raidDisks === null) return null;
         const unit = array.stripeSizeBytes ?? host.pageSize;
-        extra += stripeCacheBytes(host.pageSize, array.raidDisks, entries, unit) - stripeCacheBytes(host.pageSize, array.raidDisks, current, unit);
+        extra += stripeCacheBytes(host.pageSize, array.raidDisks, entries, unit) -
+            stripeCacheBytes(host.pageSize, array.raidDisks, current, unit);
     }
     return extra;
 }
@@ -133,12 +135,16 @@ export function presetStripeCacheEntries(host: HostModel, arrays: ArrayModel[], 
             return { entries, warning: entries < wanted ? tooLarge(host, arrays, wanted, entries) : null };
         }
     }
-    return { entries: STRIPE_CACHE_DEFAULT, warning: wanted > STRIPE_CACHE_DEFAULT ? tooLarge(host, arrays, wanted, STRIPE_CACHE_DEFAULT) : null };
+    return {
+        entries: STRIPE_CACHE_DEFAULT,
+        warning: wanted > STRIPE_CACHE_DEFAULT ? tooLarge(host, arrays, wanted, STRIPE_CACHE_DEFAULT) : null,
+    };
 }
 
 function tooLarge(host: HostModel, arrays: ArrayModel[], wanted: number, entries: number): Message {
     return msg(N_('Stripe caches of $0 entries instead of $1: $1 would take $2 more memory, over $3% of the available $4.'),
-        entries, wanted, formatKiB(extraStripeCacheBytes(host, arrays, wanted)! / 1024), Math.round(STRIPE_CACHE_MEMORY.warn * 100),
+        entries, wanted, formatKiB(extraStripeCacheBytes(host, arrays, wanted)! / 1024),
+        Math.round(STRIPE_CACHE_MEMORY.warn * 100),
         formatKiB(host.memory!.availableKiB));
 }
 

@@ -13,7 +13,8 @@ import { hasErrors, type PlanResult } from './result';
 
 export type LimitField = 'min' | 'max' | 'depth';
 
-function checkOrder(min: Parsed<number | undefined>, max: Parsed<number | undefined>, depth: Parsed<unknown>): Partial<Record<LimitField, FieldError>> {
+function checkOrder(min: Parsed<number | undefined>, max: Parsed<number | undefined>,
+    depth: Parsed<unknown>): Partial<Record<LimitField, FieldError>> {
     const errors: Partial<Record<LimitField, FieldError>> = { min: min.error, max: max.error, depth: depth.error };
     if (min.value !== undefined && max.value !== undefined && min.value > max.value) {
         errors.min = fieldError(N_('The minimum must not be above the maximum.')).error;
@@ -35,7 +36,8 @@ function typedDepth(text: string | null | undefined, kernelHasIt: boolean): Pars
  * which is 996), so writing it back would change what the user did not touch. `depth` is a whole
  * number, offered only where the kernel has dev.raid.sync_io_depth.
  */
-export function globalLimitsPlan(host: HostModel, input: { min: string | null; max: string | null; depth?: string | null }): PlanResult<LimitField> {
+export function globalLimitsPlan(host: HostModel,
+    input: { min: string | null; max: string | null; depth?: string | null }): PlanResult<LimitField> {
     const min = typedOrCurrent(input.min, host.global.speedMinKiBs);
     const max = typedOrCurrent(input.max, host.global.speedMaxKiBs);
     const depth = typedDepth(input.depth, host.global.syncIoDepth !== null);

@@ -87,10 +87,14 @@ export function stripeCacheCost(host: HostModel, array: ArrayModel, entries: num
     if (host.pageSize === null || array.raidDisks === null) return null;
     const unit = array.stripeSizeBytes ?? host.pageSize;
     const bytes = stripeCacheBytes(host.pageSize, array.raidDisks, entries, unit);
-    const current = stripeCacheBytes(host.pageSize, array.raidDisks, array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT, unit);
+    const currentEntries = array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT;
+    const current = stripeCacheBytes(host.pageSize, array.raidDisks, currentEntries, unit);
     const extraBytes = bytes - current;
     const share = (kib: number | null | undefined) => (kib ? Math.max(0, extraBytes) / (kib * 1024) : null);
-    return { bytes, pagesPerStripe: pagesPerStripe(host.pageSize, array.raidDisks, unit), extraBytes, ofTotal: share(host.memory?.totalKiB), ofAvailable: share(host.memory?.availableKiB) };
+    return {
+        bytes, pagesPerStripe: pagesPerStripe(host.pageSize, array.raidDisks, unit), extraBytes,
+        ofTotal: share(host.memory?.totalKiB), ofAvailable: share(host.memory?.availableKiB),
+    };
 }
 
 /** Whether raidtune can change this array's stripe cache, and if not why. */
@@ -128,7 +132,8 @@ function planFor(host: HostModel, array: ArrayModel, input: string, cost: Stripe
     const reshapeMin = reshapeStripeCacheMin(array);
     if (reshapeMin !== null && entries.value < reshapeMin) {
         return { errors: { entries: fieldError(N_('The running reshape needs at least $0 entries: four stripes per $2 of its $1 chunk. With fewer it stalls.'),
-            reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0)), formatKiB(stripeUnitBytes(array) / 1024)).error } };
+            reshapeMin, formatKiB(Math.max(array.chunkKiB!, array.previousChunkKiB ?? 0)),
+            formatKiB(stripeUnitBytes(array) / 1024)).error } };
     }
     if (cost === null) return { errors: { entries: fieldError(N_('The page size or the number of disks is unknown, so the memory cost cannot be checked.')).error } };
     const warnings: FieldError[] = [];

@@ -63,7 +63,9 @@ function LayoutDetails({ array, advice }: { array: ArrayModel; advice: LayoutAdv
                             advice.offChunk.join(', '))} />
                 </StackItem>
             )}
-            <StackItem><LayoutMembers array={array} members={advice.members} chunked={advice.stripe !== null} /></StackItem>
+            <StackItem>
+                <LayoutMembers array={array} members={advice.members} chunked={advice.stripe !== null} />
+            </StackItem>
             {advice.offStripe.length > 0 && (
                 <StackItem>
                     <Alert isInline variant="warning" className="raidtune-layout-offstripe"

@@ -46,7 +46,9 @@ function verdictCell(verdict: string, problem: Message | null): React.ReactNode 
 }
 
 /** Where each member's data begins on its disk (sectors of 512 bytes) and which boundaries that meets. */
-export function LayoutMembers({ array, members, chunked }: { array: ArrayModel; members: MemberAlignment[]; chunked: boolean }) {
+export function LayoutMembers({ array, members, chunked }: {
+    array: ArrayModel; members: MemberAlignment[]; chunked: boolean;
+}) {
     const columns: Column<MemberAlignment>[] = [
         { title: _('Device'), cell: m => `/dev/${m.name}`, nowrap: true },
         { title: _('Starts at sector'), cell: m => sectorsText(m.startSectors), nowrap: true },

@@ -21,7 +21,8 @@ export function recordRefresh(full: boolean, start: number, readDone: number, pa
     seq++;
     trim('raidtune:refresh');
     performance.measure('raidtune:refresh', {
-        start, end: built, detail: { seq, full, readMs: readDone - start, parseMs: parsed - readDone, buildMs: built - parsed },
+        start, end: built,
+        detail: { seq, full, readMs: readDone - start, parseMs: parsed - readDone, buildMs: built - parsed },
     });
     return seq;
 }

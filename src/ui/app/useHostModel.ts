@@ -74,7 +74,9 @@ export function useHostModel(): HostState {
             // A fast read that saw arrays or members change is followed by a full one at once.
             let fullReadNow = false;
             try {
-                const read = builder.fullReadWanted() ? { full: true as const } : { full: false as const, diskstatsOf: builder.diskstatsFilter() };
+                const read = builder.fullReadWanted()
+                    ? { full: true as const }
+                    : { full: false as const, diskstatsOf: builder.diskstatsFilter() };
                 const output = await readGatherOutput(config, store.get().model?.pageSize == null, read);
                 const readDone = performance.now();
                 const snapshot = builder.parse(output);

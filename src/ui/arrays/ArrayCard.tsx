@@ -99,13 +99,17 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
 }, (before: SummaryProps, after: SummaryProps) =>
     before.selected === after.selected && sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
 
-export function ArrayCard({ array, host, selected = false }: { array: ArrayModel; host: HostModel; selected?: boolean }) {
+export function ArrayCard({ array, host, selected = false }: {
+    array: ArrayModel; host: HostModel; selected?: boolean;
+}) {
     const [fixDialog, openFix] = useFixDialog(array);
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
             className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
             <ArraySummary array={array} selected={selected} />
-            {array.sync && <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>}
+            {array.sync && (
+                <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>
+            )}
             {fixDialog}
             {array.syncFrozen && !array.sync && (
                 <CardBody>

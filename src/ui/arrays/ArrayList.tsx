@@ -11,12 +11,14 @@ import { sameCardProps } from '../common/cardProps';
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
 
 /** A card far off screen lets a sync's progress lag a few refreshes: see cardFreshness.ts. */
-function FreshEnoughCard({ array, host, selected, position }: { array: ArrayModel; host: HostModel; selected: boolean; position: number }) {
+function FreshEnoughCard({ array, host, selected, position }: {
+    array: ArrayModel; host: HostModel; selected: boolean; position: number;
+}) {
     const ref = useRef<HTMLDivElement>(null);
     const near = useNearScreen(ref);
     const [view, setView] = useState(() => firstCardView(array, host, position));
     const next = nextCardView(view, array, host, near || selected);
-    // Kept in state, worked out during render: the card renders once per refresh, with the right model.
+    // Held in state, worked out during render: the card renders once per refresh, with the right model.
     if (next !== view) setView(next);
     // data-lagging: the card shows an older refresh's array than the page's latest (read by the browser tests).
     return (
@@ -44,7 +46,8 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
         <Stack hasGutter>
             {model.arrays.map((array, position) => (
                 <StackItem key={array.name}>
-                    <FreshEnoughCard array={array} host={model} selected={array.name === selected} position={position} />
+                    <FreshEnoughCard array={array} host={model} selected={array.name === selected}
+                        position={position} />
                 </StackItem>
             ))}
         </Stack>

@@ -81,7 +81,9 @@ function guidance(advice: HealthAdvice): string[] {
     return lines;
 }
 
-function RemoveFailed({ array, member, identity, onClose }: { array: ArrayModel; member: string; identity: DiskIdentity; onClose: () => void }) {
+function RemoveFailed({ array, member, identity, onClose }: {
+    array: ArrayModel; member: string; identity: DiskIdentity; onClose: () => void;
+}) {
     const result = removeFailedPlan(array, member);
     return (
         <ChangeModal title={text(removeFailedTitle(array, member))} plan={result.plan ?? null} recordOriginals={false}
@@ -145,7 +147,10 @@ export function HealthAlert({ array }: { array: ArrayModel }) {
     return (
         <>
             {troubled && <TroubleAlert array={array} onRemove={setRemoving} />}
-            {removing && <RemoveFailed array={array} member={removing.member} identity={removing.identity} onClose={() => setRemoving(null)} />}
+            {removing && (
+                <RemoveFailed array={array} member={removing.member} identity={removing.identity}
+                    onClose={() => setRemoving(null)} />
+            )}
         </>
     );
 }

@@ -43,8 +43,8 @@ function MembersTableRows({ array }: { array: ArrayModel }) {
 }
 
 /**
- * A syncing array changes at every refresh, its members seldom (buildModel keeps unchanged ones the
- * same objects): the table renders again only when what it shows changed. It shows the array's
+ * A syncing array changes at every refresh, its members seldom (buildModel reuses unchanged ones as
+ * the same objects): the table renders again only when what it shows changed. It shows the array's
  * name, members and missing slots, and a rebuilding member's share of the sync's total.
  */
 export const MembersTable = memo(MembersTableRows, ({ array: before }, { array: after }) =>

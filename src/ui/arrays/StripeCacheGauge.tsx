@@ -7,7 +7,9 @@ import { _, fmt } from '../../host/i18n';
 import { isStripeCacheFull, stripeCacheShare } from '../../md/stripeCacheUse';
 import { stripeCacheText } from '../common/labels';
 
-export function StripeCacheGauge({ arrayName, cache }: { arrayName: string; cache: { size: number; active: number | null } }) {
+export function StripeCacheGauge({ arrayName, cache }: {
+    arrayName: string; cache: { size: number; active: number | null };
+}) {
     const text = stripeCacheText(cache);
     if (cache.active === null) return <>{text}</>;
     return (

@@ -69,7 +69,8 @@ function onlyProgressChanged(view: CardView, array: ArrayModel, host: HostModel)
 /** The same sync, in the same state: only its progress, speed and samples differ. */
 function sameSyncRun(shown: SyncModel | null, latest: SyncModel | null): boolean {
     if (shown === null || latest === null) return shown === latest;
-    return shown.action === latest.action && shown.runState === latest.runState && shown.pendingReason === latest.pendingReason &&
+    return shown.action === latest.action && shown.runState === latest.runState &&
+        shown.pendingReason === latest.pendingReason &&
         shown.reshape?.fromDisks === latest.reshape?.fromDisks && shown.reshape?.toDisks === latest.reshape?.toDisks &&
         shown.waitingFor.join() === latest.waitingFor.join();
 }

@@ -32,14 +32,17 @@ export function useHost(): Omit<HostContextValue, 'store'> & { model: HostModel 
 
 const NO_DISKS: ReadonlyMap<string, DiskModel> = new Map();
 
-/** The host's disks alone: the same map from one refresh to the next while no disk changed, so its readers skip those. */
+/**
+ * The host's disks alone: the same map from one refresh to the next while no disk changed, so its
+ * readers skip those.
+ */
 export function useHostDisks(): ReadonlyMap<string, DiskModel> {
     const { store } = useHostContext();
     return useSyncExternalStore(store.subscribe, () => store.get().model?.disks ?? NO_DISKS);
 }
 
 /**
- * useHost() with the model as it was when the calling dialog opened, kept while it stays open: its
+ * useHost() with the model as it was when the calling dialog opened, held while it stays open: its
  * form starts from those values and its plan replaces them (the steps' `from`), so a change made
  * meanwhile in another tab is found at Apply (src/md/openedValues.ts) instead of silently replaced.
  */

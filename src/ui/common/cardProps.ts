@@ -22,7 +22,8 @@ import type { ArrayModel, HostModel } from '../../md/modelTypes';
 export function sameHostFacts(before: HostModel, after: HostModel, array: ArrayModel): boolean {
     return before.global === after.global && before.pageSize === after.pageSize &&
         before.autoRestore.get(array.name) === after.autoRestore.get(array.name) &&
-        (before.disks === after.disks || array.members.every(m => before.disks.get(m.disk) === after.disks.get(m.disk)));
+        (before.disks === after.disks ||
+            array.members.every(m => before.disks.get(m.disk) === after.disks.get(m.disk)));
 }
 
 export interface CardProps {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Words for model values. Kept apart from components so every view says the same thing.
+// Words for model values. Apart from the components so every view says the same thing.
 
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { MismatchMeaning } from '../../md/modelTypes';

@@ -51,7 +51,9 @@ function Verdict({ diagnosis, onFix }: { diagnosis: Diagnosis; onFix: (fix: FixI
 }
 
 /** `onFix` opens a fix's dialog, kept by the array's card (useFixDialog). */
-export function DiagnosisSection({ array, host, onFix }: { array: ArrayModel; host: HostModel; onFix: (fix: FixIntent) => void }) {
+export function DiagnosisSection({ array, host, onFix }: {
+    array: ArrayModel; host: HostModel; onFix: (fix: FixIntent) => void;
+}) {
     const diagnosis = useMemo(() => diagnose(array, host), [array, host]);
     if (!diagnosis.gathering && !diagnosis.findings.length && !diagnosis.window) return null;
     const titleId = `diagnosis-${array.name}-title`;
@@ -65,7 +67,9 @@ export function DiagnosisSection({ array, host, onFix }: { array: ArrayModel; ho
                     <small>{windowText(facts)} {boundText(facts.bound)}</small>
                 </Content>
             )}
-            {diagnosis.whatIf.length > 1 && <WhatIfTable arrayName={array.name} rows={diagnosis.whatIf} bound={facts?.bound ?? null} />}
+            {diagnosis.whatIf.length > 1 && (
+                <WhatIfTable arrayName={array.name} rows={diagnosis.whatIf} bound={facts?.bound ?? null} />
+            )}
         </section>
     );
 }

@@ -9,7 +9,9 @@ import { CompactTable, type Column } from '../common/CompactTable';
 import { durationText } from '../common/syncTexts';
 import { changeText, outcomeText } from './findingTexts';
 
-export function WhatIfTable({ arrayName, rows, bound }: { arrayName: string; rows: WhatIfRow[]; bound: CapacityBound | null }) {
+export function WhatIfTable({ arrayName, rows, bound }: {
+    arrayName: string; rows: WhatIfRow[]; bound: CapacityBound | null;
+}) {
     const columns: Column<WhatIfRow>[] = [
         { title: _('Change'), cell: changeText, rowHeader: true },
         { title: _('Speed per disk'), cell: row => formatRate(row.rateKiBs) },

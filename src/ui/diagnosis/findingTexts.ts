@@ -44,7 +44,8 @@ export function findingText(finding: Finding): string {
             + (finding.noFix === 'no-gain' ? ' ' + _('The member disks are near their limit too, so a higher maximum would not make it faster.') : '');
     case 'starved':
         return fmt(_('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.'),
-            formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs), percent(finding.otherShare))
+            formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
+            percent(finding.otherShare))
             + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
                 : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
     case 'stripe-cache-full':
@@ -54,7 +55,8 @@ export function findingText(finding: Finding): string {
                 : finding.noFix === 'no-gain' ? ' ' + _('A larger cache would not make it faster: something else sets the pace (see the what-if table).') : '');
     case 'slow-member':
         return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6. One slow disk holds back the whole array: check its health with'),
-            finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare), ms(finding.peerMsPerMiB),
+            finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare),
+            ms(finding.peerMsPerMiB),
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');

@@ -82,7 +82,9 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
             {result.failed
                 ? (
                     <Alert isInline variant="danger" title={fmt(_('Changing the $0 failed: $1'), text(result.failed.step.setting), result.failed.reason)}>
-                        {result.failed && failureHint?.(result.failed.reason) && <p>{failureHint(result.failed.reason)}</p>}
+                        {result.failed && failureHint?.(result.failed.reason) && (
+                            <p>{failureHint(result.failed.reason)}</p>
+                        )}
                         {_('Nothing after this step was changed.')}
                     </Alert>
                 )
@@ -96,7 +98,9 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
     );
 }
 
-export function ChangeModal({ title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children }: ChangeModalProps) {
+export function ChangeModal({
+    title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children,
+}: ChangeModalProps) {
     const { config, refreshNow, admin, model } = useHost();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];

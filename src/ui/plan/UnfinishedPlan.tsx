@@ -79,7 +79,8 @@ export function UnfinishedPlan() {
                 </StackItem>
             )}
             {offer && (
-                <ChangeModal title={offer.title} plan={offer.plan} applyLabel={offer.applyLabel} recordOriginals={offer.recordOriginals}
+                <ChangeModal title={offer.title} plan={offer.plan} applyLabel={offer.applyLabel}
+                    recordOriginals={offer.recordOriginals}
                     onClose={() => setOffer(null)} />
             )}
         </>

@@ -75,7 +75,10 @@ function actionButtons(array: ArrayModel, host: HostModel): ActionButton[] {
             reason: reason(bitmapUnavailable(array, bitmap)),
         });
         for (const control of offeredControls(array)) {
-            buttons.push({ opens: control, label: CONTROL_LABELS[control](), reason: reason(syncControlUnavailable(array, control)) });
+            buttons.push({
+                opens: control, label: CONTROL_LABELS[control](),
+                reason: reason(syncControlUnavailable(array, control)),
+            });
         }
     }
     return buttons.filter((b): b is ActionButton => b !== false);
@@ -83,11 +86,14 @@ function actionButtons(array: ArrayModel, host: HostModel): ActionButton[] {
 
 const sameButtons = (a: { buttons: ActionButton[] }, b: { buttons: ActionButton[] }) =>
     a.buttons.length === b.buttons.length &&
-    a.buttons.every((x, i) => x.opens === b.buttons[i].opens && x.label === b.buttons[i].label && x.reason === b.buttons[i].reason);
+    a.buttons.every((x, i) =>
+        x.opens === b.buttons[i].opens && x.label === b.buttons[i].label && x.reason === b.buttons[i].reason);
 
 // A syncing array is a new object at every refresh, its buttons rarely change: they render again
 // only when one does (a dozen PatternFly buttons on each of two dozen syncing cards add up).
-const ActionBar = memo(function ActionBar({ buttons, onOpen }: { buttons: ActionButton[]; onOpen: (open: Open) => void }) {
+const ActionBar = memo(function ActionBar({ buttons, onOpen }: {
+    buttons: ActionButton[]; onOpen: (open: Open) => void;
+}) {
     return (
         <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
             {buttons.map(b => (
@@ -102,7 +108,7 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: { buttons: Action
 // `host` comes from the card, not from useHost(): a store read would re-render the actions of
 // all cards at every refresh, bypassing the card's memo (src/ui/common/cardProps.ts). The dialogs
 // render here, outside the memoised bar: the sync controls follow the array at every refresh; the
-// settings dialogs keep the values they opened with (useHostAsOpened) and check them at Apply.
+// settings dialogs hold the values they opened with (useHostAsOpened) and check them at Apply.
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
     const [open, setOpen] = useState<Open>(null);
     const close = useCallback(() => setOpen(null), []);
@@ -119,7 +125,8 @@ export function ArrayActions({ array, host }: { array: ArrayModel; host: HostMod
                 <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={close} />
             )}
             {controlPlan && (
-                <ChangeModal title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
+                <ChangeModal
+                    title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
                     plan={controlPlan.plan ?? null} recordOriginals={false} onClose={close}>
                     {controlPlan.errors?.control && text(controlPlan.errors.control)}
                 </ChangeModal>

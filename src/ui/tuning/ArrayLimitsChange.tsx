@@ -67,7 +67,8 @@ export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
         depth: array.syncIoDepth && current(array.syncIoDepth, String(array.syncIoDepth.value)),
     };
     // A suggestion (a diagnosis fix) is a change asked for: it differs from `opened`, so it is written.
-    const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit => (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
+    const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit =>
+        (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
     const [min, setMin] = useState(initial(opened.min, suggested?.minKiBs));
     const [max, setMax] = useState(initial(opened.max, suggested?.maxKiBs));
     const [depth, setDepth] = useState<ArrayLimit>(opened.depth ?? 'system');

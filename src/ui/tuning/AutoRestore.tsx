@@ -24,7 +24,9 @@ export interface BannerChange {
 }
 
 /** What the waiter will really write back: its own file's count, and the recorded settings it leaves. */
-function ArmedRow({ array, armed, journal, onCancel }: { array: string; armed: ArmedRestore; journal: Journal | null; onCancel: () => void }) {
+function ArmedRow({ array, armed, journal, onCancel }: {
+    array: string; armed: ArmedRestore; journal: Journal | null; onCancel: () => void;
+}) {
     const count = armed.writes.length;
     const left = notRestoredBy(armed, journal);
     return (
@@ -78,7 +80,12 @@ export function AutoRestore({ onChange }: { onChange: (change: BannerChange) => 
             {names.map(name => {
                 const armed = model.autoRestore.get(name);
                 if (armed) {
-                    return <StackItem key={name}><ArmedRow array={name} armed={armed} journal={model.journal} onCancel={() => cancel(name)} /></StackItem>;
+                    return (
+                        <StackItem key={name}>
+                            <ArmedRow array={name} armed={armed} journal={model.journal}
+                                onCancel={() => cancel(name)} />
+                        </StackItem>
+                    );
                 }
                 const array = model.arrays.find(a => a.name === name)!;
                 const refusal = armRefusal(array, model.journal, model.autoRestore);

@@ -53,7 +53,9 @@ function ChunkChoice({ array, guidance, chunkKiB, onChange }: {
     );
 }
 
-function AddBody({ array, chunkKiB, onChunk }: { array: ArrayModel; chunkKiB: number; onChunk: (kib: number) => void }) {
+function AddBody({ array, chunkKiB, onChunk }: {
+    array: ArrayModel; chunkKiB: number; onChunk: (kib: number) => void;
+}) {
     const guidance = bitmapGuidance(array);
     return (
         <Stack hasGutter>
@@ -76,7 +78,9 @@ function RemoveBody() {
 }
 
 /** The dialog for one action, chosen when it opened: the array's bitmap changes under it when applied. */
-export function BitmapChange({ array, action, onClose }: { array: ArrayModel; action: BitmapAction; onClose: () => void }) {
+export function BitmapChange({ array, action, onClose }: {
+    array: ArrayModel; action: BitmapAction; onClose: () => void;
+}) {
     const [chunkKiB, setChunkKiB] = useState(() => bitmapGuidance(array).recommendedKiB);
     const result = action === 'add' ? bitmapAddPlan(array, chunkKiB) : bitmapRemovePlan(array);
     const refusal = result.errors?.bitmap ?? result.errors?.chunk;

@@ -67,7 +67,8 @@ function SettingChoice({ host, array, setting, onChange }: {
                 const reason = diskQueueUnavailable(host, array, s);
                 return (
                     <Radio key={s} id={`${id}-${s}`} name={id} label={SETTING_LABELS[s]()} isChecked={s === setting}
-                        isDisabled={reason !== null} description={reason ? text(reason) : undefined} onChange={() => onChange(s)} />
+                        isDisabled={reason !== null} description={reason ? text(reason) : undefined}
+                        onChange={() => onChange(s)} />
                 );
             })}
         </FormGroup>

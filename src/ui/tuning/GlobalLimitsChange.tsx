@@ -19,7 +19,8 @@ export function kiBsAsMBsInput(kiBs: number | null): string {
 }
 
 export function RateField({ id, label, value, onChange, error, kernelDefault }: {
-    id: string; label: string; value: string; onChange: (v: string) => void; error?: Message; kernelDefault: number | null;
+    id: string; label: string; value: string; onChange: (v: string) => void; error?: Message;
+    kernelDefault: number | null;
 }) {
     const kiBs = /^\d+(\.\d{1,2})?$/.test(value.trim()) ? mbsToKiBs(Number(value)) : null;
     return (

@@ -9,7 +9,8 @@ import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
 import type { HostModel } from '../../md/modelTypes';
 import {
-    forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison, type PersistDirs,
+    forgetPlan, keepPlan, keptComparisons, modulesLoadPath, sysctlPath, udevRulesPath, type KeptComparison,
+    type PersistDirs,
 } from '../../md/tuning/persist';
 import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
@@ -45,7 +46,8 @@ function settingLabel(c: KeptComparison): string {
 
 function keptFiles(model: HostModel, dirs: PersistDirs): string[] {
     const { sysctl, udev, modulesLoad } = model.persisted;
-    return [sysctl && sysctlPath(dirs), udev && udevRulesPath(dirs), modulesLoad && modulesLoadPath(dirs)].filter((p): p is string => !!p);
+    return [sysctl && sysctlPath(dirs), udev && udevRulesPath(dirs), modulesLoad && modulesLoadPath(dirs)]
+        .filter((p): p is string => !!p);
 }
 
 function Comparisons({ comparisons }: { comparisons: KeptComparison[] }) {

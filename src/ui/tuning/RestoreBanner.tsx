@@ -16,7 +16,8 @@ import type { HostConfig } from '../../host/config';
 
 function restoreChange(journal: Journal, model: HostModel, config: HostConfig): BannerChange {
     // Restoring by hand makes the armed waiters pointless: they are cancelled with it.
-    const cancelArmed = [...model.autoRestore].flatMap(([array, armed]) => cancelPlan(array, armed, config, model.systemd).steps);
+    const cancelArmed = [...model.autoRestore]
+        .flatMap(([array, armed]) => cancelPlan(array, armed, config, model.systemd).steps);
     return {
         title: _('Restore previous settings'), plan: restorePlan(journal), applyLabel: _('Restore'),
         steps: [...restoreSteps(journal, config.stateDir), ...cancelArmed],

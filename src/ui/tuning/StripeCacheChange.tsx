@@ -15,15 +15,19 @@ function percent(share: number | null): string {
 }
 
 /** `suggested` prefills the entries, as a diagnosis fix does. */
-export function StripeCacheChange({ array: shown, onClose, suggested }: { array: ArrayModel; onClose: () => void; suggested?: number }) {
+export function StripeCacheChange({ array: shown, onClose, suggested }: {
+    array: ArrayModel; onClose: () => void; suggested?: number;
+}) {
     const { model } = useHostAsOpened();
     const array = arrayAsOpened(model, shown);
     const [entries, setEntries] = useState(String(suggested ?? array.stripeCache?.size ?? STRIPE_CACHE_DEFAULT));
     const { result, entries: parsed, cost } = stripeCacheChoice(model, array, entries);
     const { min, max } = ARRAY_SETTINGS.stripeCache.bounds;
     const memory = model.memory;
-    const shares = cost === null ? [] : [formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
-        percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null)];
+    const shares = cost === null ? [] : [
+        formatKiB(Math.max(0, cost.extraBytes) / 1024), percent(cost.ofTotal), formatKiB(memory?.totalKiB ?? null),
+        percent(cost.ofAvailable), formatKiB(memory?.availableKiB ?? null),
+    ];
     return (
         <ChangeModal title={fmt(_('Stripe cache of $0'), array.name)} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
@@ -36,7 +40,8 @@ export function StripeCacheChange({ array: shown, onClose, suggested }: { array:
                                     formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), array.raidDisks, parsed ?? '?', ...shares)
                                 // 64 KiB pages with 4 KiB stripes: several disks' buffers share a page.
                                 : fmt(_('Memory: $0 = page size $1 × $2 (pages per stripe: the disks share pages, md/stripe_size is $3) × $4 entries; $5 more than now, $6 of the memory ($7) and $8 of what is available ($9).'),
-                                    formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024), cost.pagesPerStripe,
+                                    formatKiB(cost.bytes / 1024), formatKiB((model.pageSize ?? 0) / 1024),
+                                    cost.pagesPerStripe,
                                     formatKiB((array.stripeSizeBytes ?? 0) / 1024), parsed ?? '?', ...shares)}
                         </HelperTextItem>
                     )}

@@ -57,7 +57,8 @@ export async function runAxe(surface: Surface): Promise<AxeViolation[]> {
     if (!loaded)
         await surface.evaluate(`${AXE_SOURCE}\n;0`);
     return surface.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+        type Axe = { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> };
+        const axe = (window as unknown as { axe: Axe }).axe;
         const result = await axe.run(document, { resultTypes: ['violations'] });
         return result.violations.map(v => ({
             id: v.id,

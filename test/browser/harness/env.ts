@@ -18,7 +18,8 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-    formatProblems, launchBrowser, openPage, simulatedHostConditions, simulatedHostConfig, startCockpit, startSimulatedHost,
+    formatProblems, launchBrowser, openPage, simulatedHostConditions, simulatedHostConfig, startCockpit,
+    startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
 

@@ -16,7 +16,9 @@ export default async function globalSetup(): Promise<void> {
     const cockpit = cockpitUnderTest(); // throws with the install command for a missing newer one
     const missing: string[] = [];
     const packages = ['base1', 'shell'].map(name => cockpit.dataDirs.map(dir => join(dir, 'cockpit', name, 'manifest.json')));
-    for (const file of [cockpit.ws, CHROMIUM, ...packages.map(candidates => candidates.find(existsSync) ?? candidates[0])]) {
+    const found = packages.map(candidates => candidates.find(existsSync) ?? candidates[0]);
+    const required = [cockpit.ws, CHROMIUM, ...found];
+    for (const file of required) {
         if (!existsSync(file))
             missing.push(file);
     }

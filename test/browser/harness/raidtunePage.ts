@@ -135,7 +135,8 @@ export async function healthText(surface: Surface, name: string): Promise<string
 }
 
 /** The members table as the user reads it, one entry per row (empty slots included), read in one go. */
-export async function memberRows(surface: Surface, name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
+export async function memberRows(surface: Surface,
+    name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
     const rows = await (await cardInView(surface, name)).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim())));
     return rows.map(cells => ({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] }));

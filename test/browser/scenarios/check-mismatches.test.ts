@@ -7,8 +7,8 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, shownBetweenSimReads, shownPercentBetweenSimReads, simMdstat, simNumber, simValue, syncExplanation,
-    syncFact, syncSection, syncTitle, waitUntil,
+    arrayCard, cardFacts, healthText, shownBetweenSimReads, shownPercentBetweenSimReads, simMdstat, simNumber, simValue,
+    syncExplanation, syncFact, syncSection, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'check-mismatches', readySelector: '#array-md0' });

@@ -7,7 +7,8 @@
 import { setupRaidtune } from '../harness/env';
 import { OFFSCREEN_REFRESH_EVERY } from '../../../src/ui/arrays/cardFreshness';
 import {
-    arrayCard, cardIsCurrent, shownArrays, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, waitForRefreshes,
+    arrayCard, cardIsCurrent, shownArrays, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
+    waitForRefreshes,
 } from '../harness/raidtunePage';
 import type { Surface } from '../harness/raidtunePage';
 
@@ -111,7 +112,9 @@ test('a syncing card far off screen lags a few refreshes at most, one in view ne
     const lagging: [boolean, boolean][] = [];
     for (let i = 0; i < 3 * OFFSCREEN_REFRESH_EVERY; i++) {
         await waitForRefreshes(env.page, 1);
-        lagging.push([!await cardIsCurrent(arrayCard(env.page, inView)), !await cardIsCurrent(arrayCard(env.page, farOff))]);
+        lagging.push([
+            !await cardIsCurrent(arrayCard(env.page, inView)), !await cardIsCurrent(arrayCard(env.page, farOff)),
+        ]);
     }
     expect(lagging.filter(([near]) => near)).toEqual([]);
     const farLags = lagging.map(([, far]) => far);

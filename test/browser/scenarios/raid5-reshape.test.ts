@@ -4,8 +4,8 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
-    syncFact, syncTitle,
+    arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, shownPercentBetweenSimReads, simMdstat,
+    simValue, syncExplanation, syncFact, syncTitle,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid5-reshape', readySelector: '#array-md0' });

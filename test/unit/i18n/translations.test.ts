@@ -92,7 +92,8 @@ describe.each(LANGUAGES)('po/%s.po', language => {
     });
 
     it('keeps every $0-style placeholder of the English text', () => {
-        const broken = po.entries.filter((e: PoEntry) => e.str.some(s => placeholders(s).join() !== placeholders(e.idPlural ?? e.id).join()
+        const broken = po.entries.filter((e: PoEntry) => e.str.some(s =>
+            placeholders(s).join() !== placeholders(e.idPlural ?? e.id).join()
             // A singular form may leave the count out ("one sample" for "$0 sample").
             && !(e.idPlural !== null && placeholders(e.id).join() === placeholders(s).join())));
         expect(broken.map(e => `${e.id} -> ${e.str.join(' | ')}`)).toEqual([]);

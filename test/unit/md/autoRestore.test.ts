@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import {
-    armedFileContent, armedFollowSteps, armPlan, armRefusal, cancelPlan, notRestoredBy, parseArmedFile, parseAutoRestore, type ArmedRestore,
+    armedFileContent, armedFollowSteps, armPlan, armRefusal, cancelPlan, notRestoredBy, parseArmedFile,
+    parseAutoRestore, type ArmedRestore,
 } from '../../../src/md/autoRestore';
 import { recordOriginals, serializeJournal, type Journal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';

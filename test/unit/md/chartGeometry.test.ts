@@ -5,7 +5,8 @@ import type { TrendSample } from '../../../src/md/trend';
 const BOTTOM = CHART_HEIGHT - PLOT.bottom;
 
 function samples(...rows: [number, number | null, number, number, number][]): TrendSample[] {
-    return rows.map(([s, speed, done, min, max]) => ({ at: s * 1000, doneKiB: done, totalKiB: 1000, speedKiBs: speed, minKiBs: min, maxKiBs: max }));
+    return rows.map(([s, speed, done, min, max]) =>
+        ({ at: s * 1000, doneKiB: done, totalKiB: 1000, speedKiBs: speed, minKiBs: min, maxKiBs: max }));
 }
 
 /** The points of an "M x y L x y" path. */
@@ -13,7 +14,8 @@ const points = (path: string) => [...path.matchAll(/[ML] ([\d.]+) ([\d.]+)/g)].m
 
 describe('sync chart geometry', () => {
     test('time runs across the plot, speed up from the bottom, progress on its own 0-100 % scale', () => {
-        const g = chartGeometry(samples([0, 1000, 0, 1000, 2000], [60, 2000, 500, 1000, 2000], [120, 1000, 1000, 1000, 2000]));
+        const g = chartGeometry(
+            samples([0, 1000, 0, 1000, 2000], [60, 2000, 500, 1000, 2000], [120, 1000, 1000, 1000, 2000]));
         const speed = points(g.speedPath);
         expect(speed.map(p => p[0])).toEqual([g.box.x0, (g.box.x0 + g.box.x1) / 2, g.box.x1]);
         expect(speed[1][1]).toBeLessThan(speed[0][1]);

@@ -50,7 +50,8 @@ function samplesOf({ rate, members, count = 11, stepS = 2, active }: Run): IoSam
     });
 }
 
-function setup(run: Run, limits: { min: number; max: number }, change: Partial<ArrayModel> = {}): { array: ArrayModel; host: HostModel } {
+function setup(run: Run, limits: { min: number; max: number },
+    change: Partial<ArrayModel> = {}): { array: ArrayModel; host: HostModel } {
     const base = captured.arrays[0];
     const array: ArrayModel = {
         ...base,
@@ -59,7 +60,8 @@ function setup(run: Run, limits: { min: number; max: number }, change: Partial<A
         ...change,
         sync: { ...base.sync!, totalKiB: TOTAL, ioSamples: samplesOf(run), ...change.sync },
     };
-    const host: HostModel = { ...captured, arrays: [array], global: { speedMinKiBs: limits.min, speedMaxKiBs: limits.max, syncIoDepth: null } };
+    const global = { speedMinKiBs: limits.min, speedMaxKiBs: limits.max, syncIoDepth: null };
+    const host: HostModel = { ...captured, arrays: [array], global };
     return { array, host };
 }
 
@@ -86,7 +88,8 @@ describe('not enough data', () => {
     });
 
     test('three samples over 10 s are enough', () => {
-        const { array, host } = setup({ rate: 4000, members: even(6000, 0.2), count: 3, stepS: 5 }, { min: 4000, max: 200000 });
+        const { array, host } = setup({ rate: 4000, members: even(6000, 0.2), count: 3, stepS: 5 },
+            { min: 4000, max: 200000 });
         expect(diagnose(array, host).gathering).toBeNull();
     });
 });
@@ -252,7 +255,8 @@ describe('what-if without a known capacity, and a cache behind a limit', () => {
     });
 
     test('a full cache on a sync capped by its maximum: a bigger cache would not make it faster', () => {
-        const { array, host } = setup({ rate: 30000, members: even(30000, 0.25), active: () => 256 }, { min: 1000, max: 30000 });
+        const { array, host } = setup({ rate: 30000, members: even(30000, 0.25), active: () => 256 },
+            { min: 1000, max: 30000 });
         const { findings, whatIf } = diagnose(array, host);
         expect(kinds(findings)).toEqual(['capped-by-max', 'stripe-cache-full']);
         expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 30000, outcome: 'same' });
@@ -352,7 +356,8 @@ describe('syncs that do not run', () => {
     });
 
     test('no sync: nothing to diagnose', () => {
-        expect(diagnose({ ...base, sync: null }, captured)).toEqual({ findings: [], gathering: null, window: null, whatIf: [] });
+        expect(diagnose({ ...base, sync: null }, captured))
+            .toEqual({ findings: [], gathering: null, window: null, whatIf: [] });
     });
 });
 

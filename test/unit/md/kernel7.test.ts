@@ -9,7 +9,8 @@ import type { HostModel } from '../../../src/md/modelTypes';
 import { CAPTURES_7, loadCaptureFiles } from '../helpers/realKernelCapture';
 
 function hostFrom(capture: string): HostModel {
-    return buildModel({ files: loadCaptureFiles(capture, CAPTURES_7), pageSize: 4096, missingRoots: [], complete: true }, 0);
+    const snapshot = { files: loadCaptureFiles(capture, CAPTURES_7), pageSize: 4096, missingRoots: [], complete: true };
+    return buildModel(snapshot, 0);
 }
 
 function arrayOf(host: HostModel, name: string) {

@@ -242,7 +242,8 @@ describe('bitmap line', () => {
 
     it('keeps the parts it can read', () => {
         const result = parseMdstat(raid1With('      bitmap: 3/8 pages [12KB], lots chunk'));
-        expect(result.arrays[0].bitmap).toEqual({ pagesUsed: 3, pagesTotal: 8, sizeKiB: 12, chunkKiB: null, file: null });
+        expect(result.arrays[0].bitmap)
+            .toEqual({ pagesUsed: 3, pagesTotal: 8, sizeKiB: 12, chunkKiB: null, file: null });
         expect(result.problems).toEqual(['line 3: unrecognised part "lots chunk" of the bitmap line of md0']);
     });
 });

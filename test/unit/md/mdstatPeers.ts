@@ -126,7 +126,8 @@ export const FIELD_MAP: Record<string, (a: MdstatArray, peer: unknown) => unknow
     finish_minutes: a => a.sync?.finishMinutes ?? null,
     speed_kib_s: a => a.sync?.speedKiBs ?? null,
     // Diamond keeps the ETA in milliseconds, truncated.
-    finish_minutes_from_peer_ms: a => (a.sync?.finishMinutes == null ? null : Math.trunc(a.sync.finishMinutes * 60 * 1000)),
+    finish_minutes_from_peer_ms: a =>
+        (a.sync?.finishMinutes == null ? null : Math.trunc(a.sync.finishMinutes * 60 * 1000)),
     members: (a, peer) => membersLike(a.members, peer as PeerMember[]),
     members_unordered: (a, peer) => membersLike(a.members, peer as PeerMember[]).sort(byName),
     members_sorted_by_name: (a, peer) =>

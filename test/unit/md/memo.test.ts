@@ -16,7 +16,8 @@ interface Item { name: string; setting: number; counter: number }
 describe('memoPerReading', () => {
     const derived = () => {
         const calls: string[] = [];
-        const derive = memoPerReading((context: { inputs: object }) => [context.inputs], (item: Item) => [item.name, item.setting],
+        const derive = memoPerReading((context: { inputs: object }) => [context.inputs],
+            (item: Item) => [item.name, item.setting],
             (_context, item) => {
                 calls.push(item.name);
                 return { name: item.name, setting: item.setting };

@@ -2,7 +2,8 @@
 import { msg } from '../../../src/md/message';
 import type { Step } from '../../../src/md/plan';
 import {
-    finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep, recordStartStep, stepCheckPath, undoPlan, type PlanRecord,
+    finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep, recordStartStep, stepCheckPath, undoPlan,
+    type PlanRecord,
 } from '../../../src/md/planRecord';
 
 const nr = (disk: string): Step => ({ kind: 'write-attribute', setting: msg('nr_requests of $0', disk), path: `/sys/block/${disk}/queue/nr_requests`, to: '128', from: '64' });

@@ -50,7 +50,8 @@ describe('mdadm --create on 256 MiB disks (as the real kernel reported)', () => 
     test('raid1 on partitions of 100 MiB: 1 MiB offset', () => {
         const host = startHost({
             name: 'parts',
-            disks: DISKS.slice(0, 2).map(d => ({ ...d, partitions: [{ number: 1, sizeBytes: 100 * 2 ** 20 }, { number: 2 }] })),
+            disks: DISKS.slice(0, 2).map(d =>
+                ({ ...d, partitions: [{ number: 1, sizeBytes: 100 * 2 ** 20 }, { number: 2 }] })),
             arrays: [{ name: 'md0', level: 'raid1', members: [{ device: 'vda1' }, { device: 'vdb1' }] }],
         });
         expect(attr(host, 'sys/block/md0/md/component_size')).toBe('101376');

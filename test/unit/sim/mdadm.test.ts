@@ -198,7 +198,8 @@ describe('a 7.x-like kernel (kernel.bitmapTypes): md/bitmap_type, bitmap/ only w
     test('raidtune reads newer-kernel through its gather script: none, internal with its chunk, llbitmap', () => {
         const model = buildModel(gather(startHost('newer-kernel')), 0);
         expect(model.problems).toEqual([]);
-        expect(Object.fromEntries(model.arrays.map(a => [a.name, a.bitmap && [a.bitmap.kind, a.bitmap.chunkKiB]]))).toEqual({
+        const bitmaps = model.arrays.map(a => [a.name, a.bitmap && [a.bitmap.kind, a.bitmap.chunkKiB]]);
+        expect(Object.fromEntries(bitmaps)).toEqual({
             md0: null, md1: ['internal', 65536], md2: ['llbitmap', null],
         });
     });

@@ -25,15 +25,18 @@ function advanceOf(scenario: ScenarioSpec, seconds: number): { advanced: number;
 
 describe('sync speed', () => {
     test('an idle array syncs at speed_limit_max', () => {
-        expect(advanceOf(raid1Resync(100_000, { speedLimitMax: 50_000 }), 30)).toEqual({ advanced: 1_500_000, speed: 50_000 });
+        expect(advanceOf(raid1Resync(100_000, { speedLimitMax: 50_000 }), 30))
+            .toEqual({ advanced: 1_500_000, speed: 50_000 });
     });
 
     test('the member disks cap it below the limit', () => {
-        expect(advanceOf(raid1Resync(30_000, { speedLimitMax: 50_000 }), 30)).toEqual({ advanced: 900_000, speed: 30_000 });
+        expect(advanceOf(raid1Resync(30_000, { speedLimitMax: 50_000 }), 30))
+            .toEqual({ advanced: 900_000, speed: 30_000 });
     });
 
     test('competing I/O holds it at speed_limit_min', () => {
-        const busy = raid1Resync(100_000, { speedLimitMin: 1000, speedLimitMax: 50_000 }, { competingIo: { readKiBs: 5000 } });
+        const busy = raid1Resync(100_000, { speedLimitMin: 1000, speedLimitMax: 50_000 },
+            { competingIo: { readKiBs: 5000 } });
         expect(advanceOf(busy, 30)).toEqual({ advanced: 30_000, speed: 1000 });
     });
 

@@ -34,7 +34,10 @@ export function gather(host: SimulatedHost): Snapshot {
     return parseGatherOutput(gatherOutput(host));
 }
 
-/** The gather script's output as the page receives it; `fast`: a fast read, with diskstats of `disks` ("sda|sdb", all if empty). */
+/**
+ * The gather script's output as the page receives it; `fast`: a fast read, with diskstats of `disks`
+ * ("sda|sdb", all if empty).
+ */
 export function gatherOutput(host: SimulatedHost, fast = false, disks = ''): string {
     const roots = [join(host.root, 'proc'), join(host.root, 'sys')];
     const fastArgs = fast ? ['', '', '', '', '', 'fast', disks] : [];
@@ -61,7 +64,8 @@ export function md(name: string, attribute: string): string {
 }
 
 /** The mdstat progress of an array: per-device KiB done and total, speed, finish minutes. */
-export function progress(host: SimulatedHost, name: string): { done: number; total: number; speed: number; finishMin: number; label: string } | null {
+export function progress(host: SimulatedHost,
+    name: string): { done: number; total: number; speed: number; finishMin: number; label: string } | null {
     const lines = read(host, 'proc/mdstat').split('\n');
     const start = lines.findIndex(line => line.startsWith(`${name} :`));
     const end = lines.findIndex((line, i) => i > start && /^(md\d+ :|unused)/.test(line));

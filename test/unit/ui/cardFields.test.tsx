@@ -59,7 +59,8 @@ function valuesOf(field: keyof ArrayModel): unknown[] {
 /** `array` with `field` set to other values it takes (a few per field). */
 function withOthersValue(array: ArrayModel, field: keyof ArrayModel): ArrayModel[] {
     const own = JSON.stringify(array[field]);
-    return valuesOf(field).filter(value => JSON.stringify(value) !== own).slice(0, 5).map(value => ({ ...array, [field]: value }));
+    return valuesOf(field).filter(value => JSON.stringify(value) !== own).slice(0, 5)
+        .map(value => ({ ...array, [field]: value }));
 }
 
 /** Which unlisted fields change what `show` gives for some array; should be none. */
@@ -68,7 +69,8 @@ function unlistedFieldsShown(listed: readonly (keyof ArrayModel)[], show: (array
     for (const array of arrays) {
         const before = show(array);
         for (const field of FIELDS.filter(f => !listed.includes(f))) {
-            if (withOthersValue(array, field).some(variant => JSON.stringify(show(variant)) !== JSON.stringify(before))) shown.add(field);
+            const variants = withOthersValue(array, field);
+            if (variants.some(variant => JSON.stringify(show(variant)) !== JSON.stringify(before))) shown.add(field);
         }
     }
     return [...shown];
@@ -89,7 +91,9 @@ test('the card\'s header and facts show only SUMMARY_FIELDS', () => {
     const markup = (array: ArrayModel) => {
         const container = document.createElement('div');
         const root = createRoot(container);
-        flushSync(() => root.render(<HostContext.Provider value={host}><Summary array={array} selected={false} /></HostContext.Provider>));
+        flushSync(() => root.render(
+            <HostContext.Provider value={host}><Summary array={array} selected={false} /></HostContext.Provider>,
+        ));
         // Without the ids a new root numbers anew (PatternFly's generated ids and OUIA ids).
         const html = container.innerHTML.replace(/ (data-ouia-component-id|id|aria-labelledby|aria-describedby)="[^"]*"/g, '');
         root.unmount();
@@ -105,5 +109,6 @@ test('the layout advice reads only LAYOUT_FIELDS and a reshape\'s disk counts', 
     // `sync` matters to it only through the reshape, which the memo rule compares apart.
     expect(unlistedFieldsShown([...LAYOUT_FIELDS, 'sync'], advice)).toEqual([]);
     const reshaping = arrays.find(a => a.sync?.reshape)!;
-    expect(JSON.stringify(layoutAdvice({ ...reshaping, sync: null }))).not.toBe(JSON.stringify(layoutAdvice(reshaping)));
+    expect(JSON.stringify(layoutAdvice({ ...reshaping, sync: null })))
+        .not.toBe(JSON.stringify(layoutAdvice(reshaping)));
 });

@@ -27,7 +27,9 @@ export async function applyAndWait(page: Page, label = 'Apply'): Promise<string[
 }
 
 /** The dialog's state in one DOM pass: error texts, whether its primary button is disabled, the commands shown. */
-export async function formState(page: Page): Promise<{ errors: string[]; applyDisabled: boolean; commands: string | null }> {
+export async function formState(page: Page): Promise<{
+    errors: string[]; applyDisabled: boolean; commands: string | null;
+}> {
     return dialog(page).evaluate((el: HTMLElement) => {
         // PatternFly adds ": error status;" for screen readers.
         const errors = [...el.querySelectorAll('.pf-v6-c-helper-text__item.pf-m-error')]

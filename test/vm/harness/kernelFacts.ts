@@ -47,7 +47,8 @@ export function parseMdstat(text: string): MdstatArray[] {
         if (progress) {
             const speed = line.match(/speed=(\d+)K\/sec/);
             current.progress = {
-                action: progress[1], percent: Number(progress[2]), done: Number(progress[3]), total: Number(progress[4]),
+                action: progress[1], percent: Number(progress[2]), done: Number(progress[3]),
+                total: Number(progress[4]),
                 speedKiBs: speed ? Number(speed[1]) : null,
             };
         }
@@ -85,7 +86,10 @@ export interface MdadmDetail {
     chunkKiB: number | null;
     /** "Intent Bitmap : Internal" -> "Internal"; null when none. */
     intentBitmap: string | null;
-    /** "Rebuild Status : 0% complete" and friends, keyed by their first word ("Rebuild", "Reshape", "Check", "Resync"). */
+    /**
+     * "Rebuild Status : 0% complete" and friends, keyed by their first word ("Rebuild", "Reshape",
+     * "Check", "Resync").
+     */
     status: Record<string, number>;
     /** "Delta Devices : 1, (3->4)" -> { from: 3, to: 4 }. */
     delta: { from: number; to: number } | null;
@@ -137,7 +141,10 @@ export interface KernelArray {
     name: string;
     mdstat: MdstatArray;
     detail: MdadmDetail;
-    /** md/ attributes present for this array, by relative path: { sync_action: 'resync', 'dev-vda/state': 'in_sync' }. */
+    /**
+     * md/ attributes present for this array, by relative path: { sync_action: 'resync',
+     * 'dev-vda/state': 'in_sync' }.
+     */
     sysfs: Record<string, string>;
 }
 

@@ -40,7 +40,8 @@ export async function guestMdstat(guest: GuestControl, name: string): Promise<Md
 }
 
 /** Waits until the guest's mdstat shows a progress line for `name` with done > `atLeastKiB`. */
-export function waitForProgress(guest: GuestControl, name: string, atLeastKiB = 0, timeoutMs = 30000): Promise<MdstatArray> {
+export function waitForProgress(guest: GuestControl, name: string, atLeastKiB = 0,
+    timeoutMs = 30000): Promise<MdstatArray> {
     return waitUntil(`${name}: progress past ${atLeastKiB} KiB in the guest's /proc/mdstat`, async () => {
         const array = await guestMdstat(guest, name);
         return array.progress && array.progress.done > atLeastKiB ? array : null;

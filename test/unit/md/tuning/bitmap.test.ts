@@ -193,7 +193,8 @@ describe('chunk sizes: what mdadm accepts and what raidtune recommends', () => {
 
     test('the write penalty table is seed 002\'s measurement', () => {
         const guidance = bitmapGuidance(bigMirror);
-        expect(guidance.penalty.map(r => [r.chunkKiB / MiB, r.sequentialWritePercent])).toEqual([[4, -27], [16, -8.7], [64, -12]]);
+        expect(guidance.penalty.map(r => [r.chunkKiB / MiB, r.sequentialWritePercent]))
+            .toEqual([[4, -27], [16, -8.7], [64, -12]]);
         expect(guidance.penaltySource.message).toMatch(/bonnie\+\+/);
         expect(guidance.advice.message).toMatch(/64 MiB or more/);
     });

@@ -83,7 +83,8 @@ afterAll(() => {
 let host: HostModel;
 beforeAll(() => { host = start().host; });
 const md0 = (model = host) => model.arrays.find(a => a.name === 'md0')!;
-const plan = (setting: DiskQueueSetting, input: string, model = host) => diskQueuePlan(model, md0(model), setting, input);
+const plan = (setting: DiskQueueSetting, input: string, model = host) =>
+    diskQueuePlan(model, md0(model), setting, input);
 const texts = (result: ReturnType<typeof plan>) => (result.warnings ?? []).map(w => w.message);
 
 describe('the disks under an array', () => {

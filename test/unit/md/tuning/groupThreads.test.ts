@@ -37,7 +37,8 @@ test('on rotating disks more threads get a warning; 0 (the default) does not, no
 
 test('capped far below the kernel\'s 8192', () => {
     expect(groupThreadsPlan(host, md0, String(GROUP_THREADS_MAX)).plan).toBeDefined();
-    expect(groupThreadsPlan(host, md0, String(GROUP_THREADS_MAX + 1)).errors?.threads?.args).toEqual([0, GROUP_THREADS_MAX]);
+    expect(groupThreadsPlan(host, md0, String(GROUP_THREADS_MAX + 1)).errors?.threads?.args)
+        .toEqual([0, GROUP_THREADS_MAX]);
 });
 
 test('only RAID 4, 5 and 6, and only where the kernel offers it', () => {

@@ -34,7 +34,10 @@ function fileSteps(host: HostModel): WriteFileStep[] {
 
 /** What a host would read back after keepPlan(host) was applied: the files as snapshot entries. */
 function keptFilesOf(host: HostModel): Record<string, string> {
-    const where: Record<string, string> = { [MODULES_FILE]: MODULES_LOAD_SNAPSHOT_PATH, [SYSCTL_FILE]: SYSCTL_SNAPSHOT_PATH, [UDEV_FILE]: UDEV_SNAPSHOT_PATH };
+    const where: Record<string, string> = {
+        [MODULES_FILE]: MODULES_LOAD_SNAPSHOT_PATH, [SYSCTL_FILE]: SYSCTL_SNAPSHOT_PATH,
+        [UDEV_FILE]: UDEV_SNAPSHOT_PATH,
+    };
     return Object.fromEntries(fileSteps(host).filter(s => s.content !== null).map(s => [where[s.path], s.content!]));
 }
 
@@ -120,7 +123,8 @@ describe('keeping the live settings', () => {
     test('writes the files from the live values, shown whole in the preview; md is loaded before systemd-sysctl', () => {
         const host = hostFrom('raid5-recovery', TUNED);
         const steps = fileSteps(host);
-        expect(steps.map(s => [s.path, s.previous])).toEqual([[MODULES_FILE, null], [SYSCTL_FILE, null], [UDEV_FILE, null]]);
+        expect(steps.map(s => [s.path, s.previous]))
+            .toEqual([[MODULES_FILE, null], [SYSCTL_FILE, null], [UDEV_FILE, null]]);
         expect(steps[0].content!.split('\n').filter(l => l && !l.startsWith('#'))).toEqual(['md_mod']);
         expect(parseSysctl(steps[1].content!)).toEqual(new Map([
             ['dev.raid.speed_limit_min', '50000'], ['dev.raid.speed_limit_max', '2000000']]));
@@ -191,7 +195,8 @@ describe('keeping the live settings', () => {
 
     test('refuses when the system limits are unknown', () => {
         const host = hostFrom('raid5-recovery');
-        expect(keepPlan({ ...host, global: { speedMinKiBs: null, speedMaxKiBs: null, syncIoDepth: null } }, DIRS).errors?.persist).toBeDefined();
+        const unknown = { ...host, global: { speedMinKiBs: null, speedMaxKiBs: null, syncIoDepth: null } };
+        expect(keepPlan(unknown, DIRS).errors?.persist).toBeDefined();
     });
 });
 
@@ -255,7 +260,8 @@ describe('read-ahead and member disk queues', () => {
             '/sys/block/vdc/queue/scheduler': 'none [mq-deadline]', '/sys/block/vdc/queue/nr_requests': '64',
             [UDEV_SNAPSHOT_PATH]: fileSteps(host)[0].content!,
         });
-        expect(keptComparisons(kept).map(c => [c.setting.args[0], c.setting.message, c.live, c.atBoot, c.state])).toEqual([
+        const shown = keptComparisons(kept).map(c => [c.setting.args[0], c.setting.message, c.live, c.atBoot, c.state]);
+        expect(shown).toEqual([
             ['vdc', 'I/O scheduler of $0', 'mq-deadline', 'mq-deadline', 'kept'],
             ['vdc', 'nr_requests of $0', '64', '64', 'kept'],
             ['vdd', 'I/O scheduler of $0', 'mq-deadline', 'mq-deadline', 'kept'],

@@ -11,7 +11,8 @@ const MiB = 1024;
 
 /** A real-kernel capture as a model, with the memory and changed files a test needs. */
 function hostFrom(capture: string, {
-    availableKiB = 4096 * MiB as number | null, pageSize = 4096 as number | null, files = {} as Record<string, string>, without = [] as string[],
+    availableKiB = 4096 * MiB as number | null, pageSize = 4096 as number | null, files = {} as Record<string, string>,
+    without = [] as string[],
 } = {}): HostModel {
     const all = loadCaptureFiles(capture);
     for (const path of without) all.delete(path);
@@ -50,7 +51,8 @@ describe('the presets', () => {
 describe('the settings registry', () => {
     test('says which settings the presets write, and they write no other', () => {
         const host = hostFrom('raid5-recovery', { files: { ...TUNED, '/sys/block/md0/md/sync_speed_min': '3000 (local)' } });
-        const written = PRESET_NAMES.flatMap(name => planOf(host, name).plan.steps.map(s => (s as WriteAttributeStep).path));
+        const written = PRESET_NAMES.flatMap(name =>
+            planOf(host, name).plan.steps.map(s => (s as WriteAttributeStep).path));
         const settings = [...Object.values(GLOBAL_SETTINGS).map(s => ({ path: s.path, preset: s.preset })),
             ...Object.values(ARRAY_SETTINGS).map(s => ({ path: `/sys/block/md0/${s.attribute}`, preset: s.preset }))];
         expect(new Set(written.map(path => settings.find(s => s.path === path)?.preset))).toEqual(new Set([true]));

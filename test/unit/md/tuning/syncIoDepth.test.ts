@@ -68,7 +68,8 @@ describe('the system depth', () => {
 
     test('the largest accepted is 2^24-1: depth x 128 sectors stays an int', () => {
         expect(SYNC_IO_DEPTH_MAX * 128).toBeLessThanOrEqual(2 ** 31 - 1);
-        expect(globalLimitsPlan(host, { min: null, max: null, depth: String(SYNC_IO_DEPTH_MAX) }).plan!.steps).toHaveLength(1);
+        const depth = { min: null, max: null, depth: String(SYNC_IO_DEPTH_MAX) };
+        expect(globalLimitsPlan(host, depth).plan!.steps).toHaveLength(1);
     });
 
     test('a kernel without it: an error for the field, never a write', () => {

@@ -4,7 +4,8 @@
 #     rpm (rpmbuild), rpmlint, cpio (unpacking the RPM in its test), appstream (metainfo
 #     validation), gettext (translations), make, xz; promtool (the `prometheus` package) and
 #     prometheus-node-exporter, which check raidtune-metrics' output and alert rules (Debian only:
-#     Fedora has no packaged promtool; its RPM build needs neither);
+#     Fedora has no packaged promtool; its RPM build needs neither; where systemd runs, Debian starts
+#     their services on :9090/:9100: the tests start their own exporter on a free loopback port);
 #   - Node.js >= 20.19 with npm (only checked, and installed from the distribution when it has one);
 #   - node_modules: `npm ci` when it is missing or older than package-lock.json.
 # Skips what is already there (a no-op run takes well under a second). Non-interactive; needs root

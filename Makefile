@@ -2,6 +2,10 @@
 PACKAGE_NAME := raidtune
 PREFIX ?= /usr/local
 DESTDIR ?=
+# raidtune-metrics and its systemd units (metrics/): the RPM passes its own macros' values.
+LIBEXECDIR ?= $(PREFIX)/libexec
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+UNITDIR ?= $(PREFIX)/lib/systemd/system
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 SOURCES := $(shell find src sim tools -type f 2>/dev/null) build.mjs package.json $(wildcard po/*.po)
 JEST := node_modules/.bin/jest
@@ -19,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench bench-rebuild clean install-files po-update dist srpm rpm screenshots
+        demo bench bench-rebuild clean install-files install-metrics po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -44,6 +48,20 @@ install-files: build/$(METAINFO)
 	cp -r dist/. $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME)/
 	rm -f $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME)/*.map
 	install -m 644 build/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
+	$(MAKE) install-metrics
+
+# raidtune-metrics for node_exporter's textfile collector: the script, its service and timer (off
+# until enabled), its settings (kept when present) and the example alert rules.
+install-metrics:
+	install -D -m 755 metrics/raidtune-metrics $(DESTDIR)$(LIBEXECDIR)/raidtune/raidtune-metrics
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' metrics/raidtune-metrics.service.in \
+	    > $(DESTDIR)$(UNITDIR)/raidtune-metrics.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/raidtune-metrics.service
+	install -m 644 metrics/raidtune-metrics.timer $(DESTDIR)$(UNITDIR)/raidtune-metrics.timer
+	test -e $(DESTDIR)$(SYSCONFDIR)/raidtune/metrics.env || \
+	    install -D -m 644 metrics/metrics.env $(DESTDIR)$(SYSCONFDIR)/raidtune/metrics.env
+	install -D -m 644 metrics/raidtune-alerts.yml $(DESTDIR)$(PREFIX)/share/raidtune/prometheus/raidtune-alerts.yml
 
 # The AppStream metainfo with every translation merged in (msgfmt --xml, gettext >= 0.19.7, reads
 # po/LINGUAS and po/*.po); what gets installed.

@@ -4,6 +4,7 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
+import { AlertsCard } from '../health/AlertsCard';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
@@ -60,6 +61,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
+            {model?.mdAvailable && <StackItem><AlertsCard /></StackItem>}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What a simulated host offers for mdadm --monitor besides the kernel: its mdadm.conf (Debian's
+// layout, <root>/etc/mdadm/mdadm.conf) and the state of mdmonitor.service, which a small
+// `systemctl` stand-in prints as `systemctl show` does. A fresh host names no address or program
+// (as after installing mdadm without answering its questions): the monitor cannot start, nobody is told. Files already
+// there are kept (a test may have written its own before).
+
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const UNITS_DIR = 'run/systemd-sim';
+
+export const DEFAULT_MDADM_CONF = [
+    '# mdadm.conf of a simulated md host (see mdadm.conf(5))',
+    '',
+    '# Arrays are found by scanning every partition.',
+    'DEVICE partitions',
+    'HOMEHOST <system>',
+    '',
+].join('\n');
+
+/** A unit's state, as `systemctl show -p LoadState,ActiveState,UnitFileState` prints it. */
+export interface SimulatedUnit {
+    activeState: 'active' | 'inactive' | 'failed';
+    unitFileState: 'enabled' | 'disabled' | 'static';
+}
+
+function writeIfMissing(path: string, text: string): void {
+    if (existsSync(path)) return;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+}
+
+export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
+    const path = join(root, UNITS_DIR, id);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n`);
+}
+
+export function writeMonitorFiles(root: string): void {
+    writeIfMissing(join(root, 'etc/mdadm/mdadm.conf'), DEFAULT_MDADM_CONF);
+    if (!existsSync(join(root, UNITS_DIR, 'mdmonitor.service'))) {
+        writeUnit(root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
+    }
+}
+
+function shellWord(text: string): string {
+    return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The `systemctl` stand-in: `show` prints each unit named (options skipped) from <root>/run/systemd-sim,
+ * or "not-found" as systemd does for a unit it has no file for; `restart` of a known unit succeeds
+ * and changes nothing else; anything else exits 1.
+ */
+export function writeSystemctlStandIn(path: string, root: string): void {
+    writeFileSync(path, [
+        '#!/bin/sh',
+        '# systemctl for a simulated md host (sim/monitor/hostFiles.ts)',
+        `units=${shellWord(join(root, UNITS_DIR))}`,
+        'command=$1; shift',
+        'case "$command" in',
+        'show)',
+        '  for unit in "$@"; do',
+        '    case "$unit" in -*) continue;; esac',
+        '    echo "Id=$unit"',
+        '    if [ -f "$units/$unit" ]; then cat "$units/$unit"; else printf \'LoadState=not-found\\nActiveState=inactive\\nUnitFileState=\\n\'; fi',
+        '    echo',
+        '  done;;',
+        'restart) [ -f "$units/$1" ] || { echo "Failed to restart $1: Unit $1 not found." >&2; exit 5; };;',
+        '*) echo "systemctl (simulated): $command is not simulated" >&2; exit 1;;',
+        'esac',
+        '',
+    ].join('\n'));
+    chmodSync(path, 0o755);
+}

@@ -17,7 +17,8 @@ export type AlertField = 'mailAddr' | 'program';
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 // A local part of letters, digits and . _ % + - (no quotes), and an optional domain of DNS labels.
 const ADDRESS = new RegExp(`^[A-Za-z0-9._%+-]{1,64}(?:@${LABEL}(?:\\.${LABEL})*)?$`);
-const PROGRAM = /^\/[A-Za-z0-9._+/-]+$/;
+// A string, not a regex literal: xgettext's JavaScript reader loses its place at a '/' in a class.
+const PROGRAM = new RegExp('^/[A-Za-z0-9._+/-]+$');
 
 /** '' clears the setting (null); otherwise one address, or a local user as Debian's "MAILADDR root". */
 export function parseMailAddr(input: string): Parsed<string | null> {

@@ -36,6 +36,13 @@ test('a fresh host: nobody is told when a disk fails, and the test alert cannot 
     expect(await card().locator('#alerts-test').getAttribute('aria-disabled')).toBe('true');
 });
 
+test('a healthy host: Cockpit\'s menu entry carries no status icon', async () => {
+    const shell = await env.shellPage();
+    await shell.frame.waitForSelector('#monitor-alerts #alerts-service');
+    await shell.page.getByRole('link', { name: 'RAID tuning', exact: true }).waitFor();
+    expect(await shell.page.locator('.nav-item-status').count()).toBe(0);
+});
+
 test('an address with a newline or a shell character, or a program that is not there, is refused and nothing is written', async () => {
     const before = confText();
     await card().locator('#alerts-change').click();

@@ -14,6 +14,9 @@ import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
 import { useSelectedArray } from './useSelectedArray';
+import { tellPageStatus } from '../../host/pageStatus';
+import { pageStatus } from '../../md/pageStatus';
+import { text } from '../common/message';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -41,6 +44,12 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     useEffect(() => {
         if (refresh) recordRender(refresh.seq, refresh.builtAt);
     }, [refresh]);
+    // Cockpit's menu entry carries a warning or error icon while an array needs attention.
+    useEffect(() => {
+        if (!model) return;
+        const status = pageStatus(model);
+        tellPageStatus(status && { type: status.type, title: text(status.title) });
+    }, [model]);
     return (
         <Stack hasGutter>
             <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // `mdadm --monitor --scan --oneshot --test [--config=FILE]` on a simulated host, as mdadm 4.2's
-// Monitor() does it: every array in /proc/mdstat gets a TestMessage event, PROGRAM (from the
-// config) runs with the event and the device, and MAILADDR gets the mail, which the simulation
+// Monitor() does it: every array in /proc/mdstat gets a TestMessage event, and one the config has
+// no ARRAY line for a NewArray event after it (seen from Debian's mdadm 4.2 in test/vm/alerts.test.ts);
+// PROGRAM (from the config) runs with the event and the device, and MAILADDR gets the mail, which the simulation
 // appends to <root>/var/mail/mdadm-sent instead of handing it to sendmail. Without either,
 // mdadm says so and exits 1, as the real one does.
 
@@ -23,7 +24,7 @@ function configPath(argv: readonly string[], root: string): string {
     return given ?? join(root, 'etc/mdadm/mdadm.conf');
 }
 
-interface Recipients { mailAddr?: string; mailFrom?: string; program?: string }
+interface Recipients { mailAddr?: string; mailFrom?: string; program?: string; arrays: string[] }
 
 /**
  * mdadm's own reading, kept apart from raidtune's (src/md/alerts/mdadmConf.ts) so a test compares
@@ -32,10 +33,12 @@ interface Recipients { mailAddr?: string; mailFrom?: string; program?: string }
  */
 export function readRecipients(text: string): Recipients {
     const joined = text.replace(/\n[ \t]+/g, ' ').split('\n').map(line => line.replace(/(^|\s)#.*$/, '').trim().split(/\s+/));
-    const found: Recipients = {};
-    const keys: [keyof Recipients, string][] = [['mailAddr', 'MAILADDR'], ['mailFrom', 'MAILFROM'], ['program', 'PROGRAM']];
+    const found: Recipients = { arrays: [] };
+    const keys: [Exclude<keyof Recipients, 'arrays'>, string][] = [['mailAddr', 'MAILADDR'], ['mailFrom', 'MAILFROM'], ['program', 'PROGRAM']];
     for (const [keyword, ...args] of joined) {
         if (keyword.length < 3 || !args.length) continue;
+        // "ARRAY /dev/md/0" and "ARRAY /dev/md0" name the same array.
+        if ('ARRAY'.startsWith(keyword.toUpperCase())) found.arrays.push(args[0].replace(/^\/dev\/md\/(\d+)$/, '/dev/md$1'));
         const key = keys.find(([, k]) => k.startsWith(keyword.toUpperCase()))?.[0];
         if (key && found[key] === undefined) found[key] = key === 'mailFrom' ? args.join(' ') : args[0];
     }
@@ -55,15 +58,17 @@ export function runTestAlert(argv: readonly string[], root: string): ProgramOutc
         return { exitCode: 1, stdout: '', stderr: 'mdadm: No mail address or alert command - not monitoring.\n' };
     }
     let stderr = '';
-    for (const device of arraysOf(root)) {
+    const events = arraysOf(root).flatMap(device => [['TestMessage', device], ...(conf.arrays.includes(device) ? [] : [['NewArray', device]])]);
+    for (const [event, device] of events) {
         if (conf.program) {
-            const run = spawnSync(conf.program, ['TestMessage', device], { encoding: 'utf8' });
+            const run = spawnSync(conf.program, [event, device], { encoding: 'utf8' });
             if (run.error) stderr += `mdadm: ${conf.program}: ${run.error.message}\n`;
         }
-        if (conf.mailAddr) {
+        // mdadm mails only events that matter; a test message is one.
+        if (conf.mailAddr && event === 'TestMessage') {
             const mail = join(root, SENT_MAIL_FILE);
             mkdirSync(dirname(mail), { recursive: true });
-            appendFileSync(mail, `To: ${conf.mailAddr}\nFrom: ${conf.mailFrom ?? 'mdadm monitoring'}\nSubject: TestMessage event on ${device}\n\n`);
+            appendFileSync(mail, `To: ${conf.mailAddr}\nFrom: ${conf.mailFrom ?? 'mdadm monitoring'}\nSubject: ${event} event on ${device}\n\n`);
         }
     }
     return { exitCode: 0, stdout: '', stderr };

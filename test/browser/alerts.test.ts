@@ -3,7 +3,8 @@
 // Debian one (an mdadm.conf without MAILADDR or PROGRAM, mdmonitor.service inactive): the page
 // warns that nobody is told. Bad input is refused with its message and nothing written; a PROGRAM
 // lands in the simulated host's mdadm.conf, is read back, and "Send a test alert" runs the
-// simulated `mdadm --monitor --scan --oneshot --test`, which runs that program for the array;
+// simulated `mdadm --monitor --scan --oneshot --test`, which runs that program for the array as
+// the real one does (test/vm/alerts.test.ts);
 // the undo puts the file's old text back.
 
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -13,7 +14,7 @@ import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-service' });
+const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-alerts-'));
 const EVENTS = join(temp, 'events');
 const PROGRAM = join(temp, 'md-alert');
@@ -29,16 +30,16 @@ beforeEach(() => closeLeftoverDialog(env.page));
 
 test('a fresh host: nobody is told when a disk fails, and the test alert cannot be sent', async () => {
     await card().getByText('Nobody is told when a disk fails').waitFor();
-    expect(await fact('alerts-conf')).toBe(confPath());
-    expect(await fact('alerts-mailaddr')).toBe('none');
-    expect(await fact('alerts-program')).toBe('none');
-    expect(await fact('alerts-service')).toBe('mdmonitor.service: inactive (static)');
+    expect(await fact('alerts-fact-conf')).toBe(confPath());
+    expect(await fact('alerts-fact-mailaddr')).toBe('none');
+    expect(await fact('alerts-fact-program')).toBe('none');
+    expect(await fact('alerts-fact-service')).toBe('mdmonitor.service: inactive (static)');
     expect(await card().locator('#alerts-test').getAttribute('aria-disabled')).toBe('true');
 });
 
 test('a healthy host: Cockpit\'s menu entry carries no status icon', async () => {
     const shell = await env.shellPage();
-    await shell.frame.waitForSelector('#monitor-alerts #alerts-service');
+    await shell.frame.waitForSelector('#monitor-alerts #alerts-fact-service');
     await shell.page.getByRole('link', { name: 'RAID tuning', exact: true }).waitFor();
     expect(await shell.page.locator('.nav-item-status').count()).toBe(0);
 });
@@ -71,7 +72,7 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     await dialogButton(env.page, 'Close').click();
 
     expect(confText()).toBe(`${before}PROGRAM ${PROGRAM}\n`);
-    await waitUntil('the program read back', async () => (await fact('alerts-program')) === PROGRAM);
+    await waitUntil('the program read back', async () => (await fact('alerts-fact-program')) === PROGRAM);
     // Someone is named now, but the monitor service does not run: still nobody told, with the command to start it.
     await card().getByText('The service that runs mdadm --monitor, mdmonitor.service, is inactive', { exact: false }).waitFor();
     expect(await card().locator('.raidtune-alerts-problem pre, .raidtune-alerts-problem code').first().innerText())
@@ -80,7 +81,7 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     expect(existsSync(EVENTS)).toBe(false);
     await card().locator('#alerts-test').click();
     await card().locator('.raidtune-test-alert-result').getByText('Test alert sent', { exact: false }).waitFor();
-    expect(readFileSync(EVENTS, 'utf8')).toBe('TestMessage /dev/md0\n');
+    expect(readFileSync(EVENTS, 'utf8')).toBe('TestMessage /dev/md0\nNewArray /dev/md0\n');
 
     await card().locator('#alerts-undo').click();
     expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`cat > ${confPath()} <<'EOF'\n${before.replace(/\n$/, '')}\nEOF`);
@@ -88,5 +89,5 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(confText()).toBe(before);
-    await waitUntil('the program gone again', async () => (await fact('alerts-program')) === 'none');
+    await waitUntil('the program gone again', async () => (await fact('alerts-fact-program')) === 'none');
 });

@@ -71,8 +71,8 @@ test('every control that changes the host is disabled, and says why', async () =
 test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
     const alerts = env.page.locator('#monitor-alerts');
     await alerts.getByText('Nobody is told when a disk fails').waitFor();
-    expect(await alerts.locator('#alerts-service').innerText()).toBe('mdmonitor.service: inactive (static)');
-    expect(await alerts.locator('#alerts-conf').innerText()).toBe(`${env.sim.root}/etc/mdadm/mdadm.conf`);
+    expect(await alerts.locator('#alerts-fact-service').innerText()).toBe('mdmonitor.service: inactive (static)');
+    expect(await alerts.locator('#alerts-fact-conf').innerText()).toBe(`${env.sim.root}/etc/mdadm/mdadm.conf`);
 });
 
 test('using a disabled control opens nothing and writes nothing', async () => {

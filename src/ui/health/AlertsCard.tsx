@@ -68,11 +68,11 @@ function Problem({ state }: { state: MonitorState }) {
 function Facts({ state }: { state: MonitorState }) {
     const none = _('none');
     const rows: [string, string, string][] = [
-        ['alerts-conf', _('Configuration file'), state.confFiles.length ? state.confPath : fmt(_('none ($0 would be created)'), state.confPath)],
-        ['alerts-mailaddr', _('E-mail address (MAILADDR)'), state.conf.mailAddr ?? none],
-        ['alerts-mailfrom', _('Sender (MAILFROM)'), state.conf.mailFrom ?? none],
-        ['alerts-program', _('Program (PROGRAM)'), state.conf.program ?? none],
-        ['alerts-service', _('Monitor service'), serviceText(state)],
+        ['alerts-fact-conf', _('Configuration file'), state.confFiles.length ? state.confPath : fmt(_('none ($0 would be created)'), state.confPath)],
+        ['alerts-fact-mailaddr', _('E-mail address (MAILADDR)'), state.conf.mailAddr ?? none],
+        ['alerts-fact-mailfrom', _('Sender (MAILFROM)'), state.conf.mailFrom ?? none],
+        ['alerts-fact-program', _('Program (PROGRAM)'), state.conf.program ?? none],
+        ['alerts-fact-service', _('Monitor service'), serviceText(state)],
     ];
     return (
         <DescriptionList isHorizontal isCompact>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What a simulated host offers for mdadm --monitor besides the kernel: its mdadm.conf (Debian's
 // layout, <root>/etc/mdadm/mdadm.conf) and the state of mdmonitor.service, which a small
-// `systemctl` stand-in prints as `systemctl show` does. A fresh host names no address or program
-// (as after installing mdadm without answering its questions): the monitor cannot start, nobody is told. Files already
+// `systemctl` stand-in prints as `systemctl show` does. By default the host is set up as Debian's
+// installer leaves it (mail to root, the monitor running), so a page on it has nothing to warn of;
+// a test writes its own files for another case (alerts.test.ts: nobody told). Files already
 // there are kept (a test may have written its own before).
 
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ export const DEFAULT_MDADM_CONF = [
     '# Arrays are found by scanning every partition.',
     'DEVICE partitions',
     'HOMEHOST <system>',
+    'MAILADDR root',
     '',
 ].join('\n');
 
@@ -40,7 +42,7 @@ export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
 export function writeMonitorFiles(root: string): void {
     writeIfMissing(join(root, 'etc/mdadm/mdadm.conf'), DEFAULT_MDADM_CONF);
     if (!existsSync(join(root, UNITS_DIR, 'mdmonitor.service'))) {
-        writeUnit(root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
+        writeUnit(root, 'mdmonitor.service', { activeState: 'active', unitFileState: 'static' });
     }
 }
 

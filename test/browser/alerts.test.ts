@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Issue #15, alerts: whether mdadm --monitor tells anyone. The simulated host starts as a fresh
-// Debian one (an mdadm.conf without MAILADDR or PROGRAM, mdmonitor.service inactive): the page
-// warns that nobody is told. Bad input is refused with its message and nothing written; a PROGRAM
+// Issue #15, alerts: whether mdadm --monitor tells anyone. The simulated host is made a fresh one
+// before the page loads again (an mdadm.conf without MAILADDR or PROGRAM, mdmonitor.service
+// inactive): the page warns that nobody is told. Bad input is refused with its message and nothing written; a PROGRAM
 // lands in the simulated host's mdadm.conf, is read back, and "Send a test alert" runs the
 // simulated `mdadm --monitor --scan --oneshot --test`, which runs that program for the array as
 // the real one does (test/vm/alerts.test.ts);
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
+import { writeUnit } from '../../sim/monitor/hostFiles';
 import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
@@ -26,10 +27,20 @@ const fact = (id: string) => card().locator(`#${id}`).innerText();
 const confPath = () => join(env.sim.root, 'etc/mdadm/mdadm.conf');
 const confText = () => readFileSync(confPath(), 'utf8');
 
+const FRESH_CONF = '# mdadm.conf of a host whose admin named nobody\nDEVICE partitions\nHOMEHOST <system>\n';
+
+beforeAll(async () => {
+    writeFileSync(confPath(), FRESH_CONF);
+    writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
+    await env.page.reload();
+    await card().locator('#alerts-fact-service').waitFor();
+});
+
 beforeEach(() => closeLeftoverDialog(env.page));
 
 test('a fresh host: nobody is told when a disk fails, and the test alert cannot be sent', async () => {
     await card().getByText('Nobody is told when a disk fails').waitFor();
+    expect(confText()).toBe(FRESH_CONF);
     expect(await fact('alerts-fact-conf')).toBe(confPath());
     expect(await fact('alerts-fact-mailaddr')).toBe('none');
     expect(await fact('alerts-fact-program')).toBe('none');

@@ -70,8 +70,9 @@ test('every control that changes the host is disabled, and says why', async () =
 
 test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
     const alerts = env.page.locator('#monitor-alerts');
-    await alerts.getByText('Nobody is told when a disk fails').waitFor();
-    expect(await alerts.locator('#alerts-fact-service').innerText()).toBe('mdmonitor.service: inactive (static)');
+    // The simulated host's default: mail to root, the monitor running.
+    await alerts.locator('#alerts-fact-service').getByText('mdmonitor.service: active (static)', { exact: true }).waitFor();
+    expect(await alerts.locator('#alerts-fact-mailaddr').innerText()).toBe('root');
     expect(await alerts.locator('#alerts-fact-conf').innerText()).toBe(`${env.sim.root}/etc/mdadm/mdadm.conf`);
 });
 

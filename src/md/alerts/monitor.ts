@@ -75,14 +75,19 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     return { confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units };
 }
 
-/** `systemctl show` blocks (blank-line separated key=value lines) -> the units that exist. */
-function parseUnits(lines: string[]): MonitorUnit[] {
+/**
+ * `systemctl show` blocks (blank-line separated key=value lines) -> the units that exist; null when
+ * it printed none at all (it prints a not-found block for a unit it does not know, and nothing
+ * where systemd does not run, as in a container): the monitor's state is then unknown.
+ */
+function parseUnits(lines: string[]): MonitorUnit[] | null {
     const blocks: Record<string, string>[] = [{}];
     for (const line of lines) {
         const kv = /^(\w+)=(.*)$/.exec(line);
         if (kv) blocks[blocks.length - 1][kv[1]] = kv[2];
         else if (line.trim() === '' && Object.keys(blocks[blocks.length - 1]).length) blocks.push({});
     }
+    if (!blocks.some(b => b.Id)) return null;
     return blocks.filter(b => b.Id && b.LoadState === 'loaded').map(b => ({
         id: b.Id, loadState: b.LoadState, activeState: b.ActiveState ?? '', unitFileState: b.UnitFileState ?? '',
     }));

@@ -89,3 +89,12 @@ describe('alertsPlan', () => {
         expect(testAlertArgv('mdadm', state)).toEqual(['mdadm', '--monitor', '--scan', '--oneshot', '--test', '--config=/etc/mdadm/mdadm.conf']);
     });
 });
+
+test('systemctl that answers nothing (systemd not running) leaves the service unknown, not missing', () => {
+    const state = read(['MAILADDR root'], ['@@units', 'System has not been booted with systemd as init system (PID 1). Can\'t operate.']);
+    expect(state.units).toBeNull();
+    expect(alertProblem(state)).toBeNull();
+    const notFound = read(['MAILADDR root'], ['@@units', 'Id=mdmonitor.service', 'LoadState=not-found', 'ActiveState=inactive', '']);
+    expect(notFound.units).toEqual([]);
+    expect(alertProblem(notFound)).toBe('not-running');
+});

@@ -25,6 +25,8 @@ export const DEFAULT_MDADM_CONF = [
 export interface SimulatedUnit {
     activeState: 'active' | 'inactive' | 'failed';
     unitFileState: 'enabled' | 'disabled' | 'static';
+    /** A timer's next run, as systemctl prints NextElapseUSecRealtime. */
+    nextElapse?: string;
 }
 
 function writeIfMissing(path: string, text: string): void {
@@ -36,11 +38,17 @@ function writeIfMissing(path: string, text: string): void {
 export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
     const path = join(root, UNITS_DIR, id);
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n`);
+    const next = unit.nextElapse ? `NextElapseUSecRealtime=${unit.nextElapse}\n` : '';
+    writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n${next}`);
 }
+
+/** Debian's monthly check: checkarray from cron (AUTOCHECK in /etc/default/mdadm switches it off). */
+export const DEFAULT_CRON_MDADM = '# checkarray on a simulated md host\n30 1 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n';
 
 export function writeMonitorFiles(root: string): void {
     writeIfMissing(join(root, 'etc/mdadm/mdadm.conf'), DEFAULT_MDADM_CONF);
+    writeIfMissing(join(root, 'etc/cron.d/mdadm'), DEFAULT_CRON_MDADM);
+    writeIfMissing(join(root, 'etc/default/mdadm'), 'AUTOCHECK=true\n');
     if (!existsSync(join(root, UNITS_DIR, 'mdmonitor.service'))) {
         writeUnit(root, 'mdmonitor.service', { activeState: 'active', unitFileState: 'static' });
     }

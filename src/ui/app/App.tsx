@@ -4,7 +4,7 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
-import { AlertsCard } from '../health/AlertsCard';
+import { HealthOverTime } from '../health/HealthOverTime';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
@@ -17,6 +17,8 @@ import { useSelectedArray } from './useSelectedArray';
 import { tellPageStatus } from '../../host/pageStatus';
 import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
+import { memoLast } from '../../md/memo';
+import type { HostModel } from '../../md/modelTypes';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -37,6 +39,9 @@ export function App() {
         </HostContext.Provider>
     );
 }
+
+/** The arrays' names, the same array while they do not change (the health cards re-render only then). */
+const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model, refresh, error } = useRefreshResult();
@@ -70,7 +75,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model?.mdAvailable && <StackItem><AlertsCard /></StackItem>}
+            {model?.mdAvailable && <HealthOverTime arrays={arrayNames(model)} />}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

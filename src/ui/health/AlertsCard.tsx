@@ -23,7 +23,7 @@ import { invertSteps, type Plan } from '../../md/plan';
 
 type TestOutcome = { ok: true; words: string } | { ok: false; words: string } | null;
 
-function useMonitorState(): { state: MonitorState | null; error: string | null; reread: () => void } {
+export function useMonitorState(): { state: MonitorState | null; error: string | null; reread: () => void } {
     const { config } = useHost();
     type Read = { state: MonitorState | null; error: string | null };
     const [read, setRead] = useState<Read>({ state: null, error: null });
@@ -96,9 +96,10 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
         : <Alert isInline variant="danger" className="raidtune-test-alert-result" title={fmt(_('The test alert failed: $0'), outcome.words)} />;
 }
 
-export function AlertsCard() {
+export function AlertsCard({ state, error, reread }: {
+    state: MonitorState | null; error: string | null; reread: () => void;
+}) {
     const { config } = useHost();
-    const { state, error, reread } = useMonitorState();
     const [changing, setChanging] = useState(false);
     const [undoing, setUndoing] = useState<Plan | null>(null);
     const [lastChange, setLastChange] = useState<Plan | null>(null);

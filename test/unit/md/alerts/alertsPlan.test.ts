@@ -8,7 +8,7 @@ const UNITS = (active: string) => ['@@units', 'Id=mdmonitor.service', 'LoadState
     'Id=mdadm.service', 'LoadState=masked', 'ActiveState=inactive', 'UnitFileState=masked', ''];
 
 function read(conf: string[] | null, units: string[] | null): MonitorState {
-    const lines = [...(conf ? ['@@conf /etc/mdadm/mdadm.conf', ...conf.map(l => `|${l}`)] : []), ...(units ?? []), '@@end'];
+    const lines = [...(conf ? ['@@file /etc/mdadm/mdadm.conf', ...conf.map(l => `|${l}`)] : []), ...(units ?? []), '@@end'];
     return parseMonitorRead(lines.join('\n') + '\n', '/etc');
 }
 

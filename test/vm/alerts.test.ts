@@ -4,7 +4,7 @@
 // `mdadm --monitor --scan --oneshot --test`, which runs that program with a TestMessage for the
 // array md created, and a NewArray after it (the file has no ARRAY line for md0: mdadm 4.2 reports
 // it so). The guest has no systemd (busybox init): the page says the monitor service's
-// state is unknown, and no restart is planned.
+// state is unknown, no restart is planned, and no periodic check is found.
 import { waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, footerButton, formState, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
@@ -29,6 +29,8 @@ test('a PROGRAM written from the page is the one the real mdadm --monitor runs f
     await card.getByText('Nobody is told when a disk fails').waitFor();
     await expect(card.locator('#alerts-fact-service').innerText()).resolves.toBe('unknown (the host has no systemctl)');
     await expect(card.locator('#alerts-fact-conf').innerText()).resolves.toBe(CONF);
+    // The guest has neither cron.d nor sysconfig files nor systemd timers: no periodic check.
+    await expect(page.locator('#check-schedule').innerText()).resolves.toContain('No periodic check found');
 
     await card.locator('#alerts-change').click();
     // A path the guest cannot run is refused before anything is written.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseMdadmArgs, type MdadmOutcome, type MdadmRequest } from './args';
 import { answerPath, inboxDir, requestPath, writeAtomically } from './protocol';
 import type { WriteRequest } from '../tee/request';
+import { isTestAlert, runTestAlert } from '../monitor/testAlert';
 
 export interface AskOptions {
     /** Who asks, for the failure messages (default mdadm). */
@@ -64,6 +65,7 @@ export async function askSimulator(root: string, request: MdadmRequest | WriteRe
 /** The whole program: mdadm's argv (without "mdadm") against the simulated host at `root`. */
 export async function runSimulatedMdadm(argv: readonly string[], root: string | undefined,
     options: AskOptions = {}): Promise<MdadmOutcome> {
+    if (root && isTestAlert(argv)) return runTestAlert(argv, root);
     const parsed = parseMdadmArgs(argv);
     if ('refused' in parsed) return parsed.refused;
     if (!root) return failure('MDSIM_ROOT is not set: run it through the wrapper from writeMdadmWrapper() (sim/mdadm/README.md)');

@@ -56,7 +56,11 @@ export interface CockpitApi {
     jump(path: string | string[], host?: string): void;
     /** Set by the po.<lang>.js script Cockpit serves as the page's po.js ("en" without one). */
     language: string;
-    transport: { wait(callback: () => void): void };
+    transport: {
+        wait(callback: () => void): void;
+        /** A control message to the shell, e.g. "notify" with the page's status. */
+        control(command: string, options: Record<string, unknown>): void;
+    };
     addEventListener(event: 'visibilitychange' | 'locationchanged', listener: () => void): void;
     removeEventListener(event: 'visibilitychange' | 'locationchanged', listener: () => void): void;
     hidden: boolean;

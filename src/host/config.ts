@@ -18,11 +18,15 @@ export interface HostConfig {
     sysctlDir: string;
     udevRulesDir: string;
     modulesLoadDir: string;
+    /** The folder of mdadm.conf and mdadm/mdadm.conf (what mdadm --monitor reads), and systemctl. */
+    mdadmConfDir: string;
+    systemctl: string;
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
+    mdadmConfDir: '/etc', systemctl: 'systemctl',
 };
 
 function isAbsolutePath(value: unknown): value is string {
@@ -33,12 +37,12 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir', 'mdadmConfDir'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
-    for (const program of ['mdadm', 'tee'] as const) {
+    for (const program of ['mdadm', 'tee', 'systemctl'] as const) {
         if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
     }
     return { config, problems };

@@ -5,6 +5,7 @@
 // ran last is in last_sync_action (6.1 says "recovery", 7.3 "recover"; "none" or "idle" before
 // any sync since the array was assembled, and kernels before 3.16 have no such file).
 
+import { msg, N_, type Message } from './message';
 import type { MismatchMeaning, SyncAction } from './modelTypes';
 
 const AFTER: Record<string, MismatchMeaning> = {
@@ -28,3 +29,33 @@ export function mismatchesShown(count: number | null, meaning: MismatchMeaning |
 }
 
 const COUNTED_BY_CHECK = new Set<MismatchMeaning>(['check-so-far', 'repair-so-far', 'check', 'repair']);
+
+const MIRRORED = new Set(['raid1', 'raid10']);
+const PARITY = new Set(['raid4', 'raid5', 'raid6']);
+
+/**
+ * What a count above zero that a check or repair found means on this level. On mirrors the copies
+ * are written one by one, so a block rewritten while a write to it is still on its way (swap, a
+ * write changed in flight) may end up different on each copy, in places nothing reads again: a
+ * count there is common and rarely means damaged data. On parity levels every stripe's parity must
+ * match its data, so a count is a parity mismatch: stale after a crash without a bitmap, or a disk
+ * that returned wrong data; a repair recomputes the parity from the data, as md cannot tell which
+ * block is wrong. null: nothing to explain (zero, not from a check, or a level without redundancy).
+ */
+export function mismatchExplanation(level: string | null, count: number | null,
+    meaning: MismatchMeaning | null): Message | null {
+    if (!count || meaning === null || !COUNTED_BY_CHECK.has(meaning)) return null;
+    const repaired = meaning === 'repair' || meaning === 'repair-so-far';
+    if (MIRRORED.has(level ?? '')) {
+        return msg(repaired
+            ? N_('On RAID1 and RAID10 the copies were made equal again. Copies often differ in areas rewritten while a write was on its way (swap, some databases), which nothing reads again: this is rarely damaged data.')
+            : N_('On RAID1 and RAID10 copies often differ in areas rewritten while a write was on its way (swap, some databases), which nothing reads again: this is rarely damaged data. A repair makes the copies equal (from the first disk); then check again.'));
+    }
+    if (PARITY.has(level ?? '')) {
+        return msg(repaired
+            ? N_('A parity mismatch on $0: the parity was recomputed from the data. Check again: a count that comes back means a disk returns wrong data.')
+            : N_('A parity mismatch on $0: the parity does not match the data. After a crash on an array without a bitmap it is stale parity; otherwise a disk may have returned wrong data. A repair recomputes the parity from the data; then check again.'),
+        level!.toUpperCase());
+    }
+    return null;
+}

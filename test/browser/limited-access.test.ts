@@ -58,14 +58,22 @@ test('every control that changes the host is disabled, and says why', async () =
     const changing = shown.filter(([name]) => !READ_ONLY_CONTROLS.includes(name));
     expect(changing.map(([name]) => name)).toEqual(expect.arrayContaining([
         'Change…', 'Presets…', 'Keep after reboot…', 'Speed limits…', 'Stripe cache…', 'Read-ahead…',
-        'Worker threads…', 'Disk queues…', 'Add bitmap…', 'Pause', 'Restart sync',
+        'Worker threads…', 'Disk queues…', 'Add bitmap…', 'Pause', 'Restart sync', 'Send a test alert',
     ]));
     expect(changing.filter(([, disabled]) => disabled !== 'true')).toEqual([]);
     expect(readOnly).toEqual([['Layout and alignment', null]]);
-    for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…']) {
+    for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…', 'Send a test alert']) {
         await env.page.getByRole('button', { name, exact: true }).first().hover();
         await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
     }
+});
+
+test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
+    const alerts = env.page.locator('#monitor-alerts');
+    // The simulated host's default: mail to root, the monitor running.
+    await alerts.locator('#alerts-fact-service').getByText('mdmonitor.service: active (static)', { exact: true }).waitFor();
+    expect(await alerts.locator('#alerts-fact-mailaddr').innerText()).toBe('root');
+    expect(await alerts.locator('#alerts-fact-conf').innerText()).toBe(`${env.sim.root}/etc/mdadm/mdadm.conf`);
 });
 
 test('using a disabled control opens nothing and writes nothing', async () => {

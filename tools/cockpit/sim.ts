@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
+import { writeMonitorFiles, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 
 export interface SimulatedHostOptions {
@@ -110,13 +111,14 @@ function isFile(path: string): boolean {
 }
 
 /** Where simulatedHostConfig() puts the simulated host's own mdadm or tee (what raidtune runs). */
-export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee'): string {
+export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'systemctl'): string {
     return join(sim.root, 'bin', tool);
 }
 
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
- * would write outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm) inside the simulated root too,
+ * would write or run outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm.conf, mdadm,
+ * systemctl) inside the simulated root too,
  * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm and tee wrappers:
  * the simulated tee applies an attribute write inside the write, as the kernel does.
  */
@@ -126,6 +128,9 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
     mkdirSync(dirname(mdadm), { recursive: true });
     writeMdadmWrapper({ path: mdadm, root: sim.root, program: join(repoRoot(), 'build', 'mdadm-sim.mjs') });
     writeMdadmWrapper({ path: tee, root: sim.root, program: join(repoRoot(), 'build', 'tee-sim.mjs'), standsFor: 'tee' });
+    const systemctl = simulatedTool(sim, 'systemctl');
+    writeSystemctlStandIn(systemctl, sim.root);
+    writeMonitorFiles(sim.root);
     return {
         procRoot: sim.procRoot,
         sysRoot: sim.sysRoot,
@@ -133,7 +138,9 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         sysctlDir: join(sim.root, 'etc/sysctl.d'),
         udevRulesDir: join(sim.root, 'etc/udev/rules.d'),
         modulesLoadDir: join(sim.root, 'etc/modules-load.d'),
+        mdadmConfDir: join(sim.root, 'etc'),
         mdadm,
         tee,
+        systemctl,
     };
 }

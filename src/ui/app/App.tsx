@@ -4,6 +4,7 @@ import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
+import { HealthOverTime } from '../health/HealthOverTime';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
@@ -13,6 +14,11 @@ import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
 import { useSelectedArray } from './useSelectedArray';
+import { tellPageStatus } from '../../host/pageStatus';
+import { pageStatus } from '../../md/pageStatus';
+import { text } from '../common/message';
+import { memoLast } from '../../md/memo';
+import type { HostModel } from '../../md/modelTypes';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -34,12 +40,21 @@ export function App() {
     );
 }
 
+/** The arrays' names, the same array while they do not change (the health cards re-render only then). */
+const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
+
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model, refresh, error } = useRefreshResult();
     const selected = useSelectedArray();
     useEffect(() => {
         if (refresh) recordRender(refresh.seq, refresh.builtAt);
     }, [refresh]);
+    // Cockpit's menu entry carries a warning or error icon while an array needs attention.
+    useEffect(() => {
+        if (!model) return;
+        const status = pageStatus(model);
+        tellPageStatus(status && { type: status.type, title: text(status.title) });
+    }, [model]);
     return (
         <Stack hasGutter>
             <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
@@ -60,6 +75,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
+            {model?.mdAvailable && <HealthOverTime arrays={arrayNames(model)} />}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

@@ -2,13 +2,13 @@
 import { memo } from 'react';
 import {
     Alert,
-    Button, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription,
+    Button, Card, CardBody, CardHeader, CardTitle, Content, DescriptionList, DescriptionListDescription,
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
 } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
 import { formatKiB } from '../../md/format';
-import { mismatchesShown } from '../../md/mismatches';
+import { mismatchExplanation, mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { SyncPanel } from '../sync/SyncPanel';
 import { useFixDialog } from '../diagnosis/FixButton';
@@ -17,10 +17,17 @@ import { HealthAlert } from './HealthAlert';
 import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
+import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { workerThreadsText } from '../tuning/GroupThreadsChange';
 import { readAheadText } from '../tuning/ReadAheadChange';
+
+/** What a count a check found means on this level (mismatches.ts), below the count. */
+function MismatchMeaningText({ array }: { array: ArrayModel }) {
+    const explanation = mismatchExplanation(array.level, array.mismatchCount, array.mismatchMeaning);
+    return explanation && <Content component="small" className="raidtune-mismatch-meaning">{text(explanation)}</Content>;
+}
 
 function Fact({ term, children }: { term: string; children: React.ReactNode }) {
     return (
@@ -90,7 +97,10 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
                     {array.readAheadKiB !== null && <Fact term={_('Read-ahead')}>{readAheadText(array.readAheadKiB)}</Fact>}
                     {array.groupThreadCount !== null && <Fact term={_('Worker threads')}>{workerThreadsText(array.groupThreadCount)}</Fact>}
                     {mismatchesShown(array.mismatchCount, array.mismatchMeaning) && (
-                        <Fact term={_('Mismatches')}>{mismatchText(array.mismatchCount ?? 0, array.mismatchMeaning)}</Fact>
+                        <Fact term={_('Mismatches')}>
+                            {mismatchText(array.mismatchCount ?? 0, array.mismatchMeaning)}
+                            <MismatchMeaningText array={array} />
+                        </Fact>
                     )}
                 </DescriptionList>
             </CardBody>

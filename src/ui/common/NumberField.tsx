@@ -6,18 +6,20 @@ import { FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from
 import type { Message } from '../../md/message';
 import { text } from './message';
 
-export function NumberField({ id, label, value, onChange, error, children }: {
+export function NumberField({ id, label, value, onChange, error, inputMode = 'numeric', children }: {
     id: string;
     label: string;
     value: string;
     onChange: (value: string) => void;
     error?: Message;
+    /** 'text' or 'email' for the few fields that take no number (an address, a path). */
+    inputMode?: 'numeric' | 'text' | 'email';
     /** Helper text items shown under the field. */
     children?: React.ReactNode;
 }) {
     return (
         <FormGroup label={label} fieldId={id}>
-            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode="numeric"
+            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode={inputMode}
                 validated={error ? 'error' : 'default'} />
             <FormHelperText>
                 <HelperText>

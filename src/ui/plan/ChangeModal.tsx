@@ -36,6 +36,8 @@ export interface ChangeModalProps {
     /** What to do about a failure, from the command's or kernel's words (e.g. mdadm's). */
     failureHint?: (reason: string) => string | null;
     onClose: () => void;
+    /** Told of every apply's outcome (a card that reads its own state re-reads it, and may offer an undo). */
+    onApplied?: (result: ApplyResult) => void;
     children?: React.ReactNode;
 }
 
@@ -99,7 +101,7 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
 }
 
 export function ChangeModal({
-    title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, children,
+    title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, onApplied, children,
 }: ChangeModalProps) {
     const { config, refreshNow, admin, model } = useHost();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
@@ -109,7 +111,9 @@ export function ChangeModal({
 
     const write = async (writing: Step[]) => {
         setPhase({ name: 'applying' });
-        setPhase({ name: 'done', result: await writePlan(request, writing) });
+        const result = await writePlan(request, writing);
+        setPhase({ name: 'done', result });
+        onApplied?.(result);
         refreshNow();
     };
 

@@ -19,9 +19,17 @@ const LAST_CHECK = /^(\d+) sectors found inconsistent by the last check$/;
 const RUNNING_REPAIR = /^(\d+) sectors found inconsistent and rewritten so far by the running repair$/;
 const LAST_REPAIR = /^(\d+) sectors found inconsistent and rewritten by the last repair$/;
 
+/** The fact's first line: the count in words (what it means on this level follows below it). */
+function countLine(fact: string | undefined): string | undefined {
+    return fact?.split('\n')[0];
+}
+
+/** What the count means on this RAID6, below it. */
+const meaning = () => arrayCard(env.page, 'md0').locator('.raidtune-mismatch-meaning').innerText();
+
 /** The number in the Mismatches fact, worded as `wording` says. */
 async function shownMismatches(wording: RegExp): Promise<number> {
-    const text = (await cardFacts(env.page, 'md0')).Mismatches;
+    const text = countLine((await cardFacts(env.page, 'md0')).Mismatches);
     if (text === undefined) throw new Error('the card shows no Mismatches fact');
     const m = text.match(wording);
     if (!m) throw new Error(`unexpected Mismatches text: ${text}`);
@@ -31,7 +39,7 @@ async function shownMismatches(wording: RegExp): Promise<number> {
 /** Waits until the Mismatches fact reads as `wording` says. */
 async function mismatchesWorded(wording: RegExp): Promise<void> {
     let shown: string | undefined;
-    await waitUntil(`Mismatches reading ${wording}`, async () => wording.test(shown = (await cardFacts(env.page, 'md0')).Mismatches ?? ''), 10000)
+    await waitUntil(`Mismatches reading ${wording}`, async () => wording.test(shown = countLine((await cardFacts(env.page, 'md0')).Mismatches) ?? ''), 10000)
         .catch((e: Error) => { throw new Error(`${e.message}; shown: ${shown}`); });
 }
 
@@ -60,6 +68,7 @@ test('shows the mismatch count the kernel has counted so far', async () => {
     expect(before).toBeGreaterThan(0);
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
+    expect(await meaning()).toMatch(/^A parity mismatch on RAID6: the parity does not match the data\. /);
 });
 
 test('writing idle to sync_action stops the check; the page drops it and keeps the count', async () => {
@@ -74,7 +83,13 @@ test('writing idle to sync_action stops the check; the page drops it and keeps t
     expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('check');
     await mismatchesWorded(LAST_CHECK);
     expect(await shownMismatches(LAST_CHECK)).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
+    expect(await meaning()).toMatch(/^A parity mismatch on RAID6: the parity does not match the data\. /);
     expect(await healthText(env.page, 'md0')).toBe('Clean');
+
+    // Cockpit's menu entry warns of what the finished check found.
+    const shell = await env.shellPage();
+    await shell.page.locator('#raid-tuning-warning.nav-item-status').hover();
+    await shell.page.getByRole('tooltip').getByText('The last check of md0 found mismatches', { exact: true }).waitFor();
 });
 
 test('a repair\'s count is of sectors found and rewritten, so far while it runs, then by the last repair', async () => {
@@ -91,5 +106,10 @@ test('a repair\'s count is of sectors found and rewritten, so far while it runs,
     await waitUntil('the repair stopped in the simulated kernel', async () => await simValue(env, '/sys/block/md0/md/sync_action') === 'idle', 10000);
     expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('repair');
     await mismatchesWorded(LAST_REPAIR);
-    expect(await shownMismatches(LAST_REPAIR)).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
+    const repaired = await shownMismatches(LAST_REPAIR);
+    expect(repaired).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
+    // Explained when the repair found something (its count starts again from 0); a clean one needs no words.
+    const explained = arrayCard(env.page, 'md0').locator('.raidtune-mismatch-meaning');
+    if (repaired > 0) expect(await explained.innerText()).toMatch(/^A parity mismatch on RAID6: the parity was recomputed from the data\. /);
+    else expect(await explained.count()).toBe(0);
 });

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What mdadm --monitor will do, read from the host by one fixed script (the mdadm.conf files, the
+// monitor service's state, the periodic check's files and timers; paths and programs arrive as
+// arguments, never in the script's text), whether a program path is one the host can run, and the
+// test alert. Read when the page opens and after a change: none of it is kernel state that moves
+// by itself.
+
+import { cockpitApi, type CockpitProblem } from './cockpit';
+import type { HostConfig } from './config';
+import { _, fmt } from './i18n';
+import { testAlertArgv } from '../md/alerts/alertsPlan';
+import {
+    CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES, type MonitorState,
+} from '../md/alerts/monitor';
+
+// $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
+// Each line of a file is printed behind '|' so none reads as a marker.
+const READ_SCRIPT = `
+dir=$1; systemctl=$2; properties=$3; shift 3
+for name in ${[...CONF_FILES, ...SCHEDULE_FILES].join(' ')}; do
+  if [ -f "$dir/$name" ]; then echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"; fi
+done
+if command -v "$systemctl" >/dev/null 2>&1; then
+  echo "@@units"
+  "$systemctl" show --property="$properties" -- "$@" 2>/dev/null
+fi
+echo "@@end"
+`;
+
+function reason(error: unknown): string {
+    const problem = error as CockpitProblem;
+    return (problem.message || problem.problem || String(error)).trim();
+}
+
+export async function readMonitorState(config: HostConfig): Promise<MonitorState> {
+    const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES, ...MONITOR_UNITS,
+        ...CHECK_TIMERS];
+    try {
+        // 'try': a file only root may read is still read where the session may become root.
+        const output = await cockpitApi().spawn(argv, { superuser: 'try', err: 'message', environ: ['LC_ALL=C'] });
+        return parseMonitorRead(output, config.mdadmConfDir);
+    } catch (error) {
+        throw new Error(fmt(_('Reading the mdadm configuration failed: $0'), reason(error)));
+    }
+}
+
+/** Whether `path` is a file the host can execute (as root, who runs mdadm --monitor). */
+export async function isExecutableOnHost(path: string): Promise<boolean> {
+    try {
+        await cockpitApi().spawn(['sh', '-c', 'test -f "$1" && test -x "$1"', 'raidtune-check', path], { superuser: 'try', err: 'ignore' });
+        return true;
+    } catch {
+        return false;
+    }
+}
+
+/** Runs the test alert; resolves with mdadm's words, rejects with them when it fails. */
+export async function sendTestAlert(config: HostConfig, state: MonitorState): Promise<string> {
+    try {
+        return await cockpitApi().spawn(testAlertArgv(config.mdadm, state), { superuser: 'require', err: 'out', environ: ['LC_ALL=C'] });
+    } catch (error) {
+        throw new Error(reason(error));
+    }
+}

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Which periodic check the host runs on its arrays, read only, from the host's own scheduler:
+// - RHEL/Fedora `raid-check`: /etc/sysconfig/raid-check (ENABLED, CHECK=check|repair, CHECK_DEVS,
+//   REPAIR_DEVS, SKIP_DEVS: with neither list given every array gets CHECK's action, otherwise only
+//   the arrays listed), run by raid-check.timer or /etc/cron.d/raid-check;
+// - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array, unless /etc/default/mdadm says
+//   AUTOCHECK=false;
+// - mdadm's own `mdcheck_start.timer` (every array; mdcheck_continue.timer resumes a check that ran
+//   out of time where it stopped).
+// The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written.
+
+import type { MonitorState, MonitorUnit } from './monitor';
+
+export type CheckAction = 'check' | 'repair';
+export type Scheduler = 'raid-check' | 'checkarray' | 'mdcheck';
+
+export interface ScheduledCheck {
+    scheduler: Scheduler;
+    enabled: boolean;
+    /** systemd's next run of the timer; null for a cron job or a timer that is not waiting. */
+    nextRun: string | null;
+    /** A cron job's schedule as written ("57 0 * * 0"); null for a timer. */
+    cron: string | null;
+    /** The action each array gets; null: this scheduler leaves the array out. */
+    actionFor: (array: string) => CheckAction | null;
+}
+
+/** KEY=value lines of a shell variables file (sysconfig, /etc/default), quotes removed, comments skipped. */
+export function shellVariables(text: string): Map<string, string> {
+    const vars = new Map<string, string>();
+    for (const line of text.split('\n')) {
+        const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|'([^']*)'|([^\s#]*))/.exec(line);
+        if (m) vars.set(m[1], m[2] ?? m[3] ?? m[4]);
+    }
+    return vars;
+}
+
+const words = (list: string | undefined) => (list ?? '').split(/\s+/).filter(Boolean).map(w => w.replace(/^\/dev\//, ''));
+
+/** The schedule fields of the first cron line that runs `program`. */
+function cronSchedule(text: string | undefined, program: string): string | null {
+    const line = text?.split('\n').find(l => !/^\s*#/.test(l) && l.includes(program));
+    const fields = line?.trim().split(/\s+/);
+    if (!fields) return null;
+    return fields[0].startsWith('@') ? fields[0] : fields.slice(0, 5).join(' ');
+}
+
+function timer(state: MonitorState, id: string): MonitorUnit | null {
+    return state.units?.find(u => u.id === id) ?? null;
+}
+
+const timerEnabled = (t: MonitorUnit) => t.activeState === 'active' || t.unitFileState === 'enabled';
+
+function raidCheck(state: MonitorState): ScheduledCheck | null {
+    const sysconfig = state.scheduleFiles.get('sysconfig/raid-check');
+    if (sysconfig === undefined) return null;
+    const vars = shellVariables(sysconfig);
+    const action: CheckAction = vars.get('CHECK') === 'repair' ? 'repair' : 'check';
+    const checked = words(vars.get('CHECK_DEVS'));
+    const repaired = words(vars.get('REPAIR_DEVS'));
+    const skipped = words(vars.get('SKIP_DEVS'));
+    const runner = timer(state, 'raid-check.timer');
+    const cron = cronSchedule(state.scheduleFiles.get('cron.d/raid-check'), 'raid-check');
+    return {
+        scheduler: 'raid-check',
+        enabled: vars.get('ENABLED') === 'yes' && ((runner !== null && timerEnabled(runner)) || cron !== null),
+        nextRun: runner?.nextElapse ?? null,
+        cron: runner ? null : cron,
+        actionFor: array => {
+            if (skipped.includes(array)) return null;
+            if (!checked.length && !repaired.length) return action;
+            return repaired.includes(array) ? 'repair' : checked.includes(array) ? 'check' : null;
+        },
+    };
+}
+
+function checkarray(state: MonitorState): ScheduledCheck | null {
+    const cron = cronSchedule(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
+    if (cron === null) return null;
+    const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
+    return { scheduler: 'checkarray', enabled: autocheck !== 'false', nextRun: null, cron, actionFor: () => 'check' };
+}
+
+function mdcheck(state: MonitorState): ScheduledCheck | null {
+    const start = timer(state, 'mdcheck_start.timer');
+    if (!start) return null;
+    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, cron: null, actionFor: () => 'check' };
+}
+
+/** Every scheduler the host has, enabled or not, in the order above. */
+export function checkSchedules(state: MonitorState): ScheduledCheck[] {
+    return [raidCheck(state), checkarray(state), mdcheck(state)].filter((s): s is ScheduledCheck => s !== null);
+}

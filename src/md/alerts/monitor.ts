@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Whether `mdadm --monitor` will tell anyone that a disk failed: which mdadm.conf it reads and what
+// that names (MAILADDR, MAILFROM, PROGRAM), and the state of the service that runs it (RHEL/Fedora
+// and Debian 12: mdmonitor.service; older Debian: mdadm.service). Parsed from the output of the
+// host's fixed read script (src/host/monitorAlerts.ts): `@@file PATH` then the file's lines, each
+// behind a '|' (so no line of the file reads as a marker), then `@@units` and `systemctl show`'s
+// key=value blocks when the host has systemctl.
+
+import { parseMonitorConf, type MonitorConf } from './mdadmConf';
+
+/** The units that run mdadm --monitor, in the order they are looked for. */
+export const MONITOR_UNITS = ['mdmonitor.service', 'mdadm.service'] as const;
+/** The timers of a periodic check (RHEL/Fedora's raid-check, mdadm's own mdcheck): checkSchedule.ts. */
+export const CHECK_TIMERS = ['raid-check.timer', 'mdcheck_start.timer', 'mdcheck_continue.timer'] as const;
+export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime';
+
+/** The files that say whether and how the host checks its arrays, relative to the configured /etc. */
+export const SCHEDULE_FILES = ['sysconfig/raid-check', 'default/mdadm', 'cron.d/mdadm', 'cron.d/raid-check'] as const;
+
+/** mdadm's own order: /etc/mdadm.conf, then /etc/mdadm/mdadm.conf (relative to the configured /etc). */
+export const CONF_FILES = ['mdadm.conf', 'mdadm/mdadm.conf'] as const;
+
+export interface ConfFile {
+    path: string;
+    text: string;
+}
+
+export interface MonitorUnit {
+    id: string;
+    /** "loaded", "not-found", "masked" */
+    loadState: string;
+    /** "active", "inactive", "failed", "activating" */
+    activeState: string;
+    /** "enabled", "disabled", "static", "masked", "" */
+    unitFileState: string;
+    /** A timer's next run as systemctl prints it ("Sun 2026-12-06 01:00:00 UTC"); null when none. */
+    nextElapse: string | null;
+}
+
+export interface MonitorState {
+    /** The files found, in mdadm's order; the first is the one mdadm reads. */
+    confFiles: ConfFile[];
+    /** The file raidtune shows and edits: the first found, or where a new one goes. */
+    confPath: string;
+    conf: MonitorConf;
+    /** null: the host has no systemctl (the monitor's state is unknown). */
+    units: MonitorUnit[] | null;
+    /** The check scheduler's files found (SCHEDULE_FILES), by path relative to the configured /etc. */
+    scheduleFiles: Map<string, string>;
+}
+
+export type AlertProblem =
+    /** No MAILADDR and no PROGRAM: mdadm --monitor refuses to run. */
+    | 'no-recipient'
+    /** Someone is named, but no service runs the monitor. */
+    | 'not-running';
+
+/** The output of the read script -> what the monitor will do. */
+export function parseMonitorRead(output: string, confDir: string): MonitorState {
+    const files: ConfFile[] = [];
+    let units: MonitorUnit[] | null = null;
+    let current: string[] | null = null;
+    let unitLines: string[] | null = null;
+    for (const line of output.split('\n')) {
+        const file = /^@@file (.+)$/.exec(line);
+        if (file) {
+            current = [];
+            files.push({ path: file[1], text: '' });
+            unitLines = null;
+        } else if (line === '@@units') {
+            current = null;
+            unitLines = [];
+        } else if (line === '@@end') {
+            break;
+        } else if (current && line.startsWith('|')) {
+            current.push(line.slice(1));
+            files[files.length - 1].text = current.join('\n') + '\n';
+        } else if (unitLines) {
+            unitLines.push(line);
+        }
+    }
+    if (unitLines) units = parseUnits(unitLines);
+    const relative = (f: ConfFile) => f.path.slice(confDir.length + 1);
+    const confFiles = files.filter(f => (CONF_FILES as readonly string[]).includes(relative(f)));
+    const scheduleFiles = new Map(files.filter(f => (SCHEDULE_FILES as readonly string[]).includes(relative(f)))
+        .map(f => [relative(f), f.text]));
+    const confPath = confFiles[0]?.path ?? `${confDir}/${CONF_FILES[0]}`;
+    return { confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles };
+}
+
+/**
+ * `systemctl show` blocks (blank-line separated key=value lines) -> the units that exist; null when
+ * it printed none at all (it prints a not-found block for a unit it does not know, and nothing
+ * where systemd does not run, as in a container): the monitor's state is then unknown.
+ */
+function parseUnits(lines: string[]): MonitorUnit[] | null {
+    const blocks: Record<string, string>[] = [{}];
+    for (const line of lines) {
+        const kv = /^(\w+)=(.*)$/.exec(line);
+        if (kv) blocks[blocks.length - 1][kv[1]] = kv[2];
+        else if (line.trim() === '' && Object.keys(blocks[blocks.length - 1]).length) blocks.push({});
+    }
+    if (!blocks.some(b => b.Id)) return null;
+    return blocks.filter(b => b.Id && b.LoadState === 'loaded').map(b => ({
+        id: b.Id, loadState: b.LoadState, activeState: b.ActiveState ?? '', unitFileState: b.UnitFileState ?? '',
+        nextElapse: b.NextElapseUSecRealtime && b.NextElapseUSecRealtime !== 'n/a' ? b.NextElapseUSecRealtime : null,
+    }));
+}
+
+/** The unit that runs the monitor: an active one first, else the first that exists. */
+export function monitorUnit(state: MonitorState): MonitorUnit | null {
+    const units = state.units?.filter(u => (MONITOR_UNITS as readonly string[]).includes(u.id)) ?? [];
+    return units.find(u => u.activeState === 'active') ?? units[0] ?? null;
+}
+
+/** Why nobody would be told when a disk fails; null when someone will be (or it cannot be known). */
+export function alertProblem(state: MonitorState): AlertProblem | null {
+    if (!state.conf.mailAddr && !state.conf.program) return 'no-recipient';
+    if (state.units !== null && monitorUnit(state)?.activeState !== 'active') return 'not-running';
+    return null;
+}

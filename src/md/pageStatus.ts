@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What Cockpit's menu entry for raidtune says about the host (Cockpit's "page status": a warning or
+// error icon beside the entry, with a title as its tooltip): an error while an array is inactive or
+// failed, a warning while one is degraded or rebuilding, has a failed or failing member, or a
+// finished check found mismatches; nothing otherwise. The first array of the worst kind is named.
+
+import { healthAdvice, type HealthSituation } from './advice/health';
+import { msg, N_, type Message } from './message';
+import type { HostModel } from './modelTypes';
+
+export interface PageStatus {
+    type: 'warning' | 'error';
+    title: Message;
+}
+
+const TITLES: Record<HealthSituation, { type: PageStatus['type']; title: string }> = {
+    inactive: { type: 'error', title: N_('$0 is not running') },
+    failed: { type: 'error', title: N_('$0 failed: too few disks to run') },
+    degraded: { type: 'warning', title: N_('$0 is degraded') },
+    rebuilding: { type: 'warning', title: N_('$0 is degraded and rebuilding') },
+    'member-trouble': { type: 'warning', title: N_('A disk of $0 failed or reports errors') },
+};
+
+export function pageStatus(model: HostModel): PageStatus | null {
+    let warning: PageStatus | null = null;
+    for (const array of model.arrays) {
+        const advice = healthAdvice(array, model.disks);
+        if (advice) {
+            const { type, title } = TITLES[advice.situation];
+            if (type === 'error') return { type, title: msg(title, array.name) };
+            warning ??= { type, title: msg(title, array.name) };
+        } else if (array.mismatchMeaning === 'check' && (array.mismatchCount ?? 0) > 0) {
+            warning ??= { type: 'warning', title: msg(N_('The last check of $0 found mismatches'), array.name) };
+        }
+    }
+    return warning;
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Whether anyone is told when a disk fails: what mdadm --monitor reads (MAILADDR, MAILFROM,
+// PROGRAM), the service that runs it, a warning when nobody would be told, the change dialog with
+// an undo of the last change, and "Send a test alert". Read from the host when the page opens and
+// after each change, not at every refresh: none of it moves by itself.
+
+import { useCallback, useEffect, useState } from 'react';
+import {
+    Alert, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription, DescriptionListGroup,
+    DescriptionListTerm, Flex, FlexItem, Stack, StackItem,
+} from '../pf';
+import { CopyableCommands } from '../common/CopyableCommands';
+import { GuardedButton } from '../common/GuardedButton';
+import { useHost } from '../common/HostContext';
+import { ChangeModal } from '../plan/ChangeModal';
+import { AlertsChange } from './AlertsChange';
+import { _, fmt } from '../../host/i18n';
+import type { ApplyResult } from '../../host/executor';
+import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
+import { alertsPlanTitle } from '../../md/alerts/alertsPlan';
+import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
+import { invertSteps, type Plan } from '../../md/plan';
+
+type TestOutcome = { ok: true; words: string } | { ok: false; words: string } | null;
+
+export function useMonitorState(): { state: MonitorState | null; error: string | null; reread: () => void } {
+    const { config } = useHost();
+    type Read = { state: MonitorState | null; error: string | null };
+    const [read, setRead] = useState<Read>({ state: null, error: null });
+    const [generation, setGeneration] = useState(0);
+    useEffect(() => {
+        let current = true;
+        readMonitorState(config).then(state => current && setRead({ state, error: null }),
+            (error: Error) => current && setRead({ state: null, error: error.message }));
+        return () => { current = false; };
+    }, [config, generation]);
+    return { ...read, reread: useCallback(() => setGeneration(g => g + 1), []) };
+}
+
+function serviceText(state: MonitorState): string {
+    if (state.units === null) return _('unknown (the host has no systemctl)');
+    const unit = monitorUnit(state);
+    if (!unit) return fmt(_('none ($0 not installed)'), MONITOR_UNITS.join(', '));
+    return fmt(_('$0: $1 ($2)'), unit.id, unit.activeState, unit.unitFileState || '-');
+}
+
+function Problem({ state }: { state: MonitorState }) {
+    const problem = alertProblem(state);
+    if (!problem) return null;
+    const unit = monitorUnit(state);
+    return (
+        <Alert isInline variant="warning" className="raidtune-alerts-problem" component="h3"
+            title={_('Nobody is told when a disk fails')}>
+            {problem === 'no-recipient'
+                ? <p>{fmt(_('mdadm --monitor tells only the e-mail address (MAILADDR) or the program (PROGRAM) that $0 names, and it names neither: the monitor does not even start. Set one with “Change…”.'), state.confPath)}</p>
+                : (
+                    <>
+                        <p>{unit
+                            ? fmt(_('The service that runs mdadm --monitor, $0, is $1: the address and program are not used.'), unit.id, unit.activeState)
+                            : _('No service runs mdadm --monitor on this host: the address and program are not used.')}</p>
+                        <CopyableCommands id="alerts-start-monitor" commands={[`systemctl enable --now ${unit?.id ?? MONITOR_UNITS[0]}`]} />
+                    </>
+                )}
+        </Alert>
+    );
+}
+
+function Facts({ state }: { state: MonitorState }) {
+    const none = _('none');
+    const rows: [string, string, string][] = [
+        ['alerts-fact-conf', _('Configuration file'), state.confFiles.length ? state.confPath : fmt(_('none ($0 would be created)'), state.confPath)],
+        ['alerts-fact-mailaddr', _('E-mail address (MAILADDR)'), state.conf.mailAddr ?? none],
+        ['alerts-fact-mailfrom', _('Sender (MAILFROM)'), state.conf.mailFrom ?? none],
+        ['alerts-fact-program', _('Program (PROGRAM)'), state.conf.program ?? none],
+        ['alerts-fact-service', _('Monitor service'), serviceText(state)],
+    ];
+    return (
+        <DescriptionList isHorizontal isCompact>
+            {rows.map(([id, term, value]) => (
+                <DescriptionListGroup key={id}>
+                    <DescriptionListTerm>{term}</DescriptionListTerm>
+                    <DescriptionListDescription id={id}>{value}</DescriptionListDescription>
+                </DescriptionListGroup>
+            ))}
+        </DescriptionList>
+    );
+}
+
+function TestResult({ outcome }: { outcome: TestOutcome }) {
+    if (!outcome) return null;
+    return outcome.ok
+        ? <Alert isInline variant="success" className="raidtune-test-alert-result"
+            title={_('Test alert sent: mdadm --monitor reported a TestMessage event for every array to the address and program above.')}>
+            {outcome.words && <pre>{outcome.words}</pre>}
+        </Alert>
+        : <Alert isInline variant="danger" className="raidtune-test-alert-result" title={fmt(_('The test alert failed: $0'), outcome.words)} />;
+}
+
+export function AlertsCard({ state, error, reread }: {
+    state: MonitorState | null; error: string | null; reread: () => void;
+}) {
+    const { config } = useHost();
+    const [changing, setChanging] = useState(false);
+    const [undoing, setUndoing] = useState<Plan | null>(null);
+    const [lastChange, setLastChange] = useState<Plan | null>(null);
+    const [testing, setTesting] = useState(false);
+    const [test, setTest] = useState<TestOutcome>(null);
+
+    // The file's old text is the undo of a change (and an undone change's, a redo).
+    const applied = (result: ApplyResult) => {
+        if (!result.failed) setLastChange(invertSteps(alertsPlanTitle(), result.done.map(o => o.step)));
+        reread();
+    };
+    const sendTest = (current: MonitorState) => {
+        setTesting(true);
+        setTest(null);
+        sendTestAlert(config, current).then(words => setTest({ ok: true, words: words.trim() }),
+            (e: Error) => setTest({ ok: false, words: e.message })).finally(() => setTesting(false));
+    };
+    const noRecipient = state && alertProblem(state) === 'no-recipient'
+        ? _('mdadm.conf names no address and no program: set one first.') : null;
+
+    const actions = state && (
+        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+            <FlexItem><GuardedButton variant="secondary" id="alerts-change" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton></FlexItem>
+            <FlexItem>
+                <GuardedButton variant="secondary" id="alerts-test" isLoading={testing} disabledReason={noRecipient}
+                    onClick={() => sendTest(state)}>{_('Send a test alert')}</GuardedButton>
+            </FlexItem>
+            {lastChange && lastChange.steps.length > 0 && (
+                <FlexItem><GuardedButton variant="link" id="alerts-undo" onClick={() => setUndoing(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
+            )}
+        </Flex>
+    );
+    return (
+        <Card isCompact id="monitor-alerts" component="section" aria-labelledby="monitor-alerts-title">
+            <CardHeader actions={actions ? { actions } : undefined}>
+                <CardTitle id="monitor-alerts-title" component="h2">{_('Alerts when a disk fails')}</CardTitle>
+            </CardHeader>
+            {changing && state && (
+                <AlertsChange state={state} onClose={() => setChanging(false)}
+                    onApplied={applied} />
+            )}
+            {undoing && (
+                <ChangeModal title={_('Undo the last change of the alerts')} plan={undoing} recordOriginals={false}
+                    onClose={() => setUndoing(null)} onApplied={applied} />
+            )}
+            <CardBody>
+                <Stack hasGutter>
+                    {error && <StackItem><Alert isInline variant="danger" title={error} /></StackItem>}
+                    {state && <StackItem><Problem state={state} /></StackItem>}
+                    {state && <StackItem><Facts state={state} /></StackItem>}
+                    {state && state.confFiles.length > 1 && (
+                        <StackItem><Alert isInline variant="info" title={fmt(_('$0 exists too; mdadm reads the first file it finds, which depends on how it was built. raidtune shows and edits $1.'), state.confFiles[1].path, state.confPath)} /></StackItem>
+                    )}
+                    <StackItem><TestResult outcome={test} /></StackItem>
+                </Stack>
+            </CardBody>
+        </Card>
+    );
+}

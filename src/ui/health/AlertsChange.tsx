@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The dialog that changes MAILADDR and PROGRAM: the core checks both and builds the plan; the host
+// says whether the program path is one it can run (asked again whenever the path changes).
+
+import { useEffect, useState } from 'react';
+import { Form, HelperTextItem } from '../pf';
+import { NumberField } from '../common/NumberField';
+import { useHost } from '../common/HostContext';
+import { ChangeModal } from '../plan/ChangeModal';
+import { _ } from '../../host/i18n';
+import { isExecutableOnHost } from '../../host/monitorAlerts';
+import type { ApplyResult } from '../../host/executor';
+import { alertsPlan, parseProgram } from '../../md/alerts/alertsPlan';
+import type { MonitorState } from '../../md/alerts/monitor';
+
+/** Whether the host can run the program typed, once the path itself is well formed. */
+function useExecutable(input: string): boolean | null {
+    const [answer, setAnswer] = useState<{ path: string; executable: boolean } | null>(null);
+    const parsed = parseProgram(input, null).value ?? null;
+    useEffect(() => {
+        if (parsed === null) return;
+        let current = true;
+        isExecutableOnHost(parsed).then(executable => current && setAnswer({ path: parsed, executable }));
+        return () => { current = false; };
+    }, [parsed]);
+    return answer && answer.path === parsed ? answer.executable : null;
+}
+
+export function AlertsChange({ state, onClose, onApplied }: {
+    state: MonitorState; onClose: () => void; onApplied: (result: ApplyResult) => void;
+}) {
+    const { config } = useHost();
+    const [mailAddr, setMailAddr] = useState(state.conf.mailAddr ?? '');
+    const [program, setProgram] = useState(state.conf.program ?? '');
+    const executable = useExecutable(program);
+    const result = alertsPlan(state, { mailAddr, program, systemctl: config.systemctl }, executable);
+    return (
+        <ChangeModal title={_('Alerts when a disk fails')} plan={result.plan ?? null} warnings={result.warnings}
+            recordOriginals={false} onClose={onClose} onApplied={onApplied}>
+            <Form onSubmit={e => e.preventDefault()}>
+                <NumberField id="alerts-mailaddr" label={_('E-mail address (MAILADDR)')} inputMode="email"
+                    value={mailAddr} onChange={setMailAddr} error={result.errors?.mailAddr}>
+                    <HelperTextItem>{_('One address or local user; empty removes the line. The host must be able to send mail.')}</HelperTextItem>
+                </NumberField>
+                <NumberField id="alerts-program" label={_('Program (PROGRAM)')} inputMode="text"
+                    value={program} onChange={setProgram} error={result.errors?.program}>
+                    <HelperTextItem>
+                        {_('Run as root at every event with the event, the md device and the member disk as arguments; empty removes the line.')}
+                    </HelperTextItem>
+                </NumberField>
+            </Form>
+        </ChangeModal>
+    );
+}

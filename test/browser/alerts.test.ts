@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Issue #15, alerts: whether mdadm --monitor tells anyone. The simulated host is made a fresh one
+// before the page loads again (an mdadm.conf without MAILADDR or PROGRAM, mdmonitor.service
+// inactive): the page warns that nobody is told. Bad input is refused with its message and nothing written; a PROGRAM
+// lands in the simulated host's mdadm.conf, is read back, and "Send a test alert" runs the
+// simulated `mdadm --monitor --scan --oneshot --test`, which runs that program for the array as
+// the real one does (test/vm/alerts.test.ts);
+// the undo puts the file's old text back.
+
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { writeUnit } from '../../sim/monitor/hostFiles';
+import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
+const temp = mkdtempSync(join(tmpdir(), 'raidtune-alerts-'));
+const EVENTS = join(temp, 'events');
+const PROGRAM = join(temp, 'md-alert');
+writeFileSync(PROGRAM, `#!/bin/sh\necho "$*" >> '${EVENTS}'\n`);
+chmodSync(PROGRAM, 0o755);
+
+const card = (): Locator => env.page.locator('#monitor-alerts');
+const fact = (id: string) => card().locator(`#${id}`).innerText();
+const confPath = () => join(env.sim.root, 'etc/mdadm/mdadm.conf');
+const confText = () => readFileSync(confPath(), 'utf8');
+
+const FRESH_CONF = '# mdadm.conf of a host whose admin named nobody\nDEVICE partitions\nHOMEHOST <system>\n';
+
+beforeAll(async () => {
+    writeFileSync(confPath(), FRESH_CONF);
+    writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
+    await env.page.reload();
+    await card().locator('#alerts-fact-service').waitFor();
+});
+
+beforeEach(() => closeLeftoverDialog(env.page));
+
+test('a fresh host: nobody is told when a disk fails, and the test alert cannot be sent', async () => {
+    await card().getByText('Nobody is told when a disk fails').waitFor();
+    expect(confText()).toBe(FRESH_CONF);
+    expect(await fact('alerts-fact-conf')).toBe(confPath());
+    expect(await fact('alerts-fact-mailaddr')).toBe('none');
+    expect(await fact('alerts-fact-program')).toBe('none');
+    expect(await fact('alerts-fact-service')).toBe('mdmonitor.service: inactive (static)');
+    expect(await card().locator('#alerts-test').getAttribute('aria-disabled')).toBe('true');
+});
+
+test('a healthy host: Cockpit\'s menu entry carries no status icon', async () => {
+    const shell = await env.shellPage();
+    await shell.frame.waitForSelector('#monitor-alerts #alerts-fact-service');
+    await shell.page.getByRole('link', { name: 'RAID tuning', exact: true }).waitFor();
+    expect(await shell.page.locator('.nav-item-status').count()).toBe(0);
+});
+
+test('an address with a newline or a shell character, or a program that is not there, is refused and nothing is written', async () => {
+    const before = confText();
+    await card().locator('#alerts-change').click();
+    for (const bad of ['root@example.com\nPROGRAM /bin/sh', 'root;reboot', '$(id)@example.com']) {
+        await changeDialog(env.page).locator('#alerts-mailaddr').fill(bad);
+        await changeDialog(env.page).getByText('Enter one e-mail address (admin@example.com) or a local user name', { exact: false }).waitFor();
+        expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    }
+    await changeDialog(env.page).locator('#alerts-mailaddr').fill('');
+    await changeDialog(env.page).locator('#alerts-program').fill(join(temp, 'missing'));
+    await changeDialog(env.page).getByText(`There is no program the host can run at ${join(temp, 'missing')}.`).waitFor();
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    await dialogButton(env.page, 'Cancel').click();
+    expect(confText()).toBe(before);
+});
+
+test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, and the undo restores the file', async () => {
+    const before = confText();
+    await card().locator('#alerts-change').click();
+    await changeDialog(env.page).locator('#alerts-program').fill(PROGRAM);
+    const commands = changeDialog(env.page).locator('.raidtune-commands');
+    await commands.getByText(`PROGRAM ${PROGRAM}`, { exact: false }).waitFor();
+    expect(await commands.innerText()).toBe(`cat > ${confPath()} <<'EOF'\n${before}PROGRAM ${PROGRAM}\nEOF`);
+    await dialogButton(env.page, 'Apply').click();
+    await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Close').click();
+
+    expect(confText()).toBe(`${before}PROGRAM ${PROGRAM}\n`);
+    await waitUntil('the program read back', async () => (await fact('alerts-fact-program')) === PROGRAM);
+    // Someone is named now, but the monitor service does not run: still nobody told, with the command to start it.
+    await card().getByText('The service that runs mdadm --monitor, mdmonitor.service, is inactive', { exact: false }).waitFor();
+    expect(await card().locator('.raidtune-alerts-problem pre, .raidtune-alerts-problem code').first().innerText())
+        .toContain('systemctl enable --now mdmonitor.service');
+
+    expect(existsSync(EVENTS)).toBe(false);
+    await card().locator('#alerts-test').click();
+    await card().locator('.raidtune-test-alert-result').getByText('Test alert sent', { exact: false }).waitFor();
+    expect(readFileSync(EVENTS, 'utf8')).toBe('TestMessage /dev/md0\nNewArray /dev/md0\n');
+
+    await card().locator('#alerts-undo').click();
+    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`cat > ${confPath()} <<'EOF'\n${before.replace(/\n$/, '')}\nEOF`);
+    await dialogButton(env.page, 'Apply').click();
+    await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    expect(confText()).toBe(before);
+    await waitUntil('the program gone again', async () => (await fact('alerts-fact-program')) === 'none');
+});

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import { BAD_TEXT_VALUES } from '../../../shared/badValues';
+import { alertsPlan, parseMailAddr, parseProgram, testAlertArgv } from '../../../../src/md/alerts/alertsPlan';
+import { alertProblem, parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
+import { describePlan, invertSteps, type WriteFileStep } from '../../../../src/md/plan';
+
+const UNITS = (active: string) => ['@@units', 'Id=mdmonitor.service', 'LoadState=loaded', `ActiveState=${active}`, 'UnitFileState=static', '',
+    'Id=mdadm.service', 'LoadState=masked', 'ActiveState=inactive', 'UnitFileState=masked', ''];
+
+function read(conf: string[] | null, units: string[] | null): MonitorState {
+    const lines = [...(conf ? ['@@file /etc/mdadm/mdadm.conf', ...conf.map(l => `|${l}`)] : []), ...(units ?? []), '@@end'];
+    return parseMonitorRead(lines.join('\n') + '\n', '/etc');
+}
+
+const INPUT = { systemctl: 'systemctl' };
+
+describe('parseMonitorRead and alertProblem', () => {
+    test('a file naming nobody: no-recipient, whatever the service', () => {
+        const state = read(['HOMEHOST <system>', '@@end is a line of the file'], UNITS('inactive'));
+        expect(state.confFiles[0].text).toBe('HOMEHOST <system>\n@@end is a line of the file\n');
+        expect(alertProblem(state)).toBe('no-recipient');
+    });
+
+    test('an address with the service inactive: not-running; active: none; no systemctl: unknown, none', () => {
+        expect(alertProblem(read(['MAILADDR root'], UNITS('inactive')))).toBe('not-running');
+        expect(alertProblem(read(['MAILADDR root'], UNITS('active')))).toBeNull();
+        expect(alertProblem(read(['MAILADDR root'], null))).toBeNull();
+        expect(read(['MAILADDR root'], UNITS('active')).units?.map(u => u.id)).toEqual(['mdmonitor.service']);
+    });
+
+    test('no file: a new /etc/mdadm.conf', () => {
+        const state = read(null, null);
+        expect(state.confPath).toBe('/etc/mdadm.conf');
+        expect(alertProblem(state)).toBe('no-recipient');
+    });
+});
+
+describe('validation', () => {
+    test.each(['root', 'admin@example.com', 'ops.team+raid@mail.example.org'])('%s is an address', value => {
+        expect(parseMailAddr(value).value).toBe(value);
+    });
+
+    // The shared bad values with blanks, shell characters, slashes or non-ASCII digits (a bare word
+    // like "abc" is a local user name, which MAILADDR takes).
+    test.each([...BAD_TEXT_VALUES.filter(v => /[^A-Za-z0-9.+-]/.test(v.trim()) && v.trim() !== ''), 'a@b\nPROGRAM /bin/sh', 'a b@example.com', 'x@-bad.example', '$(reboot)@x',
+        'a;b@example.com', '`id`', 'a@b|c'])('%j is refused as an address', value => {
+        expect(parseMailAddr(value).error).toBeDefined();
+    });
+
+    test.each(['relative/path', '/usr/../bin/sh', '/a b', '/bin/sh;reboot', '/x\ny', '/$(id)'])('%j is refused as a program', value => {
+        expect(parseProgram(value, true).error).toBeDefined();
+    });
+
+    test('a program the host cannot run is refused with its path; an empty field clears', () => {
+        expect(parseProgram('/usr/local/sbin/none', false).error?.args).toEqual(['/usr/local/sbin/none']);
+        expect(parseProgram(' ', null)).toEqual({ value: null });
+        expect(parseMailAddr('')).toEqual({ value: null });
+    });
+});
+
+describe('alertsPlan', () => {
+    const state = read(['HOMEHOST <system>', 'MAILADDR root'], UNITS('active'));
+
+    test('a new program: the whole file rewritten with the line added, and the running monitor restarted', () => {
+        const result = alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '/usr/local/sbin/md-alert' }, true);
+        expect(describePlan(result.plan!)).toBe([
+            "cat > /etc/mdadm/mdadm.conf <<'EOF'", 'HOMEHOST <system>', 'MAILADDR root', 'PROGRAM /usr/local/sbin/md-alert', 'EOF',
+            'systemctl restart mdmonitor.service'].join('\n'));
+        const undo = invertSteps(result.plan!.title, result.plan!.steps);
+        expect((undo.steps[1] as WriteFileStep).content).toBe('HOMEHOST <system>\nMAILADDR root\n');
+    });
+
+    test('nothing changed: no step; bad input: errors and no plan; the program unchecked yet: no plan', () => {
+        expect(alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '' }, null).plan?.steps).toEqual([]);
+        const bad = alertsPlan(state, { ...INPUT, mailAddr: 'x@y\nPROGRAM /bin/sh', program: '/nope' }, false);
+        expect(bad.plan).toBeUndefined();
+        expect(Object.keys(bad.errors!)).toEqual(['mailAddr', 'program']);
+        expect(alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '/usr/bin/x' }, null).plan).toBeUndefined();
+    });
+
+    test('clearing both warns that nobody will be told; a stopped monitor is not restarted', () => {
+        const stopped = read(['MAILADDR root'], UNITS('inactive'));
+        const result = alertsPlan(stopped, { ...INPUT, mailAddr: '', program: '' }, null);
+        expect(result.plan?.steps.map(s => s.kind)).toEqual(['write-file']);
+        expect(result.warnings).toHaveLength(1);
+    });
+
+    test('the test alert reads the file shown', () => {
+        expect(testAlertArgv('mdadm', state)).toEqual(['mdadm', '--monitor', '--scan', '--oneshot', '--test', '--config=/etc/mdadm/mdadm.conf']);
+    });
+});
+
+test('systemctl that answers nothing (systemd not running) leaves the service unknown, not missing', () => {
+    const state = read(['MAILADDR root'], ['@@units', 'System has not been booted with systemd as init system (PID 1). Can\'t operate.']);
+    expect(state.units).toBeNull();
+    expect(alertProblem(state)).toBeNull();
+    const notFound = read(['MAILADDR root'], ['@@units', 'Id=mdmonitor.service', 'LoadState=not-found', 'ActiveState=inactive', '']);
+    expect(notFound.units).toEqual([]);
+    expect(alertProblem(notFound)).toBe('not-running');
+});

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkSchedules, shellVariables } from '../../../../src/md/alerts/checkSchedule';
+import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
+
+const FIXTURES = join(__dirname, '../../../fixtures/check-schedule');
+const fixture = (name: string) => readFileSync(join(FIXTURES, name), 'utf8');
+
+/** The read script's output for these files (relative to /etc) and timers. */
+function read(files: Record<string, string>, units: string[] | null = null) {
+    const lines = Object.entries(files).flatMap(([path, text]) => [`@@file /etc/${path}`, ...text.replace(/\n$/, '').split('\n').map(l => `|${l}`)]);
+    return parseMonitorRead([...lines, ...(units ? ['@@units', ...units] : []), '@@end'].join('\n'), '/etc');
+}
+
+const TIMER = (id: string, active: string, next: string) =>
+    [`Id=${id}`, 'LoadState=loaded', `ActiveState=${active}`, 'UnitFileState=enabled', `NextElapseUSecRealtime=${next}`, ''];
+
+test('shellVariables: quotes, comments, export', () => {
+    expect(shellVariables('A="x y"\n# B=1\nexport C=\'z\'\nD=plain # note\n')).toEqual(new Map([['A', 'x y'], ['C', 'z'], ['D', 'plain']]));
+});
+
+test('RHEL raid-check: the listed arrays get their action, the others none; the timer gives the next run', () => {
+    const [schedule, ...others] = checkSchedules(read({ 'sysconfig/raid-check': fixture('rhel-sysconfig-raid-check') },
+        TIMER('raid-check.timer', 'active', 'Sun 2026-11-29 01:00:00 UTC')));
+    expect(others).toEqual([]);
+    expect(schedule).toMatchObject({ scheduler: 'raid-check', enabled: true, nextRun: 'Sun 2026-11-29 01:00:00 UTC', cron: null });
+    expect(['md0', 'md1', 'md2'].map(schedule.actionFor)).toEqual(['check', 'repair', null]);
+});
+
+test('RHEL raid-check without lists: every array gets CHECK\'s action unless skipped; ENABLED=no or no runner: disabled', () => {
+    const [all] = checkSchedules(read({ 'sysconfig/raid-check': 'ENABLED=yes\nCHECK=repair\nSKIP_DEVS="md9"\n', 'cron.d/raid-check': '0 1 * * Sun root /usr/sbin/raid-check\n' }));
+    expect(all).toMatchObject({ enabled: true, cron: '0 1 * * Sun', nextRun: null });
+    expect(['md0', 'md9'].map(all.actionFor)).toEqual(['repair', null]);
+    expect(checkSchedules(read({ 'sysconfig/raid-check': 'ENABLED=no\n', 'cron.d/raid-check': '0 1 * * Sun root /usr/sbin/raid-check\n' }))[0].enabled).toBe(false);
+    expect(checkSchedules(read({ 'sysconfig/raid-check': 'ENABLED=yes\n' }))[0].enabled).toBe(false);
+});
+
+test('Debian checkarray from cron.d, switched off by AUTOCHECK=false; mdcheck from its timer', () => {
+    const cron = fixture('debian-cron-mdadm');
+    expect(checkSchedules(read({ 'cron.d/mdadm': cron }))[0]).toMatchObject({ scheduler: 'checkarray', enabled: true, cron: '30 1 * * 0' });
+    expect(checkSchedules(read({ 'cron.d/mdadm': cron, 'default/mdadm': fixture('debian-default-mdadm') }))[0].enabled).toBe(false);
+    const [mdcheck] = checkSchedules(read({}, TIMER('mdcheck_start.timer', 'active', 'Sun 2026-12-06 01:00:00 UTC')));
+    expect(mdcheck).toMatchObject({ scheduler: 'mdcheck', enabled: true, nextRun: 'Sun 2026-12-06 01:00:00 UTC' });
+    expect(mdcheck.actionFor('md5')).toBe('check');
+    expect(checkSchedules(read({}))).toEqual([]);
+});

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+import { buildModel } from '../../../src/md/model';
+import { pageStatus } from '../../../src/md/pageStatus';
+import { loadCaptureFiles } from '../helpers/realKernelCapture';
+
+function statusOf(capture: string, files: Record<string, string> = {}) {
+    const all = loadCaptureFiles(capture);
+    for (const [path, content] of Object.entries(files)) all.set(path, `${content}\n`);
+    return pageStatus(buildModel({ files: all, pageSize: 4096, missingRoots: [], complete: true }, 0));
+}
+
+// Real kernel captures (6.1): what Cockpit's menu entry would carry.
+test.each([
+    ['raid1-with-spare', null],
+    ['raid5-recovery', { type: 'warning', title: { message: '$0 is degraded and rebuilding', args: ['md0'] } }],
+    ['raid5-degraded', { type: 'warning', title: { message: '$0 is degraded', args: ['md0'] } }],
+    ['raid5-member-failed', { type: 'warning', title: { message: '$0 is degraded', args: ['md0'] } }],
+])('%s', (capture, expected) => {
+    expect(statusOf(capture)).toEqual(expected);
+});
+
+test('a finished check that found mismatches is a warning; a clean one, or a count from a resync, is none', () => {
+    const after = (action: string, count: string) => statusOf('raid5-after-check-idle', {
+        '/sys/block/md0/md/last_sync_action': action, '/sys/block/md0/md/mismatch_cnt': count,
+    });
+    expect(after('check', '8')).toEqual({ type: 'warning', title: { message: 'The last check of $0 found mismatches', args: ['md0'] } });
+    expect(after('check', '0')).toBeNull();
+    expect(after('resync', '8')).toBeNull();
+});

@@ -57,11 +57,13 @@ interface EtaRun {
     maxAtHalfRealKiBs?: number;
 }
 
+// Bursts shorter than the rebuild, as on a real host whose rebuild takes hours: the kernel's ~30 s
+// window sees one phase or two at a time, a longer one sees them all.
 const RUNS: EtaRun[] = [
-    { name: 'bursts', what: '20 s quiet, 20 s of 320 MB/s reads', load: [{ seconds: 20, realMBs: 0 }, { seconds: 20, realMBs: 320 }] },
-    { name: 'irregular', what: 'quiet, light and heavy phases of 10-40 s',
-        load: [{ seconds: 30, realMBs: 80 }, { seconds: 10, realMBs: 320 }, { seconds: 40, realMBs: 0 },
-            { seconds: 25, realMBs: 240 }] },
+    { name: 'bursts', what: '8 s quiet, 8 s of 240 MB/s reads', load: [{ seconds: 8, realMBs: 0 }, { seconds: 8, realMBs: 240 }] },
+    { name: 'irregular', what: 'quiet, light and heavy phases of 4-15 s',
+        load: [{ seconds: 12, realMBs: 80 }, { seconds: 4, realMBs: 320 }, { seconds: 15, realMBs: 0 },
+            { seconds: 8, realMBs: 240 }] },
     { name: 'max-halved', what: '80 MB/s of reads; maximum lowered to 50000 KiB/s at 50%',
         load: [{ seconds: 3600, realMBs: 80 }], maxAtHalfRealKiBs: 50000 },
 ];
@@ -95,6 +97,10 @@ export interface EtaRunResult {
     kernelFinish: Summary;
     /** Checkpoints from JUDGED_FROM_PERCENT on where raidtune showed no estimate. */
     raidtuneMissing: number;
+    /** Runs with a change: the same from the first checkpoint after it (nothing could foresee it). */
+    afterChange: { raidtune: Summary; kernelFinish: Summary } | null;
+    /** Every refresh: seconds since the --add, KiB done per device, both estimates (replays of other estimators). */
+    samples: { atS: number; doneKiB: number; raidtuneS: number | null; kernelS: number | null }[];
 }
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
@@ -102,8 +108,8 @@ const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const MAX_PATH = GLOBAL_SETTINGS.speedMax.path;
 const MIN_PATH = GLOBAL_SETTINGS.speedMin.path;
 
-function summarise(points: Checkpoint[], key: 'raidtuneS' | 'kernelS'): Summary {
-    const judged = points.filter(p => p.percent >= JUDGED_FROM_PERCENT && p[key] !== null && p.trueS > 0);
+function summarise(points: Checkpoint[], key: 'raidtuneS' | 'kernelS', from = JUDGED_FROM_PERCENT): Summary {
+    const judged = points.filter(p => p.percent >= from && p[key] !== null && p.trueS > 0);
     const errors = judged.map(p => Math.abs(p[key]! - p.trueS));
     const shares = judged.map((p, i) => errors[i] / p.trueS);
     const mean = (list: number[]) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : null);
@@ -142,7 +148,7 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
     // Times are the guest's uptime, as the model's samples are dated (src/md/model.ts takenAt).
     const uptime = '$(cut -d" " -f1 /proc/uptime)';
     const t0 = 1000 * fields(await guest.runOk(`echo "@@t s=${uptime}"; mdadm /dev/md0 --add ${dev} >/dev/null 2>&1`), '@@t').s;
-    const samples: { atS: number; percent: number; raidtuneS: number | null; kernelS: number | null }[] = [];
+    const samples: (EtaRunResult['samples'][number] & { percent: number })[] = [];
     let host: HostModel | null = null;
     let halved = false;
     let finishS: number | null = null;
@@ -156,7 +162,7 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
             const sync = a!.sync!;
             const percent = (100 * sync.doneKiB!) / sync.totalKiB!;
             samples.push({
-                atS, percent,
+                atS, percent, doneKiB: sync.doneKiB!,
                 raidtuneS: shownEstimate(sync)?.seconds ?? null,
                 kernelS: sync.kernelFinishMinutes === null ? null : sync.kernelFinishMinutes * 60,
             });
@@ -192,6 +198,12 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
         checkpoints,
         raidtune: summarise(checkpoints, 'raidtuneS'), kernelFinish: summarise(checkpoints, 'kernelS'),
         raidtuneMissing: checkpoints.filter(c => c.percent >= JUDGED_FROM_PERCENT && c.raidtuneS === null).length,
+        afterChange: run.maxAtHalfRealKiBs
+            ? { raidtune: summarise(checkpoints, 'raidtuneS', 55), kernelFinish: summarise(checkpoints, 'kernelS', 55) } : null,
+        samples: samples.map(x => ({
+            atS: round(x.atS, 2), doneKiB: x.doneKiB, kernelS: x.kernelS,
+            raidtuneS: x.raidtuneS === null ? null : round(x.raidtuneS, 1),
+        })),
     };
 }
 

@@ -68,7 +68,7 @@ const RUNS: EtaRun[] = [
         load: [{ seconds: 3600, realMBs: 80 }], maxAtHalfRealKiBs: 50000 },
 ];
 const RUNS_BY_KERNEL: Record<string, string[]> = short ? { '6.1': ['bursts'], '7': ['bursts'] }
-    : { '6.1': ['bursts', 'max-halved'], '7': ['irregular', 'max-halved'] };
+    : { '6.1': RUNS.map(r => r.name), '7': RUNS.map(r => r.name) };
 
 interface Checkpoint extends EtaPoint {
     /** Seconds since the --add. */
@@ -90,6 +90,8 @@ export interface EtaRunResult {
     run: string;
     what: string;
     memberMiB: number;
+    /** md's KiB to rebuild per device. */
+    totalKiB: number;
     scale: number;
     totalS: number;
     checkpoints: Checkpoint[];
@@ -152,6 +154,7 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
     let host: HostModel | null = null;
     let halved = false;
     let finishS: number | null = null;
+    let totalKiB = 0;
     while (finishS === null) {
         const began = performance.now();
         const next = await readModel(guest, host);
@@ -160,7 +163,8 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
         if (recovering(a)) {
             host = next;
             const sync = a!.sync!;
-            const percent = (100 * sync.doneKiB!) / sync.totalKiB!;
+            totalKiB = sync.totalKiB!;
+            const percent = (100 * sync.doneKiB!) / totalKiB;
             samples.push({
                 atS, percent, doneKiB: sync.doneKiB!,
                 raidtuneS: shownEstimate(sync)?.seconds ?? null,
@@ -194,7 +198,8 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
         });
     }
     return {
-        kernel, run: run.name, what: run.what, memberMiB: MEMBER_MIB, scale: MODEL.scale, totalS: round(finishS, 1),
+        kernel, run: run.name, what: run.what, memberMiB: MEMBER_MIB, totalKiB, scale: MODEL.scale,
+        totalS: round(finishS, 1),
         checkpoints,
         raidtune: summarise(checkpoints, 'raidtuneS'), kernelFinish: summarise(checkpoints, 'kernelS'),
         raidtuneMissing: checkpoints.filter(c => c.percent >= JUDGED_FROM_PERCENT && c.raidtuneS === null).length,

@@ -41,13 +41,11 @@ export function kernelEstimateText(sync: SyncModel): string {
 }
 
 export function smoothedEstimateText(sync: SyncModel): string {
-    if (!sync.eta) {
-        const shown = shownEstimate(sync);
-        if (shown?.basis === 'predicted') {
-            return fmt(_('$0 by the what-if (re-learning the speed since the limits changed)'), durationText(shown.seconds));
-        }
-        return sync.relearning ? _('re-learning the speed since the limits changed…') : _('measuring…');
+    const shown = shownEstimate(sync);
+    if (shown?.basis === 'predicted') {
+        return fmt(_('$0 by the what-if (re-learning the speed since the limits changed)'), durationText(shown.seconds));
     }
+    if (!sync.eta) return sync.relearning ? _('re-learning the speed since the limits changed…') : _('measuring…');
     return fmt(ngettext('$0 (average of $1 sample over $2)', '$0 (average of $1 samples over $2)', sync.eta.samples),
         durationText(sync.eta.seconds), sync.eta.samples, durationText(sync.eta.windowSeconds));
 }

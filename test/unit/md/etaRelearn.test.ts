@@ -50,8 +50,15 @@ describe('the estimate after a change of the limits', () => {
         expect(shownEstimate(sync)).toEqual({ basis: 'predicted', seconds: left / 400 });
     });
 
-    test('the new speed is measured once the samples since the change span the window', () => {
+    test('the prediction stands until the samples since the change span md\'s own 30 s', () => {
+        // 14 s: enough for an estimate, not for md's throttling to have settled.
         const { sync } = run([BEFORE, { seconds: 14, rateKiBs: 400, maxKiBs: 400 }]);
+        expect(sync.eta).not.toBeNull();
+        expect(shownEstimate(sync)?.basis).toBe('predicted');
+    });
+
+    test('the new speed is measured once the samples since the change span the window', () => {
+        const { sync } = run([BEFORE, { seconds: 34, rateKiBs: 400, maxKiBs: 400 }]);
         expect(sync.relearning).toBeNull();
         // Only samples since the change: 400 KiB/s, not an average with the minute at 1000.
         expect(sync.eta?.rateKiBs).toBeCloseTo(400);
@@ -59,7 +66,7 @@ describe('the estimate after a change of the limits', () => {
     });
 
     test('unchanged limits keep the history', () => {
-        const { sync } = run([BEFORE, { seconds: 14, rateKiBs: 400, maxKiBs: 2000 }]);
+        const { sync } = run([BEFORE, { seconds: 34, rateKiBs: 400, maxKiBs: 2000 }]);
         expect(sync.relearning).toBeNull();
         expect(sync.eta?.windowSeconds).toBeGreaterThan(60);
     });

@@ -6,7 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setupRaidtune } from './harness/env';
+import { BROWSER_TIMEOUT_MS, setupRaidtune } from './harness/env';
 import { changeDialog, dialogButton, syncFact, waitForRefreshes } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
@@ -23,7 +23,7 @@ async function estimateMatching(pattern: RegExp): Promise<RegExpMatchArray> {
     await env.page.waitForFunction(source => {
         const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('raidtune estimate:'));
         return new RegExp(source).test(fact?.textContent?.replace('raidtune estimate:', '').trim() ?? '');
-    }, pattern.source, { timeout: 30000 });
+    }, pattern.source, { timeout: 60000 });
     return (await syncFact(env.page, 'md0', ESTIMATE)).match(pattern)!;
 }
 
@@ -41,7 +41,7 @@ test('a raised minimum: the estimate re-learns and shows the what-if finish time
     // The what-if: held at the minimum, the rebuild runs at the new one (the disks can move it).
     const predicted = minutes(await estimateMatching(PREDICTED));
     expect(predicted).toBeLessThan(before / 5);
-    // Once samples at the new speed span the estimate's window, it is measured again.
+    // Once samples at the new speed span 30 s (md's own speed window), it is measured again.
     const after = minutes(await estimateMatching(MEASURED));
     expect(after).toBeLessThan(before / 5);
-});
+}, 2 * BROWSER_TIMEOUT_MS); // two estimates to wait for: 12 s of samples, then 30 s after the change

@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench bench-rebuild clean install-files install-metrics po-update dist srpm rpm screenshots
+        demo bench bench-rebuild bench-eta clean install-files install-metrics po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -173,6 +173,13 @@ BENCH_KERNELS ?= $(if $(filter --short,$(BENCH_ARGS)),$(KERNEL),6.1 7)
 bench-rebuild: all
 	for k in $(BENCH_KERNELS); do RAIDTUNE_VM_KERNEL=$$k tools/vm/build-guest.sh || exit 1; done
 	node build/bench-rebuild.mjs --kernels $(shell echo $(BENCH_KERNELS) | tr ' ' ,) $(BENCH_ARGS)
+
+# Rebuild ETA on the real kernel (not a test): whole rebuilds under a changing load, raidtune's estimate
+# and the kernel's finish= against the real finish: bench/eta.json and bench/eta.svg, kernels 6.1 and 7.
+# BENCH_ARGS=--short: one short run (kernel $(KERNEL)), figures in test-results/bench/.
+bench-eta: all
+	for k in $(BENCH_KERNELS); do RAIDTUNE_VM_KERNEL=$$k tools/vm/build-guest.sh || exit 1; done
+	node build/bench-eta.mjs --kernels $(shell echo $(BENCH_KERNELS) | tr ' ' ,) $(BENCH_ARGS)
 
 # Release tarball: the files git tracks or would track (not ignored), the built dist/ and the
 # spec; reproducible (tools/dist-tarball.sh): two runs give the same bytes.

@@ -52,3 +52,41 @@ export function smoothedEta(history: readonly ProgressSample[], totalKiB: number
         samples: history.length,
     };
 }
+
+/** The sync's effective minimum and maximum, KiB/s, when its samples were taken. */
+export interface SyncLimits {
+    minKiBs: number | null;
+    maxKiBs: number | null;
+}
+
+/**
+ * A change of the limits during a sync: the samples before it tell the speed under the old limits
+ * only, so the estimate learns again from the change on (`make bench-eta`, run max-halved: the
+ * average over the window still held the old speed for minutes). Until it has a window of its own
+ * (src/md/modelSync.ts RELEARN_S), the what-if prediction of the new limits' speed stands in.
+ */
+export interface Relearning {
+    /** When the change was seen (ms, the samples' clock). */
+    since: number;
+    /** The speed the what-if predicts under the new limits, KiB/s; null when it cannot tell. */
+    predictedKiBs: number | null;
+}
+
+export function sameLimits(a: SyncLimits, b: SyncLimits): boolean {
+    return a.minKiBs === b.minKiBs && a.maxKiBs === b.maxKiBs;
+}
+
+export type ShownEstimate =
+    | { basis: 'measured'; seconds: number }
+    | { basis: 'predicted'; seconds: number };
+
+/** What the page shows as raidtune's estimate: while re-learning the what-if's, else the measured one. */
+export function shownEstimate(sync: {
+    eta: SmoothedEta | null; relearning: Relearning | null; doneKiB: number | null; totalKiB: number | null;
+}): ShownEstimate | null {
+    const rate = sync.relearning?.predictedKiBs;
+    if (rate && sync.doneKiB !== null && sync.totalKiB !== null) {
+        return { basis: 'predicted', seconds: Math.max(0, (sync.totalKiB - sync.doneKiB) / rate) };
+    }
+    return sync.eta ? { basis: 'measured', seconds: sync.eta.seconds } : null;
+}

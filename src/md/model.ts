@@ -17,6 +17,7 @@ import {
 } from './modelTypes';
 import { ARRAY_SETTINGS, DISK_SETTINGS, readDeviceSettings, readGlobalSettings } from './settings/registry';
 import { buildBitmap, buildSync, stoppedPosition } from './modelSync';
+import { rateAfterLimitChange } from './etaRelearn';
 import { shareUnchanged } from './share';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
@@ -211,8 +212,10 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const missingSlots = findMissingSlots(raidDiskCount, members, md.status);
     const arrayState = attr('array_state');
     const sectors = parseIntValue(readValue(snapshot, `${base}/size`));
+    const limits = { minKiBs: speedMin?.kiBs ?? null, maxKiBs: speedMax?.kiBs ?? null };
     const sync = buildSync(md, attr, raidDisks, arrayState, previous?.sync ?? null, takenAt,
-        action => stoppedPosition(action, level, attr, members, sectors));
+        action => stoppedPosition(action, level, attr, members, sectors),
+        limits, () => (previous ? rateAfterLimitChange(previous, limits) : null));
     if (sync?.runState === 'running') {
         sync.trend = addTrendSample(sync.trend, {
             at: takenAt, doneKiB: sync.doneKiB, totalKiB: sync.totalKiB, speedKiBs: sync.speedKiBs,

@@ -4,7 +4,7 @@
 
 import type { ArmedRestore } from './autoRestore';
 import type { BackgroundJob } from './diagnosis/backgroundJobs';
-import type { ProgressSample, SmoothedEta } from './eta';
+import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
 import type { PlanRecord } from './planRecord';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
@@ -48,6 +48,10 @@ export interface SyncModel {
     kernelFinishMinutes: number | null;
     eta: SmoothedEta | null;
     history: ProgressSample[];
+    /** The effective limits the history was taken under: a change starts it again (src/md/eta.ts). */
+    limits: SyncLimits;
+    /** Since a change of the limits, until the estimate has measured the new speed. */
+    relearning: Relearning | null;
     /** Progress, stripe cache and member disk counters of the last minute, for the diagnosis. */
     ioSamples: IoSample[];
     /** Samples for the speed and progress chart since the page opened (bounded, src/md/trend.ts). */

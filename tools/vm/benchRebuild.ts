@@ -19,11 +19,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { GATHER_SCRIPT } from '../../src/host/gatherScript';
-import { buildModel } from '../../src/md/model';
 import type { ArrayModel, HostModel } from '../../src/md/modelTypes';
-import { readBackMatches } from '../../src/md/readBack';
-import { parseGatherOutput } from '../../src/md/snapshot';
 import { PRESET_NAMES, presetPlan } from '../../src/md/tuning/presets';
 import { GLOBAL_SETTINGS, KERNEL_DEFAULT_SYNC_IO_DEPTH, STRIPE_CACHE_DEFAULT } from '../../src/md/settings/registry';
 import type { FixIntent } from '../../src/md/diagnosis/findings';
@@ -35,8 +31,9 @@ import { repoRoot } from '../cockpit/proc';
 import { buildHelper, fields, loadFigures, startHelperGuest, tagged, type BenchGuest } from './benchGuest';
 import { settingLabel, verdict, type Setting } from './benchPredict';
 import { DISK_MODELS, modelMBs, scaledDefaults, scaledKiBs, type DiskModel, type ModelName } from './diskModels';
+import { readModel, writeAttribute } from './benchHost';
 import { rebuildLimitMBs } from './rebuildLimit';
-import { shellQuote, type GuestControl } from './vm';
+import type { GuestControl } from './vm';
 
 const MB = 1e6;
 const short = process.argv.includes('--short');
@@ -56,7 +53,6 @@ const WINDOW_S = short ? 12 : 16;
 /** A rebuild expected to end within this long after the window runs to its end; a slower one is projected. */
 const FINISH_BUDGET_S = 12;
 const REBUILT = 'vdb';
-const STATE_DIR = '/run/raidtune-state';
 const MD = '/sys/block/md0/md';
 
 interface Case {
@@ -125,21 +121,6 @@ export interface Row {
 
 const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const kiBsToMBs = (kiBs: number) => (kiBs * 1024) / MB;
-
-/** raidtune's view of the guest, keeping the samples of `previous` (the page's refresh). */
-async function readModel(guest: GuestControl, previous: HostModel | null): Promise<HostModel> {
-    const argv = ['/usr/bin/sh', '-c', GATHER_SCRIPT, 'raidtune-gather', '/proc', '/sys', 'pagesize', STATE_DIR,
-        '/etc/sysctl.d', '/etc/udev/rules.d'];
-    const out = await guest.runOk(`LC_ALL=C ${argv.map(shellQuote).join(' ')}`);
-    return buildModel(parseGatherOutput(out), performance.now(), previous);
-}
-
-/** Writes one attribute as the product does (tee, then read back). */
-async function writeAttribute(guest: GuestControl, path: string, value: string): Promise<void> {
-    if (!/^[\w/.-]+$/.test(path) || !/^(\d+|system)$/.test(value)) throw new Error(`refusing to write ${value} to ${path}`);
-    const readBack = await guest.runOk(`printf '%s\\n' ${shellQuote(value)} | /usr/bin/tee ${shellQuote(path)} >/dev/null && cat ${shellQuote(path)}`);
-    if (!readBackMatches(path, value, readBack)) throw new Error(`${path}: wrote ${value}, reads ${readBack.trim()}`);
-}
 
 /** Global limits in an order that never asks for a minimum above the maximum. */
 async function writeLimits(guest: GuestControl, minKiBs: number | null, maxKiBs: number | null): Promise<void> {

@@ -2,6 +2,7 @@
 // Sentences that explain a sync's state and the numbers behind it.
 
 import { _, fmt, ngettext } from '../../host/i18n';
+import { shownEstimate } from '../../md/eta';
 import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
 import type { SyncModel } from '../../md/modelTypes';
@@ -40,7 +41,11 @@ export function kernelEstimateText(sync: SyncModel): string {
 }
 
 export function smoothedEstimateText(sync: SyncModel): string {
-    if (!sync.eta) return _('measuring…');
+    const shown = shownEstimate(sync);
+    if (shown?.basis === 'predicted') {
+        return fmt(_('$0 by the what-if (re-learning the speed since the limits changed)'), durationText(shown.seconds));
+    }
+    if (!sync.eta) return sync.relearning ? _('re-learning the speed since the limits changed…') : _('measuring…');
     return fmt(ngettext('$0 (average of $1 sample over $2)', '$0 (average of $1 samples over $2)', sync.eta.samples),
         durationText(sync.eta.seconds), sync.eta.samples, durationText(sync.eta.windowSeconds));
 }

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// `make bench-eta`: whole rebuilds on the real kernel (the rebuild benchmark's guest and HDD disk
+// model) under a competing load that comes and goes, and one run whose maximum is lowered half-way.
+// At every 5% of progress it records raidtune's estimate of the time left (the page's own code:
+// the gather script every 2 s, parseGatherOutput + buildModel, src/md/eta.ts) and the kernel's
+// finish=, and after the end the real time left. Measures, never asserts. See "ETA benchmark" in
+// the README.
+//
+//   node build/bench-eta.mjs                 full run, kernels 6.1 and 7: bench/eta.json, bench/eta.svg
+//   node build/bench-eta.mjs --kernels 7     one kernel
+//   node build/bench-eta.mjs --runs a,b      only these runs (their names below)
+//   node build/bench-eta.mjs --short         one short run: test-results/bench/
+//
+// Time is not scaled. The disk model scales bandwidth and the member size by the same factor, so a
+// rebuild here lasts as long as the real one of a member 1/scale as large (a 384 MiB member stands
+// for 7.5 GiB), and the load's bursts are real seconds. The kernel's finish= looks at md's last
+// ~30 s of wall time, which cannot be scaled; raidtune's window is therefore left as the page has it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { shownEstimate } from '../../src/md/eta';
+import type { ArrayModel, HostModel } from '../../src/md/modelTypes';
+import { GLOBAL_SETTINGS } from '../../src/md/settings/registry';
+import { repoRoot } from '../cockpit/proc';
+import { buildHelper, fields, startHelperGuest, type BenchGuest } from './benchGuest';
+import { readModel, writeAttribute } from './benchHost';
+import { DISK_MODELS, modelMBs, scaledDefaults, scaledKiBs } from './diskModels';
+import { etaSvg, type EtaPoint } from './etaPlot';
+
+const short = process.argv.includes('--short');
+const argValue = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : null;
+};
+const KERNELS = argValue('--kernels')?.split(',') ?? (short ? [process.env.RAIDTUNE_VM_KERNEL || '6.1'] : ['6.1', '7']);
+const RUN_FILTER = argValue('--runs')?.split(',') ?? null;
+
+const MODEL = DISK_MODELS.hdd;
+/** The page's refresh while a sync runs (src/ui/app/useHostModel.ts BUSY_INTERVAL_MS). */
+const SAMPLE_MS = 2000;
+const MEMBER_MIB = short ? 96 : 384;
+const MEMBERS = 5;
+const REBUILT = 'vdb';
+const LOAD_BLOCK_KIB = 64;
+const STEP_PERCENT = 5;
+/** The goal is judged from this much progress on (before, every estimator has little to go on). */
+const JUDGED_FROM_PERCENT = 20;
+
+/** One phase of the competing load: this many real MB/s (scaled by the model) for this long. */
+interface LoadPhase { seconds: number; realMBs: number }
+
+interface EtaRun {
+    name: string;
+    what: string;
+    /** Repeated until the rebuild ends. */
+    load: LoadPhase[];
+    /** Real KiB/s the global maximum is lowered to at half of the rebuild. */
+    maxAtHalfRealKiBs?: number;
+}
+
+// Bursts shorter than the rebuild, as on a real host whose rebuild takes hours: the kernel's ~30 s
+// window sees one phase or two at a time, a longer one sees them all.
+const RUNS: EtaRun[] = [
+    { name: 'bursts', what: '8 s quiet, 8 s of 240 MB/s reads', load: [{ seconds: 8, realMBs: 0 }, { seconds: 8, realMBs: 240 }] },
+    { name: 'irregular', what: 'quiet, light and heavy phases of 4-15 s',
+        load: [{ seconds: 12, realMBs: 80 }, { seconds: 4, realMBs: 320 }, { seconds: 15, realMBs: 0 },
+            { seconds: 8, realMBs: 240 }] },
+    { name: 'max-halved', what: '80 MB/s of reads; maximum lowered to 50000 KiB/s at 50%',
+        load: [{ seconds: 3600, realMBs: 80 }], maxAtHalfRealKiBs: 50000 },
+];
+const RUNS_BY_KERNEL: Record<string, string[]> = short ? { '6.1': ['bursts'], '7': ['bursts'] }
+    : { '6.1': RUNS.map(r => r.name), '7': RUNS.map(r => r.name) };
+
+interface Checkpoint extends EtaPoint {
+    /** Seconds since the --add. */
+    atS: number;
+}
+
+interface Summary {
+    /** Checkpoints from JUDGED_FROM_PERCENT on where the estimator had a figure. */
+    points: number;
+    meanErrorMin: number | null;
+    worstErrorMin: number | null;
+    /** |error| / real time left. */
+    meanShare: number | null;
+    worstShare: number | null;
+}
+
+export interface EtaRunResult {
+    kernel: string;
+    run: string;
+    what: string;
+    memberMiB: number;
+    /** md's KiB to rebuild per device. */
+    totalKiB: number;
+    scale: number;
+    totalS: number;
+    checkpoints: Checkpoint[];
+    raidtune: Summary;
+    kernelFinish: Summary;
+    /** Checkpoints from JUDGED_FROM_PERCENT on where raidtune showed no estimate. */
+    raidtuneMissing: number;
+    /** Runs with a change: the same from the first checkpoint after it (nothing could foresee it). */
+    afterChange: { raidtune: Summary; kernelFinish: Summary } | null;
+    /** Every refresh: seconds since the --add, KiB done per device, both estimates (replays of other estimators). */
+    samples: { atS: number; doneKiB: number; raidtuneS: number | null; kernelS: number | null }[];
+}
+
+const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+const MAX_PATH = GLOBAL_SETTINGS.speedMax.path;
+const MIN_PATH = GLOBAL_SETTINGS.speedMin.path;
+
+function summarise(points: Checkpoint[], key: 'raidtuneS' | 'kernelS', from = JUDGED_FROM_PERCENT): Summary {
+    const judged = points.filter(p => p.percent >= from && p[key] !== null && p.trueS > 0);
+    const errors = judged.map(p => Math.abs(p[key]! - p.trueS));
+    const shares = judged.map((p, i) => errors[i] / p.trueS);
+    const mean = (list: number[]) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : null);
+    const worst = (list: number[]) => (list.length ? Math.max(...list) : null);
+    const minutes = (s: number | null) => (s === null ? null : round(s / 60, 3));
+    return {
+        points: judged.length,
+        meanErrorMin: minutes(mean(errors)), worstErrorMin: minutes(worst(errors)),
+        meanShare: mean(shares) === null ? null : round(mean(shares)!, 3),
+        worstShare: worst(shares) === null ? null : round(worst(shares)!, 3),
+    };
+}
+
+/** The load as a guest shell loop: each phase a ratedread of its length, or a sleep. */
+function loadLoop(phases: LoadPhase[]): string {
+    const steps = phases.map(p => (p.realMBs > 0
+        ? `/tmp/ratedread /dev/md0 ${Math.round(p.realMBs * MODEL.scale * 1000)} ${LOAD_BLOCK_KIB} ${p.seconds} >/dev/null 2>&1 & echo $! > /tmp/rr.pid; wait $!`
+        : `sleep ${p.seconds}`));
+    return `( while :; do ${steps.join('; ')}; done ) >/dev/null 2>&1 & echo $! > /tmp/loop.pid`;
+}
+
+const STOP_LOAD = 'kill $(cat /tmp/loop.pid) 2>/dev/null; [ -f /tmp/rr.pid ] && kill $(cat /tmp/rr.pid) 2>/dev/null; rm -f /tmp/loop.pid /tmp/rr.pid; true';
+
+const array = (host: HostModel) => host.arrays.find(a => a.name === 'md0');
+const recovering = (a: ArrayModel | undefined) => a?.sync?.action === 'recover' && a.sync.runState === 'running' && a.sync.doneKiB !== null;
+
+async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRunResult> {
+    const { guest } = b;
+    const d = scaledDefaults(MODEL);
+    await writeAttribute(guest, MIN_PATH, String(d.minKiBs));
+    await writeAttribute(guest, MAX_PATH, String(d.maxKiBs));
+    const dev = `/dev/${REBUILT}`;
+    await guest.runOk(`{ ! grep -q '${REBUILT}\\[' /proc/mdstat || mdadm /dev/md0 --fail ${dev} --remove ${dev} >/dev/null; } && mdadm --zero-superblock ${dev}`);
+    await guest.runOk(loadLoop(run.load));
+    await sleep(2000);
+    // Times are the guest's uptime, as the model's samples are dated (src/md/model.ts takenAt).
+    const uptime = '$(cut -d" " -f1 /proc/uptime)';
+    const t0 = 1000 * fields(await guest.runOk(`echo "@@t s=${uptime}"; mdadm /dev/md0 --add ${dev} >/dev/null 2>&1`), '@@t').s;
+    const samples: (EtaRunResult['samples'][number] & { percent: number })[] = [];
+    let host: HostModel | null = null;
+    let halved = false;
+    let finishS: number | null = null;
+    let totalKiB = 0;
+    while (finishS === null) {
+        const began = performance.now();
+        const next = await readModel(guest, host);
+        const a = array(next);
+        const atS = (next.takenAt - t0) / 1000;
+        if (recovering(a)) {
+            host = next;
+            const sync = a!.sync!;
+            totalKiB = sync.totalKiB!;
+            const percent = (100 * sync.doneKiB!) / totalKiB;
+            samples.push({
+                atS, percent, doneKiB: sync.doneKiB!,
+                raidtuneS: shownEstimate(sync)?.seconds ?? null,
+                kernelS: sync.kernelFinishMinutes === null ? null : sync.kernelFinishMinutes * 60,
+            });
+            if (run.maxAtHalfRealKiBs && !halved && percent >= 50) {
+                halved = true;
+                await writeAttribute(guest, MAX_PATH, String(scaledKiBs(MODEL, run.maxAtHalfRealKiBs)));
+            }
+            if (percent >= 100 - STEP_PERCENT) {
+                // The last checkpoint is taken: wait for the end in the guest, closer than a refresh.
+                const end = await guest.runOk(`until [ "$(cat /sys/block/md0/md/degraded)" = 0 ] && [ "$(cat /sys/block/md0/md/sync_action)" = idle ]; ` +
+                    `do usleep 100000; done; echo "@@t s=${uptime}"`, { timeoutMs: 600000 });
+                finishS = fields(end, '@@t').s - t0 / 1000;
+            }
+        } else if (host) {
+            finishS = atS; // ended between two refreshes before 95%
+        }
+        if (atS > 1800) throw new Error(`${run.name}: the rebuild did not end within 30 minutes`);
+        if (finishS === null) await sleep(Math.max(0, SAMPLE_MS - (performance.now() - began)));
+    }
+    await guest.runOk(STOP_LOAD);
+    const checkpoints: Checkpoint[] = [];
+    for (let p = STEP_PERCENT; p < 100; p += STEP_PERCENT) {
+        const s = samples.find(x => x.percent >= p);
+        if (!s || checkpoints.some(c => c.atS === s.atS)) continue;
+        checkpoints.push({
+            percent: p, atS: round(s.atS, 1), trueS: round(finishS - s.atS, 1),
+            raidtuneS: s.raidtuneS === null ? null : round(s.raidtuneS, 1),
+            kernelS: s.kernelS === null ? null : round(s.kernelS, 1),
+        });
+    }
+    return {
+        kernel, run: run.name, what: run.what, memberMiB: MEMBER_MIB, totalKiB, scale: MODEL.scale,
+        totalS: round(finishS, 1),
+        checkpoints,
+        raidtune: summarise(checkpoints, 'raidtuneS'), kernelFinish: summarise(checkpoints, 'kernelS'),
+        raidtuneMissing: checkpoints.filter(c => c.percent >= JUDGED_FROM_PERCENT && c.raidtuneS === null).length,
+        afterChange: run.maxAtHalfRealKiBs
+            ? { raidtune: summarise(checkpoints, 'raidtuneS', 55), kernelFinish: summarise(checkpoints, 'kernelS', 55) } : null,
+        samples: samples.map(x => ({
+            atS: round(x.atS, 2), doneKiB: x.doneKiB, kernelS: x.kernelS,
+            raidtuneS: x.raidtuneS === null ? null : round(x.raidtuneS, 1),
+        })),
+    };
+}
+
+const pct = (share: number | null) => (share === null ? '-' : `${Math.round(share * 100)}%`);
+const num = (n: number | null) => (n === null ? '-' : String(n));
+
+function table(results: EtaRunResult[]): string {
+    const head = '| kernel | run | load | rebuild s | raidtune mean / worst min | raidtune mean / worst share | kernel mean / worst min | kernel mean / worst share |\n' +
+        '|---|---|---|---|---|---|---|---|\n';
+    return head + results.map(r => `| ${r.kernel} | ${r.run} | ${r.what} | ${r.totalS} | ${num(r.raidtune.meanErrorMin)} / ${num(r.raidtune.worstErrorMin)} | ` +
+        `${pct(r.raidtune.meanShare)} / ${pct(r.raidtune.worstShare)} | ${num(r.kernelFinish.meanErrorMin)} / ${num(r.kernelFinish.worstErrorMin)} | ` +
+        `${pct(r.kernelFinish.meanShare)} / ${pct(r.kernelFinish.worstShare)} |`).join('\n') + '\n';
+}
+
+async function main() {
+    const t0 = performance.now();
+    const helper = buildHelper();
+    const results: EtaRunResult[] = [];
+    for (const kernel of KERNELS) {
+        const runs = RUNS.filter(r => (RUN_FILTER ?? RUNS_BY_KERNEL[kernel] ?? []).includes(r.name));
+        if (!runs.length) continue;
+        console.log(`kernel ${kernel}: RAID6 of ${MEMBERS}, ${MEMBER_MIB} MiB members, ${round(modelMBs(MODEL))} MB/s per member (x${MODEL.scale})`);
+        const b = await startHelperGuest(helper, { kernel, model: MODEL, diskMiB: MEMBER_MIB, disks: MEMBERS });
+        try {
+            const members = b.guest.disks.slice(0, MEMBERS).map(x => `/dev/${x}`).join(' ');
+            await b.guest.runOk(`mdadm --create /dev/md0 --run --assume-clean --level=raid6 --raid-devices=${MEMBERS} ${members}`);
+            for (const run of runs) {
+                const r = await runOne(b, kernel, run);
+                console.log(`  ${run.name}: ${r.totalS} s; raidtune mean ${num(r.raidtune.meanErrorMin)} min (${pct(r.raidtune.meanShare)}), ` +
+                    `kernel mean ${num(r.kernelFinish.meanErrorMin)} min (${pct(r.kernelFinish.meanShare)})`);
+                for (const c of r.checkpoints) console.log(`    ${c.percent}% at ${c.atS} s: true ${c.trueS}, raidtune ${num(c.raidtuneS)}, kernel ${num(c.kernelS)}`);
+                results.push(r);
+            }
+            await b.guest.runOk(`mdadm --stop /dev/md0 && mdadm --zero-superblock ${members}`);
+        } finally {
+            await b.stop();
+        }
+    }
+    console.log(`\n${table(results)}`);
+    const dir = short ? join(repoRoot(), 'test-results', 'bench') : join(repoRoot(), 'bench');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'eta.json'), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(join(dir, 'eta.svg'), etaSvg(results.map(r => ({ title: `${r.kernel}: ${r.run}`, points: r.checkpoints })),
+        'Time left over a rebuild: real, raidtune and the kernel'));
+    console.log(`written: ${join(dir, 'eta.json')}, eta.svg (${round((performance.now() - t0) / 1000, 0)} s)`);
+}
+
+main().catch(error => {
+    console.error(error);
+    process.exit(1);
+});

@@ -176,6 +176,12 @@ test('the scheduler: only what every disk offers; switching resets nr_requests',
     await simSettlesAt(scheduler, ['[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline bfq']);
     // Without a scheduler the kernel goes back to the hardware's 32 tags.
     await simSettlesAt(nrRequests, DISKS.map(() => '32'));
+    // The dialog opened again, without a reload, shows what the kernel holds now.
+    await open('Disk queues…');
+    const column = (n: number) => dialog().locator(`.raidtune-disk-queues tbody tr td:nth-child(${n})`).allInnerTexts();
+    await expect(column(5)).resolves.toEqual(DISKS.map(() => 'none'));
+    await expect(column(4)).resolves.toEqual(DISKS.map(() => '32'));
+    await footerButton('Cancel').click();
 });
 
 test('a queue depth above what SATA queues: the kernel keeps 32', async () => {

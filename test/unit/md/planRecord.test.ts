@@ -2,7 +2,8 @@
 import { msg } from '../../../src/md/message';
 import type { Step } from '../../../src/md/plan';
 import {
-    APPLIER_GONE_AFTER_SECONDS, applierAlive, finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep, recordStartStep, stepCheckPath, undoPlan,
+    APPLIER_GONE_AFTER_SECONDS, applierAlive, finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep,
+    recordStartStep, stepCheckPath, undoPlan,
     type PlanRecord,
 } from '../../../src/md/planRecord';
 

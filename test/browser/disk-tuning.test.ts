@@ -171,7 +171,8 @@ test('the scheduler: only what every disk offers; switching resets nr_requests',
     await expect(dialog().getByRole('radio', { name: 'bfq', exact: true }).count()).resolves.toBe(0); // sde's alone
     await dialog().getByRole('radio', { name: 'none', exact: true }).check();
     await expect(commands()).resolves.toBe(echoAll('none', scheduler));
-    await dialog().getByText('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.').waitFor();
+    // The preview says what the kernel will make of the 128 set above: the disks' 32 tags without a scheduler.
+    await dialog().getByText(`The new scheduler also changes nr_requests: ${DISKS.map(d => `${d} 128 → 32`).join(', ')}.`).waitFor();
     await applyAndClose();
     await simSettlesAt(scheduler, ['[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline bfq']);
     // Without a scheduler the kernel goes back to the hardware's 32 tags.

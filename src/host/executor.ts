@@ -11,7 +11,7 @@ import { memberStillListed } from '../md/advice/health';
 import { JOURNAL_FILE, parseJournal, type Journal } from '../md/journal';
 import type { Message } from '../md/message';
 import type { RunCommandStep, Step } from '../md/plan';
-import { recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
+import { applierAlive, HEARTBEAT_SECONDS, recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
 import { readBackMatches } from '../md/readBack';
 
 export interface StepOutcome {
@@ -139,6 +139,30 @@ export function isOwnRecord(record: PlanRecord): boolean {
     return ownRecords.has(record.id);
 }
 
+/** 'own': this page applies it; 'applying': another page does, alive; 'unfinished': cut short. */
+export type RecordState = 'own' | 'applying' | 'unfinished';
+
+export function recordState(record: PlanRecord): RecordState {
+    if (isOwnRecord(record)) return 'own';
+    return applierAlive(record, Date.now()) ? 'applying' : 'unfinished';
+}
+
+/**
+ * Rewrites the record's aliveAt every few seconds until stopped; stop() waits for a write in
+ * flight, so none lands after the record's removal (it would bring the record back).
+ */
+function startHeartbeat(config: HostConfig, record: PlanRecord): () => Promise<void> {
+    let writing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+        const beat = { ...record, aliveAt: new Date().toISOString() };
+        writing = writing.then(() => applySteps(config, [recordStartStep(beat, config.stateDir)]));
+    }, HEARTBEAT_SECONDS * 1000);
+    return async () => {
+        clearInterval(timer);
+        await writing;
+    };
+}
+
 /**
  * Applies `steps` (the plan with raidtune's bookkeeping, the journal first) between the writes of
  * the plan's record: `shown`, the steps the person saw, are what a later load offers to finish or
@@ -152,7 +176,8 @@ export async function applyRecorded(config: HostConfig, title: Message, shown: r
     ownRecords.add(record.id);
     const start = await applySteps(config, [recordStartStep(record, config.stateDir)]);
     if (start.failed) return start;
-    const result = await applySteps(config, steps);
+    const stopHeartbeat = startHeartbeat(config, record);
+    const result = await applySteps(config, steps).finally(stopHeartbeat);
     const end = await applySteps(config, [recordEndStep(config.stateDir)]);
     return result.failed || !end.failed ? result : { done: result.done, failed: end.failed };
 }

@@ -26,9 +26,14 @@ export class ModelBuilder {
         null;
     private fastReadsInARow = 0;
     private fullReadDue = true;
+    // A change made while a full read is under way may have landed after the host answered it (a
+    // new scheduler's nr_requests, any setting): only a read started after the request counts.
+    private fullReadRequests = 0;
+    private requestsAtReadStart = 0;
 
-    /** The next read must be a full one. */
+    /** Called as a read starts: whether it must be a full one. */
     fullReadWanted(): boolean {
+        this.requestsAtReadStart = this.fullReadRequests;
         if (this.fullReadDue || !this.last || !this.last.model.arrays.some(a => a.sync)) return true;
         return this.fastReadsInARow >= FULL_READ_EVERY - 1;
     }
@@ -51,6 +56,7 @@ export class ModelBuilder {
     /** After a change: its effects anywhere (disk queues, array settings) show at the next read. */
     requestFullRead(): void {
         this.fullReadDue = true;
+        this.fullReadRequests++;
     }
 
     parse(output: string): Snapshot {
@@ -72,7 +78,7 @@ export class ModelBuilder {
             } : null);
         const fast = (snapshot.reusedSections?.length ?? 0) > 0;
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
-        if (!fast) this.fullReadDue = false;
+        if (!fast && this.requestsAtReadStart === this.fullReadRequests) this.fullReadDue = false;
         if (fast && last && arraysChangedBeyondSync(last.mdstat, built.mdstat)) this.fullReadDue = true;
         // The /proc/diskstats lines known for the next parse: a full read's, all disks' (a fast
         // read has only the syncing members' lines, which change at every read anyway).

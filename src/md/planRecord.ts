@@ -17,8 +17,26 @@ export interface PlanRecord {
     /** Tells this page's own records (of plans it is applying) from ones left by another. */
     id: string;
     startedAt: string;
+    /** Rewritten by the applying page while it applies: its last sign of life (absent: startedAt). */
+    aliveAt?: string;
     title: Message;
     steps: Step[];
+}
+
+/** How often the applying page rewrites aliveAt, however long a step takes. */
+export const HEARTBEAT_SECONDS = 5;
+/** Silence after which the applier is taken for gone (the page closed, the connection lost). */
+export const APPLIER_GONE_AFTER_SECONDS = 30;
+
+/**
+ * Whether another page is still applying the record's plan: it rewrites aliveAt every few seconds,
+ * so a record that has not been rewritten for several of those was left by a page that is gone. A
+ * live applier must never be told apart wrongly (another tab would offer to undo mid-apply), hence
+ * the margin. `now` is this page's clock, in ms; aliveAt is the applier's.
+ */
+export function applierAlive(record: PlanRecord, now: number): boolean {
+    const last = Date.parse(record.aliveAt ?? record.startedAt);
+    return Number.isFinite(last) && now - last < APPLIER_GONE_AFTER_SECONDS * 1000;
 }
 
 const recordSetting = (): Message => msg(N_('raidtune\'s record of the change being made'));
@@ -69,7 +87,7 @@ export function parsePlanRecord(text: string | null | undefined): PlanRecord | n
     try {
         const data = JSON.parse(text) as PlanRecord;
         const valid = data && data.version === 1 && isString(data.id) && isString(data.startedAt) &&
-            isMessage(data.title) &&
+            (data.aliveAt === undefined || isString(data.aliveAt)) && isMessage(data.title) &&
             Array.isArray(data.steps) && data.steps.length > 0 && data.steps.every(isStep);
         return valid ? data : null;
     } catch {

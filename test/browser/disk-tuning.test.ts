@@ -171,11 +171,18 @@ test('the scheduler: only what every disk offers; switching resets nr_requests',
     await expect(dialog().getByRole('radio', { name: 'bfq', exact: true }).count()).resolves.toBe(0); // sde's alone
     await dialog().getByRole('radio', { name: 'none', exact: true }).check();
     await expect(commands()).resolves.toBe(echoAll('none', scheduler));
-    await dialog().getByText('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.').waitFor();
+    // The preview says what the kernel will make of the 128 set above: the disks' 32 tags without a scheduler.
+    await dialog().getByText(`The new scheduler also changes nr_requests: ${DISKS.map(d => `${d} 128 → 32`).join(', ')}.`).waitFor();
     await applyAndClose();
     await simSettlesAt(scheduler, ['[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline', '[none] mq-deadline bfq']);
     // Without a scheduler the kernel goes back to the hardware's 32 tags.
     await simSettlesAt(nrRequests, DISKS.map(() => '32'));
+    // The dialog opened again, without a reload, shows what the kernel holds now.
+    await open('Disk queues…');
+    const column = (n: number) => dialog().locator(`.raidtune-disk-queues tbody tr td:nth-child(${n})`).allInnerTexts();
+    await expect(column(5)).resolves.toEqual(DISKS.map(() => 'none'));
+    await expect(column(4)).resolves.toEqual(DISKS.map(() => '32'));
+    await footerButton('Cancel').click();
 });
 
 test('a queue depth above what SATA queues: the kernel keeps 32', async () => {

@@ -4,7 +4,7 @@
 // network goes, then the page reloads). The next load finds the plan's record on the host, says
 // which disks took the value, and finishes the plan or undoes what took effect, previewed.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runAxe, severe } from './harness/cockpitSettings';
 import { simulatedTool } from '../../tools/cockpit';
@@ -34,6 +34,13 @@ const record = () => join(stateDir, 'applying.json');
 let cutAtDisk: string | null = null;
 /** Set when the connection was "lost": the writes before that disk's are done, the rest never reach Cockpit. */
 let lost = false;
+/**
+ * When set, the spawn of `tee` on this disk's nr_requests is held (its channel's messages wait), as
+ * a step that takes long: the page's other messages (its heartbeat) pass.
+ */
+let slowDisk: string | null = null;
+/** The held channel's messages, and how to let them go. */
+let held: { channel: string; messages: string[]; release: () => void } | null = null;
 
 beforeAll(async () => {
     await env.page.routeWebSocket(/\/cockpit\/socket$/, ws => {
@@ -41,7 +48,9 @@ beforeAll(async () => {
         let cut = false;
         ws.onMessage(message => {
             if (!cut && cutAtDisk && typeof message === 'string' && opensTee(message, nrRequests(cutAtDisk))) cut = lost = true;
-            if (!cut) server.send(message);
+            if (cut) return;
+            if (typeof message === 'string' && holds(message, server)) return;
+            server.send(message);
         });
         server.onMessage(message => ws.send(message));
     });
@@ -50,6 +59,25 @@ beforeAll(async () => {
 });
 
 beforeEach(() => closeLeftoverDialog(env.page));
+
+/** Holds the slow disk's tee: its open and its channel's frames wait until held.release(). */
+function holds(frame: string, server: { send: (message: string) => void }): boolean {
+    if (held) {
+        if (!frame.startsWith(`${held.channel}\n`) && !frame.includes(`"channel":"${held.channel}"`)) return false;
+        held.messages.push(frame);
+        return true;
+    }
+    if (!slowDisk || !opensTee(frame, nrRequests(slowDisk))) return false;
+    const channel = (JSON.parse(frame.slice(1)) as { channel: string }).channel;
+    const messages = [frame];
+    held = {
+        channel, messages, release: () => {
+            held = null;
+            messages.forEach(m => server.send(m));
+        },
+    };
+    return true;
+}
 
 /** A control message (channel "") opening a spawn of `tee <root>/path` (the configured tee: the simulated host's). */
 function opensTee(frame: string, path: string): boolean {
@@ -73,6 +101,18 @@ async function applyCutShort(value: string, cutAt: string) {
         cutAtDisk = null;
         await env.page.reload();
     }
+    // Fresh, the record may be another page's that is still applying: said so, nothing offered.
+    await env.page.locator('.raidtune-applying-elsewhere').waitFor();
+    await expect(alert().count()).resolves.toBe(0);
+    await ageRecord();
+    await env.page.reload();
+}
+
+/** Makes the record's applier silent for ten minutes, as the page cut short has been by then. */
+async function ageRecord() {
+    const data = JSON.parse(readFileSync(record(), 'utf8')) as Record<string, unknown>;
+    const then = new Date(Date.now() - 10 * 60 * 1000).toISOString();
+    writeFileSync(record(), JSON.stringify({ ...data, startedAt: then, aliveAt: then }) + '\n');
 }
 
 /** The alert's list: "Took effect: ..." then "Not done: ...". */
@@ -144,4 +184,41 @@ test('a plan that ends leaves no record and no alert', async () => {
     await env.page.reload();
     await arrayCard(env.page, 'md0').waitFor();
     await expect(alert().count()).resolves.toBe(0);
+});
+
+test('another page, while a plan is being applied: it says so and offers no undo', async () => {
+    const original = await simValue(env, nrRequests('sda'));
+    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }).click();
+    await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
+    await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('16');
+    slowDisk = 'sdc';
+    try {
+        await footerButton('Apply').click();
+        await waitUntil('the write to sdc under way', async () => held !== null && held.messages.length > 0);
+        await expect(simValues()).resolves.toEqual(['16', '16', original, original, original]);
+
+        const other = (await env.openPage()).page;
+        const elsewhere = other.locator('.raidtune-applying-elsewhere');
+        await elsewhere.waitFor();
+        await expect(elsewhere.locator('.pf-v6-c-alert__title').innerText()).resolves
+            .toMatch(/A change is being applied in another session: Change nr_requests of the disks under md0$/);
+        await expect(other.locator('.raidtune-unfinished').count()).resolves.toBe(0);
+        await expect(other.getByRole('button', { name: 'Undo', exact: true }).count()).resolves.toBe(0);
+        // The applying page keeps telling the host it is alive while its step takes long.
+        await waitUntil('a heartbeat in the record', async () => {
+            const text = existsSync(record()) ? readFileSync(record(), 'utf8') : '';
+            return text.includes('"aliveAt"');
+        });
+
+        held!.release();
+        await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+        await footerButton('Close').click();
+        await expect(simValues()).resolves.toEqual(DISKS.map(() => '16'));
+        expect(existsSync(record())).toBe(false);
+        await elsewhere.waitFor({ state: 'detached' });
+        await expect(other.locator('.raidtune-unfinished').count()).resolves.toBe(0);
+    } finally {
+        slowDisk = null;
+        held?.release();
+    }
 });

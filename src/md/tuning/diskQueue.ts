@@ -27,6 +27,31 @@ export function nrRequestsMax(disk: DiskModel): number | null {
     return scheduler === 'none' ? disk.hwTags : NR_REQUESTS_MAX;
 }
 
+/** BLKDEV_DEFAULT_RQ: a scheduler's default nr_requests is twice the tags, at most twice this. */
+const DEFAULT_SCHED_REQUESTS = 128;
+
+/**
+ * The nr_requests the kernel sets when the disk's scheduler becomes `scheduler`: the tags of the
+ * hardware queue without one, else 2 x min(tags, BLKDEV_DEFAULT_RQ) (blk_mq_init_sched()); null
+ * when the tags are unknown.
+ */
+export function nrRequestsAfterSwitch(disk: DiskModel, scheduler: string): number | null {
+    if (disk.hwTags === null) return null;
+    return scheduler === 'none' ? disk.hwTags : 2 * Math.min(disk.hwTags, DEFAULT_SCHED_REQUESTS);
+}
+
+/** Says how nr_requests follows a scheduler switch: per disk where the tags tell, else in general. */
+function schedulerSwitchWarning(scheduler: string, disks: DiskModel[]): Message | null {
+    const after = disks.map(d => ({ disk: d, to: nrRequestsAfterSwitch(d, scheduler) }));
+    if (after.some(a => a.to === null)) {
+        return msg(N_('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.'));
+    }
+    const changing = after.filter(a => a.disk.nrRequests !== a.to);
+    if (!changing.length) return null;
+    return msg(N_('The new scheduler also changes nr_requests: $0.'),
+        changing.map(a => `${a.disk.name} ${a.disk.nrRequests ?? '?'} → ${a.to}`).join(', '));
+}
+
 /** What a change of each setting under an array is called. */
 const TITLES: Record<DiskQueueSetting, string> = {
     queueDepth: N_('Change the queue depth of the disks under $0'),
@@ -130,7 +155,8 @@ function settingWarnings(setting: DiskQueueSetting, value: string, disks: DiskMo
         }
     }
     if (setting === 'scheduler') {
-        warnings.push(msg(N_('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.')));
+        const nrRequests = schedulerSwitchWarning(value, disks);
+        if (nrRequests) warnings.push(nrRequests);
     }
     return warnings;
 }

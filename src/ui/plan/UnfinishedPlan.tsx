@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, AlertActionLink, Content, StackItem } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { isOwnRecord, readStepTargets } from '../../host/executor';
+import { readStepTargets, recordState } from '../../host/executor';
 import { finishPlan, forgetPlan, planProgress, undoPlan, type PlanProgress, type PlanRecord } from '../../md/planRecord';
 import type { Plan } from '../../md/plan';
 import { useHost } from '../common/HostContext';
@@ -35,10 +35,26 @@ function useProgress(record: PlanRecord | null): PlanProgress | null {
     return record && progress?.id === record.id ? progress.progress : null;
 }
 
+/** Another page applies a plan now: nothing to finish or undo (yet), only said. */
+function ApplyingElsewhere({ record }: { record: PlanRecord }) {
+    return (
+        <StackItem>
+            <Alert isInline variant="info" className="raidtune-applying-elsewhere"
+                title={fmt(_('A change is being applied in another session: $0'), text(record.title))}>
+                <p>{fmt(_('It started at $0. If it does not finish, this page offers to finish or undo it.'),
+                    new Date(record.startedAt).toLocaleString())}</p>
+            </Alert>
+        </StackItem>
+    );
+}
+
 /** A StackItem of the page while a record is shown; its dialogs outlive the record. */
 export function UnfinishedPlan() {
     const { model, config, admin } = useHost();
-    const record = model.planRecord && !isOwnRecord(model.planRecord) ? model.planRecord : null;
+    // Checked again at every refresh: another page's record turns unfinished once it falls silent.
+    const state = model.planRecord ? recordState(model.planRecord) : null;
+    const record = state === 'unfinished' ? model.planRecord : null;
+    const elsewhere = state === 'applying' ? model.planRecord : null;
     const progress = useProgress(record);
     // Fixed when its dialog opens: the dialog stays to say how it went after the record is gone.
     const [offer, setOffer] = useState<Offer | null>(null);
@@ -60,6 +76,7 @@ export function UnfinishedPlan() {
     ].filter(Boolean) : undefined;
     return (
         <>
+            {elsewhere && <ApplyingElsewhere record={elsewhere} />}
             {record && (
                 <StackItem>
                     <Alert isInline variant="warning" className="raidtune-unfinished" title={fmt(_('A change did not finish: $0'), title!)}

@@ -152,6 +152,23 @@ describe('fast reads: only what a sync changes, the rest reused from the last fu
         expect(refresh()).toBe('fast');
     });
 
+    test('a change made while a full read is under way: that read does not count, the next is full', () => {
+        const host = startHost('raid6-recovery');
+        const builder = new ModelBuilder();
+        const disk = builder.build(builder.parse(gatherOutput(host)), 0).arrays[0].members[0].disk;
+        expect(builder.fullReadWanted()).toBe(false);
+        builder.requestFullRead();
+        expect(builder.fullReadWanted()).toBe(true);
+        const before = gatherOutput(host);
+        // Written (a new scheduler resets nr_requests) after the host answered that read.
+        tee(host, `sys/block/${disk}/queue/nr_requests`, '7');
+        builder.requestFullRead();
+        expect(builder.build(builder.parse(before), 2000).disks.get(disk)?.nrRequests).not.toBe(7);
+        expect(builder.fullReadWanted()).toBe(true);
+        expect(builder.build(builder.parse(gatherOutput(host)), 4000).disks.get(disk)?.nrRequests).toBe(7);
+        expect(builder.fullReadWanted()).toBe(false);
+    });
+
     test('a fast read that shows a member changed asks for a full read at once', () => {
         const host = startHost('raid6-recovery');
         const builder = new ModelBuilder();

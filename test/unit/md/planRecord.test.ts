@@ -2,7 +2,8 @@
 import { msg } from '../../../src/md/message';
 import type { Step } from '../../../src/md/plan';
 import {
-    finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep, recordStartStep, stepCheckPath, undoPlan,
+    APPLIER_GONE_AFTER_SECONDS, applierAlive, finishPlan, forgetPlan, parsePlanRecord, planProgress, recordEndStep,
+    recordStartStep, stepCheckPath, undoPlan,
     type PlanRecord,
 } from '../../../src/md/planRecord';
 
@@ -20,6 +21,20 @@ describe('the record of a plan being applied', () => {
         expect(start.kind === 'write-file' && parsePlanRecord(start.content)).toEqual(record);
         expect(recordEndStep('/var/lib/raidtune')).toMatchObject({ kind: 'write-file', path: '/var/lib/raidtune/applying.json', content: null });
         expect(forgetPlan('/s').steps).toEqual([recordEndStep('/s')]);
+    });
+
+    test('its applier is alive until it has been silent for a while; its last heartbeat counts', () => {
+        const at = (iso: string) => ({ ...record, startedAt: '2026-11-26T03:00:00.000Z', aliveAt: iso });
+        const start = Date.parse('2026-11-26T03:00:00.000Z');
+        const gone = APPLIER_GONE_AFTER_SECONDS * 1000;
+        expect(applierAlive({ ...record, startedAt: '2026-11-26T03:00:00.000Z' }, start + gone - 1)).toBe(true);
+        expect(applierAlive({ ...record, startedAt: '2026-11-26T03:00:00.000Z' }, start + gone)).toBe(false);
+        expect(applierAlive(at('2026-11-26T03:10:00.000Z'), start + 10 * 60 * 1000 + gone - 1)).toBe(true);
+        expect(applierAlive(at('2026-11-26T03:10:00.000Z'), start + 10 * 60 * 1000 + gone)).toBe(false);
+        // A date that does not parse tells nothing of an applier: the record is offered as cut short.
+        expect(applierAlive(at('soon'), start)).toBe(false);
+        expect(parsePlanRecord(JSON.stringify(at('2026-11-26T03:10:00.000Z')))?.aliveAt).toBe('2026-11-26T03:10:00.000Z');
+        expect(parsePlanRecord(JSON.stringify({ ...record, aliveAt: 5 }))).toBeNull();
     });
 
     test('is not trusted when it is not what raidtune writes', () => {

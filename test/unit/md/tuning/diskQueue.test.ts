@@ -11,7 +11,7 @@ import { describePlan, invertSteps, type Plan, type WriteAttributeStep } from '.
 import { readBackMatches } from '../../../../src/md/readBack';
 import { parseGatherOutput } from '../../../../src/md/snapshot';
 import {
-    diskQueueInitial, diskQueuePlan, diskQueueUnavailable, memberDisks, schedulerChoices,
+    diskQueueInitial, diskQueuePlan, diskQueueUnavailable, memberDisks, nrRequestsAfterSwitch, schedulerChoices,
     type DiskQueueSetting,
 } from '../../../../src/md/tuning/diskQueue';
 import type { SimulatedHost } from '../../../../sim';
@@ -213,12 +213,27 @@ describe('I/O scheduler', () => {
             'echo none > /sys/block/sdc/queue/scheduler',
         ].join('\n'));
         expect(result.plan!.steps.map(s => (s as WriteAttributeStep).from)).toEqual(['mq-deadline', 'mq-deadline', 'mq-deadline']);
-        expect(texts(result)).toContain('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.');
+        // The preview says what nr_requests becomes: the tags of the hardware queue without a scheduler.
+        expect(result.warnings?.find(w => w.message === 'The new scheduler also changes nr_requests: $0.')?.args)
+            .toEqual(['sda 64 → 32, sdb 64 → 32, sdc 64 → 32']);
         expect(applyToSim(sim, result.plan!).every(o => o.matches)).toBe(true);
         expect(attr(sim, 'sys/block/sda/queue/nr_requests')).toBe('32');
         const undo = applyToSim(sim, invertSteps(result.plan!.title, result.plan!.steps));
         // Undo goes backwards: sdc, sdb, sda.
         expect(undo.map(o => o.readBack)).toEqual(['none [mq-deadline] ', 'none [mq-deadline] ', 'none [mq-deadline] bfq kyber ']);
+    });
+
+    test('the tags unknown: said in general; nr_requests that stays: not said', () => {
+        const { host } = start();
+        const disks = memberDisks(host, md0()).filter(d => d.scheduler?.current !== 'none');
+        const untagged = { ...host, disks: new Map([...host.disks].map(([n, d]) => [n, { ...d, hwTags: null }])) };
+        expect(texts(plan('scheduler', 'none', untagged)))
+            .toContain('Changing the scheduler also sets nr_requests back to the kernel\'s default for the new scheduler.');
+        expect(disks.map(d => nrRequestsAfterSwitch(d, 'mq-deadline'))).toEqual(disks.map(d => d.nrRequests));
+        const atDefault = {
+            ...host, disks: new Map([...host.disks].map(([n, d]) => [n, { ...d, nrRequests: d.hwTags }])),
+        };
+        expect(texts(plan('scheduler', 'none', atDefault)).filter(t => t.includes('nr_requests'))).toEqual([]);
     });
 
     test.each([...BAD_TEXT_VALUES, 'bfq', 'kyber', 'cfq', '[mq-deadline]', 'MQ-DEADLINE', 'mq-deadline; reboot', 'none\nmq-deadline'])(

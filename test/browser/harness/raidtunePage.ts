@@ -154,8 +154,10 @@ export async function syncTitle(surface: Surface, name: string): Promise<string>
 
 /** The sentence explaining a sync that does not run (delayed, pending, frozen); null when none. */
 export async function syncExplanation(surface: Surface, name: string): Promise<string | null> {
-    // One read (no count-then-read): the alert may go away between two calls when the sync resumes.
-    const titles = await syncSection(surface, name).locator('.pf-v6-c-alert__title').evaluateAll(els =>
+    // Read where a reader looks: a card out of view has no innerText (cardInView). One read (no
+    // count-then-read): the alert may go away between two calls when the sync resumes.
+    const card = await cardInView(surface, name);
+    const titles = await card.locator('.raidtune-sync .pf-v6-c-alert__title').evaluateAll(els =>
         els.map(e => (e as HTMLElement).innerText));
     return titles.length ? titles[0].replace(/^Info alert:\s*/, '').trim() : null;
 }

@@ -3,7 +3,7 @@
 // says what the guest kernel and mdadm said around that moment (readKernel() before and after).
 // Expected texts are derived here from the kernel's values, not from raidtune's own code.
 import type { Page } from 'playwright-core';
-import { arrayCard, waitForRefreshes } from '../../browser/harness/raidtunePage';
+import { cardInView, waitForRefreshes } from '../../browser/harness/raidtunePage';
 import { kernelArray, readKernel, type KernelArray, type KernelView } from './kernelFacts';
 import type { GuestControl } from '../../../tools/vm/vm';
 
@@ -32,7 +32,10 @@ export interface PageArray {
 }
 
 export async function readPageArray(page: Page, name: string): Promise<PageArray> {
-    return arrayCard(page, name).evaluate((card: HTMLElement, arrayName: string) => {
+    // Scrolled to first: a card out of view is not laid out and has no innerText (cardInView), and
+    // the page's own cards above the arrays (alerts, checks) can push even the first one down.
+    const inView = await cardInView(page, name);
+    return inView.evaluate((card: HTMLElement, arrayName: string) => {
         const text = (el: Element | null) => (el ? (el as HTMLElement).innerText.trim() : '');
         const header = card.querySelector('.pf-v6-c-card__header');
         const headerItems = text(header).split(/\s*\n\s*|\t/);

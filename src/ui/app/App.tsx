@@ -5,6 +5,7 @@ import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
 import { HealthOverTime } from '../health/HealthOverTime';
+import { useMonitorState } from '../health/AlertsCard';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
@@ -44,11 +45,16 @@ export function App() {
 const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
-    const { model, refresh, error } = useRefreshResult();
+    const { model: latest, refresh, error } = useRefreshResult();
+    // Read beside the first model, not after it: the page appears once both are in, so nothing
+    // above the array cards arrives later and moves them (and the button under the pointer).
+    const monitor = useMonitorState();
+    const monitorRead = monitor.state !== null || monitor.error !== null;
+    const model = latest && (monitorRead || !latest.mdAvailable) ? latest : null;
     const selected = useSelectedArray();
     useEffect(() => {
-        if (refresh) recordRender(refresh.seq, refresh.builtAt);
-    }, [refresh]);
+        if (refresh && model) recordRender(refresh.seq, refresh.builtAt);
+    }, [refresh, model]);
     // Cockpit's menu entry carries a warning or error icon while an array needs attention.
     useEffect(() => {
         if (!model) return;
@@ -75,7 +81,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model?.mdAvailable && <HealthOverTime arrays={arrayNames(model)} />}
+            {model?.mdAvailable && <HealthOverTime monitor={monitor} arrays={arrayNames(model)} />}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

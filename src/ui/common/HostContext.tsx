@@ -23,6 +23,11 @@ function useHostContext(): HostContextValue {
     return value;
 }
 
+/** Where the host's files are: known before the first model is read. */
+export function useHostConfig(): HostConfig {
+    return useHostContext().config;
+}
+
 export function useHost(): Omit<HostContextValue, 'store'> & { model: HostModel } {
     const { store, ...rest } = useHostContext();
     const model = useSyncExternalStore(store.subscribe, () => store.get().model);

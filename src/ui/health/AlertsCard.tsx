@@ -11,7 +11,7 @@ import {
 } from '../pf';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
-import { useHost } from '../common/HostContext';
+import { useHost, useHostConfig } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 import { AlertsChange } from './AlertsChange';
 import { _, fmt } from '../../host/i18n';
@@ -23,8 +23,15 @@ import { invertSteps, type Plan } from '../../md/plan';
 
 type TestOutcome = { ok: true; words: string } | { ok: false; words: string } | null;
 
-export function useMonitorState(): { state: MonitorState | null; error: string | null; reread: () => void } {
-    const { config } = useHost();
+export interface MonitorRead {
+    state: MonitorState | null;
+    error: string | null;
+    reread: () => void;
+}
+
+/** The host's monitor state, read when the page opens (before the first model too) and on reread(). */
+export function useMonitorState(): MonitorRead {
+    const config = useHostConfig();
     type Read = { state: MonitorState | null; error: string | null };
     const [read, setRead] = useState<Read>({ state: null, error: null });
     const [generation, setGeneration] = useState(0);

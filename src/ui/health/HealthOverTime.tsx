@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The host's side of health over time, read once for both cards: who is told when a disk fails,
-// and which periodic check runs on each array.
+// and which periodic check runs on each array. The page reads it with the first model
+// (useMonitorState in App.tsx) and shows both at once: cards that arrived later pushed the array
+// cards down under the admin's pointer.
 
 import { StackItem } from '../pf';
-import { AlertsCard, useMonitorState } from './AlertsCard';
+import { AlertsCard, type MonitorRead } from './AlertsCard';
 import { CheckSchedule } from './CheckSchedule';
 
-export function HealthOverTime({ arrays }: { arrays: string[] }) {
-    const { state, error, reread } = useMonitorState();
+export function HealthOverTime({ monitor: { state, error, reread }, arrays }: {
+    monitor: MonitorRead; arrays: string[];
+}) {
     return (
         <>
             <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>

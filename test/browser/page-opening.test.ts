@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Opening the page: once the array cards show, nothing arrives above them and moves them. The
+// alerts card used to be read after the first model and pushed the cards down a moment later,
+// under the admin's pointer: a click meant for "Disk queues…" could land beside it (a CI run
+// failed that way). Chromium's Layout Instability API says what moved, and when.
+
+import type { Page } from 'playwright-core';
+import { setupRaidtune } from './harness/env';
+import { refreshesSettled } from './harness/raidtunePage';
+
+const env = setupRaidtune({ scenario: 'raid1-healthy', openBarePage: false });
+
+/** The elements layout shifts moved (not after input: the admin's own clicks may move things). */
+function movedElements(page: Page): Promise<string[]> {
+    return page.evaluate(() => new Promise<string[]>(resolve => {
+        const moved: string[] = [];
+        const describe = (node: Node | null) => {
+            if (!(node instanceof Element)) return String(node?.nodeName ?? 'a removed node');
+            return node.tagName.toLowerCase() + (node.id ? `#${node.id}` : '') +
+                (node.classList.length ? `.${[...node.classList].join('.')}` : '');
+        };
+        type LayoutShift = PerformanceEntry & { hadRecentInput: boolean; sources: { node: Node | null }[] };
+        const observer = new PerformanceObserver(list => {
+            for (const entry of list.getEntries() as LayoutShift[]) {
+                if (!entry.hadRecentInput) moved.push(...entry.sources.map(source => describe(source.node)));
+            }
+        });
+        // buffered: the shifts since the page started, delivered in the next task or so.
+        observer.observe({ type: 'layout-shift', buffered: true });
+        requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+            observer.disconnect();
+            resolve(moved);
+        }, 200)));
+    }));
+}
+
+test('once the array cards show, no card arrives above them and moves them', async () => {
+    const { page } = await env.openPage();
+    await page.locator('#array-md0').waitFor();
+    // Everything the page reads when it opens is in: the alerts card and a refresh after the first.
+    await page.locator('#monitor-alerts #alerts-fact-service').waitFor();
+    await page.locator('#check-schedule').waitFor();
+    await refreshesSettled(page);
+    expect(await movedElements(page)).toEqual([]);
+});

@@ -56,7 +56,7 @@ export const CACHE_FULL_MIN_SHARE = 0.75;
  * busy one: on disks capped by a token bucket (QEMU's throttling, a cloud volume's limits) busy
  * time is time queued at the cap, so of identical disks all near their cap the one given a few
  * percent more of a random load queues most, 0.73-0.79 busy at 3.8-5.9x its peers' time per MiB,
- * while a disk capped at half its peers' speed was busy 0.89-1 at 2.2-3.6x (`make bench-rebuild`,
+ * while a disk capped at half its peers' speed was busy 0.89-1 at 2.2-3.8x (`make bench-rebuild`,
  * hdd-raid6-load, Linux 6.1 and 7.3; README, issue #14).
  */
 export const SLOW_RATIO = 2;

@@ -51,14 +51,16 @@ export const OTHER_IO_MIN_KIBS = 64;
 /** The cache was full in at least three samples out of four: not a passing burst. */
 export const CACHE_FULL_MIN_SHARE = 0.75;
 /**
- * A member is slow when it needs at least three times its peers' I/O time per MiB and is busy at
- * least half the time (it then sets the pace). Drives of one model differ by 15% or so in speed
- * (seed 001: one read 15% faster than the rest), but their busy time under a random competing
- * load differs far more: identical disks moving the same MB/s measured 0.28 to 0.72 busy, 2.5x
- * (`make bench-rebuild`, case hdd-raid6-load, Linux 7.3), and 2x named one of them.
+ * A member is slow when the sync waits for it nearly all the time (busy at least 85%) and it needs
+ * at least twice its peers' I/O time per MiB. Busy time, not the ratio, tells a slow disk from a
+ * busy one: on disks capped by a token bucket (QEMU's throttling, a cloud volume's limits) busy
+ * time is time queued at the cap, so of identical disks all near their cap the one given a few
+ * percent more of a random load queues most, 0.73-0.79 busy at 3.8-5.9x its peers' time per MiB,
+ * while a disk capped at half its peers' speed was busy 0.89-1 at 2.2-3.8x (`make bench-rebuild`,
+ * hdd-raid6-load, Linux 6.1 and 7.3; README, issue #14).
  */
-export const SLOW_RATIO = 3;
-export const SLOW_MIN_BUSY = 0.5;
+export const SLOW_RATIO = 2;
+export const SLOW_MIN_BUSY = 0.85;
 /** Stripe cache sizes to suggest, in order: 4096 is where most of the measured gain is (presets.ts). */
 const CACHE_STEPS = [4096, 8192, 16384, STRIPE_CACHE_MAX];
 

@@ -17,6 +17,7 @@ import type { Message } from '../../md/message';
 import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, type Plan, type Step } from '../../md/plan';
 import { useHost } from '../common/HostContext';
+import { AutomationScript } from './AutomationScript';
 import { text } from '../common/message';
 
 export interface ChangeModalProps {
@@ -148,6 +149,11 @@ export function ChangeModal({
                         <StackItem>
                             <p>{_('These commands will run on the host:')}</p>
                             <Commands steps={toApply} />
+                        </StackItem>
+                    )}
+                    {!done && !changed && toApply.length > 0 && (
+                        <StackItem>
+                            <AutomationScript steps={toApply} title={title} />
                         </StackItem>
                     )}
                     {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The automation script view's one entry point: a plan as both texts, or null where a step cannot
+// be said for another host (an array without a UUID, a path raidtune does not write).
+
+import type { Plan } from '../plan';
+import { playbook } from './playbook';
+import { shellScript } from './shellScript';
+import { AutomationError, type ArrayRef } from './targets';
+
+export { arrayRefs, type ArrayRef } from './targets';
+
+export interface AutomationTexts {
+    shell: string;
+    playbook: string;
+}
+
+export function automationTexts(plan: Plan, title: string, arrays: readonly ArrayRef[]): AutomationTexts | null {
+    try {
+        return { shell: shellScript(plan, title, arrays), playbook: playbook(plan, title, arrays) };
+    } catch (e) {
+        if (e instanceof AutomationError) return null;
+        throw e;
+    }
+}

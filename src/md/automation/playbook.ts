@@ -65,10 +65,10 @@ function findArray(arrays: readonly ArrayRef[], ref: ArrayRef): Task[] {
     ];
 }
 
-/** Read one file into `reg` (failing with `missing` when it is not there). */
-function readFile(path: string, reg: string, missing: string): Task[] {
+/** Read one file into `reg` (failing with `missing` when it is not there); `label`: the task's name. */
+function readFile(path: string, reg: string, missing: string, label = path): Task[] {
     return [
-        task(`Read ${path}`, 'ansible.builtin.slurp', [`src: ${yamlTemplate(path)}`], [`register: ${reg}`, 'failed_when: false']),
+        task(`Read ${label}`, 'ansible.builtin.slurp', [`src: ${yamlTemplate(path)}`], [`register: ${reg}`, 'failed_when: false']),
         task(`Fail: ${missing}`, 'ansible.builtin.fail', [`msg: ${yamlLiteral(missing)}`], [`when: "'content' not in ${reg}"`]),
     ];
 }
@@ -86,16 +86,17 @@ const PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
 function stripeCacheChecks(arrays: readonly ArrayRef[], ref: ArrayRef, n: number, value: string | null): Task[] {
     const md = `{{ raidtune_root }}/sys/block/${arrayName(arrays, ref)}/md`;
     const tasks = [
-        ...readFile(`${md}/level`, `raidtune_level_${n}`, `md array ${ref.uuid} has no md/level`),
+        ...readFile(`${md}/level`, `raidtune_level_${n}`, `md array ${ref.uuid} has no md/level`, `the level of ${ref.uuid}`),
         task(`Fail where md array ${ref.uuid} has no stripe cache`, 'ansible.builtin.fail', [
             `msg: ${yamlTemplate(`md array ${ref.uuid} is {{ raidtune_level_${n}.content | b64decode | trim }} on this host: it has no stripe cache`)}`,
         ], [`when: (raidtune_level_${n}.content | b64decode | trim) not in ['raid4', 'raid5', 'raid6']`]),
     ];
     if (value === null) return tasks;
     return [...tasks,
-        ...readFile(`${md}/raid_disks`, `raidtune_disks_${n}`, `md array ${ref.uuid} has no md/raid_disks`),
-        ...readFile(`${md}/stripe_cache_size`, `raidtune_cache_${n}`, `md array ${ref.uuid} has no stripe cache`),
-        ...readFile('{{ raidtune_root }}/proc/meminfo', `raidtune_meminfo_${n}`, 'no /proc/meminfo'),
+        ...readFile(`${md}/raid_disks`, `raidtune_disks_${n}`, `md array ${ref.uuid} has no md/raid_disks`, `the disks of ${ref.uuid}`),
+        ...readFile(`${md}/stripe_cache_size`, `raidtune_cache_${n}`, `md array ${ref.uuid} has no stripe cache`,
+            `the stripe cache of ${ref.uuid}`),
+        ...readFile('{{ raidtune_root }}/proc/meminfo', `raidtune_meminfo_${n}`, 'no /proc/meminfo', '/proc/meminfo'),
         task('Read the page size', 'ansible.builtin.command', ['argv: [getconf, PAGESIZE]'], [`register: raidtune_page_${n}`, 'changed_when: false']),
         task(`Fail where a stripe cache of ${value} takes over ${PERCENT} % of MemAvailable`, 'ansible.builtin.fail', [
             `msg: ${yamlLiteral(`a stripe cache of ${value} on md array ${ref.uuid} needs over ${PERCENT} % of the available memory`)}`,
@@ -120,7 +121,7 @@ function attributeTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'write
         const entries = t.attribute === ARRAY_SETTINGS.stripeCache.attribute ? value : null;
         checks.push(...stripeCacheChecks(arrays, t.array, n, entries));
     }
-    checks.push(...readFile(path, reg, missingText(t)));
+    checks.push(...readFile(path, reg, missingText(t), targetLabel(t)));
     if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
         checks.push(task(`Fail where ${t.disk} offers no scheduler ${value}`, 'ansible.builtin.fail', [
             `msg: ${yamlLiteral(`${t.disk} offers no I/O scheduler ${value}`)}`,
@@ -154,7 +155,7 @@ function runTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'run' }, n: 
         const reg = `raidtune_bitmap_${n}`;
         const test = bitmap === 'none' ? '!=' : '==';
         return [
-            ...readFile(`${md}/bitmap/location`, reg, `md array ${array.uuid} has no md/bitmap/location`),
+            ...readFile(`${md}/bitmap/location`, reg, `md array ${array.uuid} has no md/bitmap/location`, `the bitmap of ${array.uuid}`),
             task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: (${reg}.content | b64decode | trim) ${test} 'none'`]),
         ];
     }

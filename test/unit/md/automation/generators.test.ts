@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The generators on plans the simulated-host test does not cover: mdadm commands run only where
+// their end state is missing (checked with the real sh on a small tree and an mdadm that records
+// its argv), disk attributes by name, removed files, and what cannot be said for another host.
+
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { automationTexts } from '../../../../src/md/automation';
+import { playbook } from '../../../../src/md/automation/playbook';
+import { shellScript } from '../../../../src/md/automation/shellScript';
+import { AutomationError, type ArrayRef } from '../../../../src/md/automation/targets';
+import { msg } from '../../../../src/md/message';
+import { attributeStep, type Plan, type Step } from '../../../../src/md/plan';
+
+const UUID = '3b1c5e2a-7d4f-4a9e-9c1b-5f6e7d8c9a0b';
+const REFS: ArrayRef[] = [{ name: 'md0', uuid: UUID, level: 'raid1' }];
+const S = msg('setting');
+
+const plan = (...steps: Step[]): Plan => ({ title: S, steps });
+const grow = (bitmap: string): Step => ({ kind: 'run', setting: S, argv: ['mdadm', '--grow', '/dev/md0', `--bitmap=${bitmap}`], undoArgv: null });
+const remove: Step = { kind: 'run', setting: S, argv: ['mdadm', '/dev/md0', '--fail', '/dev/sdb1', '--remove', '/dev/sdb1'], undoArgv: null };
+
+let root: string;
+beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
+    mkdirSync(join(root, 'sys/block/md9/md/bitmap'), { recursive: true });
+    mkdirSync(join(root, 'sys/block/md9/md/dev-sdb1'));
+    writeFileSync(join(root, 'sys/block/md9/md/uuid'), `${UUID}\n`);
+    writeFileSync(join(root, 'sys/block/md9/md/bitmap/location'), 'none\n');
+    mkdirSync(join(root, 'bin'));
+    // Records its argv, one run a line: the commands the script ran.
+    writeFileSync(join(root, 'bin/mdadm'), `#!/bin/sh\nprintf '%s ' "$@" >> "${root}/mdadm.log"\necho >> "${root}/mdadm.log"\n`);
+    chmodSync(join(root, 'bin/mdadm'), 0o755);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function run(script: string) {
+    return spawnSync('sh', ['-c', script], { encoding: 'utf8', env: { PATH: `${join(root, 'bin')}:${process.env.PATH}`, RAIDTUNE_ROOT: root } });
+}
+const ran = () => existsSync(join(root, 'mdadm.log')) ? readFileSync(join(root, 'mdadm.log'), 'utf8') : '';
+
+test('mdadm --grow runs with the array found by UUID, only while the bitmap is not there yet', () => {
+    const script = shellScript(plan(grow('internal')), 'Bitmap', REFS);
+    expect(run(script).status).toBe(0);
+    expect(ran()).toBe('--grow /dev/md9 --bitmap=internal \n');
+    writeFileSync(join(root, 'sys/block/md9/md/bitmap/location'), '+8\n');
+    expect(run(script).stdout).toContain('unchanged: bitmap internal');
+    expect(ran().split('\n').length).toBe(2);
+    const none = shellScript(plan(grow('none')), 'Bitmap', REFS);
+    expect(run(none).status).toBe(0);
+    expect(ran()).toContain('--grow /dev/md9 --bitmap=none');
+});
+
+test('a member is failed and removed only while the array still has it', () => {
+    const script = shellScript(plan(remove), 'Remove', REFS);
+    expect(run(script).status).toBe(0);
+    expect(ran()).toBe('/dev/md9 --fail /dev/sdb1 --remove /dev/sdb1 \n');
+    rmSync(join(root, 'sys/block/md9/md/dev-sdb1'), { recursive: true });
+    expect(run(script).stdout).toContain('unchanged: sdb1 removed');
+    expect(ran().split('\n').length).toBe(2);
+});
+
+test('the playbook guards the same commands', () => {
+    const text = playbook(plan(grow('internal'), remove), 'Both', REFS);
+    expect(text).toContain("when: (raidtune_bitmap_1.content | b64decode | trim) == 'none'");
+    expect(text).toContain('when: raidtune_member_2.stat.exists');
+    expect(text).toContain('- "/dev/{{ raidtune_md_1.stdout }}"');
+});
+
+test('a disk attribute is written by name where the disk offers the value; a removed file is removed', () => {
+    mkdirSync(join(root, 'sys/block/sdb/queue'), { recursive: true });
+    writeFileSync(join(root, 'sys/block/sdb/queue/scheduler'), 'none [mq-deadline]\n');
+    mkdirSync(join(root, 'etc'));
+    writeFileSync(join(root, 'etc/kept.conf'), 'x\n');
+    const steps = [attributeStep(S, '/sys/block/sdb/queue/scheduler', 'none', 'mq-deadline'),
+        { kind: 'write-file', setting: S, path: '/etc/kept.conf', content: null, previous: 'x\n' } as Step];
+    const script = shellScript(plan(...steps), 'Disk', REFS);
+    const first = run(script);
+    expect(first.status).toBe(0);
+    expect(readFileSync(join(root, 'sys/block/sdb/queue/scheduler'), 'utf8')).toBe('none\n');
+    expect(existsSync(join(root, 'etc/kept.conf'))).toBe(false);
+    const bfq = shellScript(plan(attributeStep(S, '/sys/block/sdb/queue/scheduler', 'bfq', 'none')), 'Disk', REFS);
+    const refused = run(bfq);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toBe('raidtune: sdb offers no I/O scheduler bfq\n');
+});
+
+test('what cannot be said for another host gives no script', () => {
+    expect(automationTexts(plan(grow('internal')), 'x', [])).toBeNull();
+    expect(automationTexts(plan(attributeStep(S, '/sys/block/md0/md/unknown_attr', '1', '0')), 'x', REFS)).toBeNull();
+    expect(() => shellScript(plan(attributeStep(S, '/sys/block/md0/md/stripe_cache_size', 99999, 256)), 'x', REFS))
+        .toThrow(AutomationError);
+});

@@ -151,11 +151,7 @@ export function ChangeModal({
                             <Commands steps={toApply} />
                         </StackItem>
                     )}
-                    {!done && !changed && toApply.length > 0 && (
-                        <StackItem>
-                            <AutomationScript steps={toApply} title={title} />
-                        </StackItem>
-                    )}
+                    {!done && !changed && toApply.length > 0 && <AutomationScript steps={toApply} title={title} />}
                     {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}
                     {done && <StackItem><Outcome result={done.result} failureHint={failureHint} /></StackItem>}
                     {done?.undone && (

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { automationTexts } from '../../../../src/md/automation';
+import { automationTexts, stepsForOtherHosts } from '../../../../src/md/automation';
 import { playbook } from '../../../../src/md/automation/playbook';
 import { shellScript } from '../../../../src/md/automation/shellScript';
 import { AutomationError, type ArrayRef } from '../../../../src/md/automation/targets';
@@ -92,4 +92,12 @@ test('what cannot be said for another host gives no script', () => {
     expect(automationTexts(plan(attributeStep(S, '/sys/block/md0/md/unknown_attr', '1', '0')), 'x', REFS)).toBeNull();
     expect(() => shellScript(plan(attributeStep(S, '/sys/block/md0/md/stripe_cache_size', 99999, 256)), 'x', REFS))
         .toThrow(AutomationError);
+});
+
+test('raidtune\'s own records of this host are left out of what other hosts get', () => {
+    const journal: Step = { kind: 'write-file', setting: S, path: '/var/lib/raidtune/restore.json', content: null, previous: '{}' };
+    const waiter: Step = { kind: 'run', setting: S, argv: ['sh', '-c', 'x', 'w', '/var/lib/raidtune/auto-restore/md0.armed'], undoArgv: null };
+    const limit = attributeStep(S, '/proc/sys/dev/raid/speed_limit_min', 1000, 5000);
+    const kept: Step = { kind: 'write-file', setting: S, path: '/etc/sysctl.d/90-raidtune.conf', content: 'x\n', previous: null };
+    expect(stepsForOtherHosts([journal, limit, waiter, kept], '/var/lib/raidtune')).toEqual([limit, kept]);
 });

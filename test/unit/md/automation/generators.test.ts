@@ -30,8 +30,16 @@ beforeEach(() => {
     writeFileSync(join(root, 'sys/block/md9/md/uuid'), `${UUID}\n`);
     writeFileSync(join(root, 'sys/block/md9/md/bitmap/location'), 'none\n');
     mkdirSync(join(root, 'bin'));
-    // Records its argv, one run a line: the commands the script ran.
-    writeFileSync(join(root, 'bin/mdadm'), `#!/bin/sh\nprintf '%s ' "$@" >> "${root}/mdadm.log"\necho >> "${root}/mdadm.log"\n`);
+    // Records its argv, one run a line, and leaves what mdadm would: a bitmap's location, a member gone.
+    writeFileSync(join(root, 'bin/mdadm'), [
+        '#!/bin/sh', `printf '%s ' "$@" >> "${root}/mdadm.log"`, `echo >> "${root}/mdadm.log"`,
+        `md=${root}/sys/block/md9/md`,
+        'case "$*" in',
+        '*--bitmap=internal*) echo +8 > "$md/bitmap/location" ;;',
+        '*--bitmap=none*) echo none > "$md/bitmap/location" ;;',
+        '*--remove*) rm -r "$md/dev-sdb1" ;;',
+        'esac', '',
+    ].join('\n'));
     chmodSync(join(root, 'bin/mdadm'), 0o755);
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
@@ -45,7 +53,6 @@ test('mdadm --grow runs with the array found by UUID, only while the bitmap is n
     const script = shellScript(plan(grow('internal')), 'Bitmap', REFS);
     expect(run(script).status).toBe(0);
     expect(ran()).toBe('--grow /dev/md9 --bitmap=internal \n');
-    writeFileSync(join(root, 'sys/block/md9/md/bitmap/location'), '+8\n');
     expect(run(script).stdout).toContain('unchanged: bitmap internal');
     expect(ran().split('\n').length).toBe(2);
     const none = shellScript(plan(grow('none')), 'Bitmap', REFS);
@@ -57,16 +64,38 @@ test('a member is failed and removed only while the array still has it', () => {
     const script = shellScript(plan(remove), 'Remove', REFS);
     expect(run(script).status).toBe(0);
     expect(ran()).toBe('/dev/md9 --fail /dev/sdb1 --remove /dev/sdb1 \n');
-    rmSync(join(root, 'sys/block/md9/md/dev-sdb1'), { recursive: true });
     expect(run(script).stdout).toContain('unchanged: sdb1 removed');
     expect(ran().split('\n').length).toBe(2);
 });
 
-test('the playbook guards the same commands', () => {
-    const text = playbook(plan(grow('internal'), remove), 'Both', REFS);
-    expect(text).toContain("when: (raidtune_bitmap_1.content | b64decode | trim) == 'none'");
-    expect(text).toContain('when: raidtune_member_2.stat.exists');
-    expect(text).toContain('- "/dev/{{ raidtune_md_1.stdout }}"');
+function ansible(file: string) {
+    return spawnSync('ansible-playbook', ['-i', 'localhost,', '-c', 'local', '-e', `raidtune_root=${root}`, '-e', 'ansible_become=false', file],
+        { encoding: 'utf8', env: { ...process.env, PATH: `${join(root, 'bin')}:${process.env.PATH}`, ANSIBLE_NOCOLOR: '1',
+            ANSIBLE_LOCAL_TEMP: join(root, '.ansible-tmp'), ANSIBLE_HOME: join(root, '.ansible') } });
+}
+
+test('the playbook runs the same mdadm commands with the array found by UUID, once', () => {
+    const file = join(root, 'playbook.yml');
+    writeFileSync(file, playbook(plan(grow('internal'), remove), 'Both', REFS));
+    const first = ansible(file);
+    expect(first.status).toBe(0);
+    expect(ran()).toBe('--grow /dev/md9 --bitmap=internal \n/dev/md9 --fail /dev/sdb1 --remove /dev/sdb1 \n');
+    const second = ansible(file);
+    expect(second.status).toBe(0);
+    expect(second.stdout).toMatch(/localhost\s*: ok=\d+\s+changed=0 /);
+    expect(ran().split('\n').length).toBe(3);
+}, 60_000);
+
+test('scripts with every kind of step pass sh -n and shellcheck', () => {
+    const steps: Step[] = [grow('internal'), remove, attributeStep(S, '/sys/block/sdb/queue/scheduler', 'none', 'mq-deadline'),
+        attributeStep(S, '/sys/block/md0/md/sync_speed_min', 'system', '5000'),
+        { kind: 'write-file', setting: S, path: '/etc/kept.conf', content: null, previous: 'x\n' },
+        { kind: 'run', setting: S, argv: ['systemctl', 'restart', 'mdmonitor.service'], undoArgv: null }];
+    const file = join(root, 'all.sh');
+    writeFileSync(file, shellScript(plan(...steps), 'All', REFS));
+    expect(spawnSync('sh', ['-n', file]).status).toBe(0);
+    const lint = spawnSync('shellcheck', ['-s', 'sh', file], { encoding: 'utf8' });
+    expect(lint.stdout).toBe('');
 });
 
 test('a disk attribute is written by name where the disk offers the value; a removed file is removed', () => {

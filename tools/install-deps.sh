@@ -6,6 +6,7 @@
 #     prometheus-node-exporter, which check raidtune-metrics' output and alert rules (Debian only:
 #     Fedora has no packaged promtool; its RPM build needs neither; where systemd runs, Debian starts
 #     their services on :9090/:9100: the tests start their own exporter on a free loopback port);
+#     ansible-core and shellcheck, which run and lint the generated automation scripts;
 #   - Node.js >= 20.19 with npm (only checked, and installed from the distribution when it has one);
 #   - node_modules: `npm ci` when it is missing or older than package-lock.json.
 # Skips what is already there (a no-op run takes well under a second). Non-interactive; needs root
@@ -66,7 +67,7 @@ fi
 case $distro in
 debian)
     packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm rpmlint cpio appstream gettext make xz-utils
-              prometheus prometheus-node-exporter)
+              prometheus prometheus-node-exporter ansible-core shellcheck)
     missing=()
     # One dpkg-query for all: prints "name status" for known packages, nothing for unknown ones.
     installed=$(dpkg-query -W -f='${Package} ${db:Status-Status}\n' "${packages[@]}" 2>/dev/null || true)
@@ -99,7 +100,8 @@ debian)
     fi
     ;;
 fedora)
-    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm-build rpmlint cpio appstream gettext make xz)
+    packages=(cockpit-ws cockpit-bridge cockpit-system chromium dbus-daemon rpm-build rpmlint cpio appstream gettext make xz
+              ansible-core ShellCheck)
     missing=()
     for p in "${packages[@]}"; do
         rpm -q --quiet "$p" 2>/dev/null || missing+=("$p")

@@ -6,7 +6,9 @@ import { _ } from '../../host/i18n';
 type CopyState = 'idle' | 'copied' | 'failed';
 
 /** Commands for a person to run, one a line, with a button that copies them all. */
-export function CopyableCommands({ id, commands, className }: { id: string; commands: string[]; className?: string }) {
+export function CopyableCommands({ id, commands, className, copyLabel }: {
+    id: string; commands: string[]; className?: string; copyLabel?: string;
+}) {
     const [state, setState] = useState<CopyState>('idle');
     const text = commands.join('\n');
     // The clipboard may be refused (no permission, insecure origin): the text stays selectable.
@@ -19,7 +21,7 @@ export function CopyableCommands({ id, commands, className }: { id: string; comm
         <>
             <CodeBlock className={className} actions={
                 <CodeBlockAction>
-                    <ClipboardCopyButton id={`${id}-copy`} variant="plain" aria-label={_('Copy the commands')}
+                    <ClipboardCopyButton id={`${id}-copy`} variant="plain" aria-label={copyLabel ?? _('Copy the commands')}
                         onClick={copy} exitDelay={600}>
                         {tip}
                     </ClipboardCopyButton>

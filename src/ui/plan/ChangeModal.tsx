@@ -17,6 +17,7 @@ import type { Message } from '../../md/message';
 import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, type Plan, type Step } from '../../md/plan';
 import { useHost } from '../common/HostContext';
+import { AutomationScript } from './AutomationScript';
 import { text } from '../common/message';
 
 export interface ChangeModalProps {
@@ -150,6 +151,7 @@ export function ChangeModal({
                             <Commands steps={toApply} />
                         </StackItem>
                     )}
+                    {!done && !changed && toApply.length > 0 && <AutomationScript steps={toApply} title={title} />}
                     {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}
                     {done && <StackItem><Outcome result={done.result} failureHint={failureHint} /></StackItem>}
                     {done?.undone && (

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The automation script view's one entry point: a plan as both texts, or null where a step cannot
+// be said for another host (an array without a UUID, a path raidtune does not write).
+
+import type { Plan, Step } from '../plan';
+import { playbook } from './playbook';
+import { shellScript } from './shellScript';
+import { AutomationError, type ArrayRef } from './targets';
+
+export { arrayRefs, type ArrayRef } from './targets';
+
+export interface AutomationTexts {
+    shell: string;
+    playbook: string;
+}
+
+/**
+ * The steps that mean something on another host: raidtune's own records of this host (the restore
+ * journal, an armed automatic restore and its waiter, all under `stateDir`) are left out.
+ */
+export function stepsForOtherHosts(steps: readonly Step[], stateDir: string): Step[] {
+    const own = (text: string) => text === stateDir || text.startsWith(`${stateDir}/`);
+    return steps.filter(step => {
+        switch (step.kind) {
+        case 'write-file': return !own(step.path);
+        case 'run': return !step.argv.some(own);
+        case 'write-attribute': return true;
+        }
+    });
+}
+
+export function automationTexts(plan: Plan, title: string, arrays: readonly ArrayRef[]): AutomationTexts | null {
+    try {
+        return { shell: shellScript(plan, title, arrays), playbook: playbook(plan, title, arrays) };
+    } catch (e) {
+        if (e instanceof AutomationError) return null;
+        throw e;
+    }
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// A plan as an Ansible playbook, with ansible-core's own modules only (no collection to install):
+// the arrays found by the kernel's md/uuid, every check before the first write (slurp + fail),
+// sysfs and /proc/sys written with `command: tee` only where the value read differs, kept files
+// with copy/file, mdadm as argv. dev.raid.* is not written with ansible.posix.sysctl: that module
+// always also writes a sysctl file (/etc/sysctl.conf by default), so a change the plan makes live
+// only would be kept after reboot too; "Keep after reboot" plans have their own sysctl.d file.
+// `raidtune_root` prefixes every path (tests on a simulated host); it is empty on a real host.
+
+import type { Plan, Step } from '../plan';
+import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
+import { ARRAY_SETTINGS } from '../settings/registry';
+import { yamlLiteral, yamlTemplate } from './quote';
+import {
+    argvWords, arraysOfPlan, attributeTarget, checkedValue, grownBitmap, removedMember, type ArrayRef, type Target,
+} from './targets';
+
+/** One task as YAML lines, indented under `tasks:`. */
+type Task = string[];
+
+/** Prints the md device whose md/uuid is $2 under root $1 (nothing if none); fixed text, argv only. */
+const FIND_ARRAY = 'for f in "$1"/sys/block/md*/md/uuid; do [ "$(cat "$f" 2>/dev/null)" = "$2" ] && { d=${f%/md/uuid}; echo "${d##*/}"; }; done; exit 0';
+
+/** The value read back as the kernel shows it already holds `want` ("N (local)", "a [b] c", "N (system)"). */
+const HOLDS = "cur in [want, want ~ ' (local)'] or ('[' ~ want ~ ']') in cur or (want == 'system' and cur is match('.* [(]system[)]$'))";
+
+function arrayVar(arrays: readonly ArrayRef[], ref: ArrayRef): string {
+    return `raidtune_md_${arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+}
+
+/** A Jinja expression for the array's name on the managed host. */
+function arrayName(arrays: readonly ArrayRef[], ref: ArrayRef): string {
+    return `{{ ${arrayVar(arrays, ref)}.stdout }}`;
+}
+
+function targetPath(arrays: readonly ArrayRef[], t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return `{{ raidtune_root }}${t.path}`;
+    case 'array': return `{{ raidtune_root }}/sys/block/${arrayName(arrays, t.array)}/${t.attribute}`;
+    case 'disk': return `{{ raidtune_root }}/sys/block/${t.disk}/${t.attribute}`;
+    }
+}
+
+function targetLabel(t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return t.key;
+    case 'array': return `${t.array.uuid} (${t.array.name} where this was made) ${t.attribute}`;
+    case 'disk': return `${t.disk} ${t.attribute}`;
+    }
+}
+
+function task(name: string, module: string, args: string[], extra: string[] = []): Task {
+    return [`- name: ${yamlLiteral(name)}`, `  ${module}:`, ...args.map(a => `    ${a}`), ...extra.map(e => `  ${e}`)];
+}
+
+function findArray(arrays: readonly ArrayRef[], ref: ArrayRef): Task[] {
+    const v = arrayVar(arrays, ref);
+    return [
+        task(`Find md array ${ref.uuid} by its UUID`, 'ansible.builtin.command', [
+            'argv:', `  - sh`, `  - -c`, `  - ${yamlLiteral(FIND_ARRAY)}`, '  - raidtune-find', '  - "{{ raidtune_root }}"', `  - ${yamlLiteral(ref.uuid)}`,
+        ], [`register: ${v}`, 'changed_when: false']),
+        task(`Fail where md array ${ref.uuid} is missing`, 'ansible.builtin.fail', [
+            `msg: ${yamlLiteral(`no md array with UUID ${ref.uuid} on this host`)}`,
+        ], [`when: ${v}.stdout == ""`]),
+    ];
+}
+
+/** Read one file into `reg` (failing with `missing` when it is not there); `label`: the task's name. */
+function readFile(path: string, reg: string, missing: string, label = path): Task[] {
+    return [
+        task(`Read ${label}`, 'ansible.builtin.slurp', [`src: ${yamlTemplate(path)}`], [`register: ${reg}`, 'failed_when: false']),
+        task(`Fail: ${missing}`, 'ansible.builtin.fail', [`msg: ${yamlLiteral(missing)}`], [`when: "'content' not in ${reg}"`]),
+    ];
+}
+
+function missingText(t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return `this kernel has no ${t.key}`;
+    case 'array': return `md array ${t.array.uuid} has no ${t.attribute} on this kernel`;
+    case 'disk': return `no disk ${t.disk} with ${t.attribute} on this host`;
+    }
+}
+
+const PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
+
+function stripeCacheChecks(arrays: readonly ArrayRef[], ref: ArrayRef, n: number, value: string | null): Task[] {
+    const md = `{{ raidtune_root }}/sys/block/${arrayName(arrays, ref)}/md`;
+    const tasks = [
+        ...readFile(`${md}/level`, `raidtune_level_${n}`, `md array ${ref.uuid} has no md/level`, `the level of ${ref.uuid}`),
+        task(`Fail where md array ${ref.uuid} has no stripe cache`, 'ansible.builtin.fail', [
+            `msg: ${yamlTemplate(`md array ${ref.uuid} is {{ raidtune_level_${n}.content | b64decode | trim }} on this host: it has no stripe cache`)}`,
+        ], [`when: (raidtune_level_${n}.content | b64decode | trim) not in ['raid4', 'raid5', 'raid6']`]),
+    ];
+    if (value === null) return tasks;
+    return [...tasks,
+        ...readFile(`${md}/raid_disks`, `raidtune_disks_${n}`, `md array ${ref.uuid} has no md/raid_disks`, `the disks of ${ref.uuid}`),
+        ...readFile(`${md}/stripe_cache_size`, `raidtune_cache_${n}`, `md array ${ref.uuid} has no stripe cache`,
+            `the stripe cache of ${ref.uuid}`),
+        ...readFile('{{ raidtune_root }}/proc/meminfo', `raidtune_meminfo_${n}`, 'no /proc/meminfo', '/proc/meminfo'),
+        task('Read the page size', 'ansible.builtin.command', ['argv: [getconf, PAGESIZE]'], [`register: raidtune_page_${n}`, 'changed_when: false']),
+        task(`Fail where a stripe cache of ${value} takes over ${PERCENT} % of MemAvailable`, 'ansible.builtin.fail', [
+            `msg: ${yamlLiteral(`a stripe cache of ${value} on md array ${ref.uuid} needs over ${PERCENT} % of the available memory`)}`,
+        ], [
+            'vars:',
+            `  extra_kib: "{{ (${value} - (raidtune_cache_${n}.content | b64decode | int)) * ((raidtune_disks_${n}.content | b64decode).split() | first | int) * (raidtune_page_${n}.stdout | int) // 1024 }}"`,
+            `  avail_kib: "{{ (raidtune_meminfo_${n}.content | b64decode | regex_search('MemAvailable:\\\\s+(\\\\d+)', '\\\\1') | first) | int }}"`,
+            `when: (extra_kib | int) > (avail_kib | int) * ${PERCENT} // 100`,
+        ]),
+    ];
+}
+
+interface StepTasks { checks: Task[]; writes: Task[] }
+
+function attributeTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'write-attribute' }, n: number): StepTasks {
+    const t = attributeTarget(step.path, arrays);
+    const value = checkedValue(t, step.to);
+    const path = targetPath(arrays, t);
+    const reg = `raidtune_now_${n}`;
+    const checks: Task[] = [];
+    if (t.kind === 'array' && t.needsStripeCache) {
+        const entries = t.attribute === ARRAY_SETTINGS.stripeCache.attribute ? value : null;
+        checks.push(...stripeCacheChecks(arrays, t.array, n, entries));
+    }
+    checks.push(...readFile(path, reg, missingText(t), targetLabel(t)));
+    if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
+        checks.push(task(`Fail where ${t.disk} offers no scheduler ${value}`, 'ansible.builtin.fail', [
+            `msg: ${yamlLiteral(`${t.disk} offers no I/O scheduler ${value}`)}`,
+        ], ['vars:', `  want: ${yamlLiteral(value)}`, `when: want not in (${reg}.content | b64decode | replace('[', '') | replace(']', '')).split()`]));
+    }
+    const write = task(`Write ${value} to ${targetLabel(t)}`, 'ansible.builtin.command', [
+        'argv:', '  - tee', `  - ${yamlTemplate(path)}`, `stdin: ${yamlLiteral(value)}`,
+    ], ['vars:', `  want: ${yamlLiteral(value)}`, `  cur: "{{ ${reg}.content | b64decode | trim }}"`, `when: not (${HOLDS})`]);
+    return { checks, writes: [write] };
+}
+
+function fileTasks(step: Step & { kind: 'write-file' }): Task[] {
+    const dest = yamlTemplate(`{{ raidtune_root }}${step.path}`);
+    if (step.content === null) return [task(`Remove ${step.path}`, 'ansible.builtin.file', [`path: ${dest}`, 'state: absent'])];
+    const dir = step.path.replace(/\/[^/]*$/, '') || '/';
+    return [
+        task(`Create ${dir}`, 'ansible.builtin.file', [`path: ${yamlTemplate(`{{ raidtune_root }}${dir}`)}`, 'state: directory']),
+        task(`Write ${step.path}`, 'ansible.builtin.copy', [`dest: ${dest}`, `content: ${yamlLiteral(step.content)}`, 'mode: "0644"']),
+    ];
+}
+
+function runTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'run' }, n: number): Task[] {
+    const words = argvWords(step.argv, arrays);
+    const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(arrays, w.array)}`) : yamlLiteral(w.literal)}`);
+    const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
+    const md = array && `{{ raidtune_root }}/sys/block/${arrayName(arrays, array)}/md`;
+    const name = `Run ${step.argv.join(' ')}`;
+    const bitmap = grownBitmap(step);
+    const member = removedMember(step);
+    if (md && bitmap) {
+        const reg = `raidtune_bitmap_${n}`;
+        const test = bitmap === 'none' ? '!=' : '==';
+        return [
+            ...readFile(`${md}/bitmap/location`, reg, `md array ${array.uuid} has no md/bitmap/location`, `the bitmap of ${array.uuid}`),
+            task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: (${reg}.content | b64decode | trim) ${test} 'none'`]),
+        ];
+    }
+    if (md && member) {
+        const reg = `raidtune_member_${n}`;
+        return [
+            task(`Look for member ${member}`, 'ansible.builtin.stat', [`path: ${yamlTemplate(`${md}/dev-${member}`)}`], [`register: ${reg}`]),
+            task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: ${reg}.stat.exists`]),
+        ];
+    }
+    return [task(name, 'ansible.builtin.command', ['argv:', ...argv])];
+}
+
+function stepTasks(arrays: readonly ArrayRef[], step: Step, n: number): StepTasks {
+    switch (step.kind) {
+    case 'write-attribute': return attributeTasks(arrays, step, n);
+    case 'write-file': return { checks: [], writes: fileTasks(step) };
+    case 'run': return { checks: [], writes: runTasks(arrays, step, n) };
+    }
+}
+
+/**
+ * The plan as a playbook for `hosts: all`. `arrays`: this host's arrays with their UUIDs
+ * (`arrayRefs`); throws AutomationError for a step that cannot be said for another host.
+ */
+export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
+    const used = arraysOfPlan(plan, arrays);
+    const parts = plan.steps.map((s, i) => stepTasks(used, s, i + 1));
+    const tasks = [
+        ...used.flatMap(a => findArray(used, a)), ...parts.flatMap(p => p.checks), ...parts.flatMap(p => p.writes),
+    ];
+    return [
+        '# Made by raidtune. Finds the arrays by UUID, checks everything before the first write and',
+        '# writes only what differs: a second run reports changed=0. raidtune_root: a test tree.',
+        '---',
+        `- name: ${yamlLiteral(`raidtune: ${title}`)}`,
+        '  hosts: all',
+        '  become: true',
+        '  gather_facts: false',
+        '  vars:',
+        '    raidtune_root: ""',
+        '  tasks:',
+        ...tasks.flatMap(t => t.map(line => `    ${line}`)),
+        '',
+    ].join('\n');
+}

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// A plan as a POSIX sh script for other hosts. It finds each array by the kernel's md/uuid (on
+// every kernel with md, needs neither udev's /dev/disk/by-id links nor mdadm, and reads the same
+// under a test root), checks everything the plan needs before its first write (the arrays, the
+// attributes, a level with a stripe cache, its memory), then writes only what does not already
+// read as wanted, so a second run changes nothing.
+
+import { describeArgv, type Plan, type Step } from '../plan';
+import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
+import { ARRAY_SETTINGS } from '../settings/registry';
+import { shLiteral } from './quote';
+import {
+    argvWords, arraysOfPlan, attributeTarget, checkedValue, grownBitmap, removedMember, type ArrayRef, type Target,
+} from './targets';
+
+const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
+
+/** The functions every script starts with; fixed text, values only ever arrive as arguments. */
+const PRELUDE = String.raw`set -eu
+root=${'$'}{RAIDTUNE_ROOT:-}
+changed=0
+
+fail() { printf 'raidtune: %s\n' "$*" >&2; exit 1; }
+report() { printf '%s: %s\n' "$1" "$2"; }
+
+# The md device (md127) whose kernel UUID (md/uuid) is $1.
+array_by_uuid() {
+    for f in "$root"/sys/block/md*/md/uuid; do
+        if [ -r "$f" ] && [ "$(cat "$f")" = "$1" ]; then
+            d=${'$'}{f%/md/uuid}
+            printf '%s\n' "${'$'}{d##*/}"
+            return 0
+        fi
+    done
+    fail "no md array with UUID $1 on this host"
+}
+
+need() { [ -e "$1" ] || fail "$2"; }
+
+need_stripe_cache() {
+    level=$(cat "$root/sys/block/$1/md/level" 2>/dev/null) || level=unknown
+    case $level in raid4|raid5|raid6) ;; *) fail "md array $2 ($1) is $level on this host: it has no stripe cache" ;; esac
+}
+
+# A larger stripe cache may take at most __PERCENT__ % of MemAvailable (page x disks x entries).
+need_stripe_memory() {
+    md=$root/sys/block/$1/md
+    now=$(cat "$md/stripe_cache_size")
+    disks=$(cat "$md/raid_disks")
+    page=$(getconf PAGESIZE 2>/dev/null || echo 4096)
+    avail=$(awk '$1 == "MemAvailable:" { print $2 }' "$root/proc/meminfo")
+    extra=$(( ($2 - now) * ${'$'}{disks%% *} * page / 1024 ))
+    [ "$extra" -le $(( ${'$'}{avail:-0} * __PERCENT__ / 100 )) ] ||
+        fail "a stripe cache of $2 on $1 needs $extra KiB more, over __PERCENT__ % of the $avail KiB available"
+}
+
+need_choice() {
+    case " $(tr -d '[]' < "$1") " in *" $2 "*) ;; *) fail "$3" ;; esac
+}
+
+# The attribute already reads $2 as the kernel shows it back: "N (local)", "N (system)", "a [b] c".
+holds() {
+    cur=$(cat "$1") || return 1
+    case $cur in
+    "$2" | "$2 (local)" | *"[$2]"*) return 0 ;;
+    *" (system)") [ "$2" = system ] ;;
+    *) return 1 ;;
+    esac
+}
+
+write_attr() {
+    if holds "$1" "$2"; then report unchanged "$3 = $2"; return 0; fi
+    printf '%s\n' "$2" | tee "$1" >/dev/null || fail "the kernel refused $2 for $3"
+    report changed "$3 = $2"
+    changed=$((changed + 1))
+}
+
+write_file() {
+    if [ -f "$root$1" ] && [ "$(cat "$root$1"; printf x)" = "$2x" ]; then report unchanged "$1"; return 0; fi
+    mkdir -p "$(dirname "$root$1")"
+    printf '%s' "$2" > "$root$1.raidtune-new"
+    mv -f "$root$1.raidtune-new" "$root$1"
+    report changed "$1"
+    changed=$((changed + 1))
+}
+
+remove_file() {
+    if [ ! -e "$root$1" ]; then report unchanged "$1 (absent)"; return 0; fi
+    rm -f "$root$1"
+    report changed "$1 (removed)"
+    changed=$((changed + 1))
+}
+
+run() {
+    "$@" || fail "$* failed"
+    report changed "$*"
+    changed=$((changed + 1))
+}
+`.replace(/__PERCENT__/g, String(REFUSE_PERCENT));
+
+/** The shell variable that holds an array's name on the host the script runs on. */
+function arrayVar(arrays: readonly ArrayRef[], ref: ArrayRef): string {
+    return `md_${arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+}
+
+/** The file of a target as a shell word: "$root/sys/block/$md_1/md/stripe_cache_size". */
+function targetFile(arrays: readonly ArrayRef[], t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return `"$root"${shLiteral(t.path)}`;
+    case 'array': return `"$root/sys/block/$${arrayVar(arrays, t.array)}/"${shLiteral(t.attribute)}`;
+    case 'disk': return `"$root"${shLiteral(`/sys/block/${t.disk}/${t.attribute}`)}`;
+    }
+}
+
+/** What a person reads in the script's output and failures for a target. */
+function targetName(arrays: readonly ArrayRef[], t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return shLiteral(t.key);
+    case 'array': return `"$${arrayVar(arrays, t.array)}/"${shLiteral(t.attribute)}`;
+    case 'disk': return shLiteral(`${t.disk}/${t.attribute}`);
+    }
+}
+
+function attributeChecks(arrays: readonly ArrayRef[], t: Target, value: string): string[] {
+    const file = targetFile(arrays, t);
+    const lines: string[] = [];
+    if (t.kind === 'array' && t.needsStripeCache) {
+        lines.push(`need_stripe_cache "$${arrayVar(arrays, t.array)}" ${shLiteral(t.array.uuid)}`);
+    }
+    const missing = t.kind === 'sysctl'
+        ? `this kernel has no ${t.key}`
+        : t.kind === 'array' ? `md array ${t.array.uuid} has no ${t.attribute} on this kernel` : `no disk ${t.disk} with ${t.attribute} on this host`;
+    lines.push(`need ${file} ${shLiteral(missing)}`);
+    if (t.kind === 'array' && t.attribute === ARRAY_SETTINGS.stripeCache.attribute) {
+        lines.push(`need_stripe_memory "$${arrayVar(arrays, t.array)}" ${shLiteral(value)}`);
+    }
+    if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
+        lines.push(`need_choice ${file} ${shLiteral(value)} ${shLiteral(`${t.disk} offers no I/O scheduler ${value}`)}`);
+    }
+    return lines;
+}
+
+function argvText(arrays: readonly ArrayRef[], argv: readonly string[]): string {
+    return argvWords(argv, arrays).map(w => 'array' in w ? `"/dev/$${arrayVar(arrays, w.array)}"` : shLiteral(w.literal)).join(' ');
+}
+
+/** A command runs only where its end state is not there yet: a bitmap added or removed, a member gone. */
+function runLines(arrays: readonly ArrayRef[], step: Step & { kind: 'run' }): string[] {
+    const words = argvWords(step.argv, arrays);
+    const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
+    const run = `run ${argvText(arrays, step.argv)}`;
+    const md = array && `"$root/sys/block/$${arrayVar(arrays, array)}/md`;
+    const bitmap = grownBitmap(step);
+    if (md && bitmap) {
+        const test = bitmap === 'none' ? '= none' : '!= none';
+        return [`if [ "$(cat ${md}/bitmap/location")" ${test} ]; then report unchanged ${shLiteral(`bitmap ${bitmap}`)}; else ${run}; fi`];
+    }
+    const member = removedMember(step);
+    if (md && member) {
+        return [`if [ ! -e ${md}/dev-"${shLiteral(member)} ]; then report unchanged ${shLiteral(`${member} removed`)}; else ${run}; fi`];
+    }
+    return [run];
+}
+
+function stepLines(arrays: readonly ArrayRef[], step: Step): { checks: string[]; writes: string[] } {
+    switch (step.kind) {
+    case 'write-attribute': {
+        const t = attributeTarget(step.path, arrays);
+        const value = checkedValue(t, step.to);
+        return {
+            checks: attributeChecks(arrays, t, value),
+            writes: [`write_attr ${targetFile(arrays, t)} ${shLiteral(value)} ${targetName(arrays, t)}`],
+        };
+    }
+    case 'write-file':
+        return {
+            checks: [],
+            writes: [step.content === null ? `remove_file ${shLiteral(step.path)}` : `write_file ${shLiteral(step.path)} ${shLiteral(step.content)}`],
+        };
+    case 'run':
+        return { checks: [`command -v ${shLiteral(step.argv[0])} >/dev/null || fail ${shLiteral(`${step.argv[0]} is not installed`)}`], writes: runLines(arrays, step) };
+    }
+}
+
+/** Checks once each, in order: two steps on one array need it found once. */
+function unique(lines: string[]): string[] {
+    return [...new Set(lines)];
+}
+
+/**
+ * The plan as a script. `arrays`: this host's arrays with their UUIDs (`arrayRefs`); throws
+ * AutomationError for a step that cannot be said for another host.
+ */
+export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
+    const used = arraysOfPlan(plan, arrays);
+    const parts = plan.steps.map(s => stepLines(used, s));
+    const header = [
+        '#!/bin/sh',
+        `# raidtune: ${title.replace(/\n/g, ' ')}`,
+        '# Run as root on any host with these arrays: it finds them by UUID, checks everything first,',
+        '# and writes only what differs (a second run changes nothing). RAIDTUNE_ROOT: a test tree.',
+        '# Values are single-quoted: nothing in them is expanded.',
+        '# shellcheck disable=SC2016',
+        ...plan.steps.map(s => `#   ${describeStepLine(s)}`),
+    ];
+    const find = used.map(a => `${arrayVar(used, a)}=$(array_by_uuid ${shLiteral(a.uuid)})  # ${a.name} where this was made`);
+    return [
+        ...header, '', PRELUDE,
+        '# Checks: nothing is written unless all of them pass.',
+        ...find, ...unique(parts.flatMap(p => p.checks)), '',
+        '# Changes.',
+        ...parts.flatMap(p => p.writes), '',
+        `report finished "$changed changed"`, '',
+    ].join('\n');
+}
+
+/** One comment line per step: the command as previewed, with newlines of file contents left out. */
+function describeStepLine(step: Step): string {
+    switch (step.kind) {
+    case 'write-attribute': return `${step.path} = ${step.to}`.replace(/\n/g, ' ');
+    case 'write-file': return step.content === null ? `remove ${step.path}` : `write ${step.path}`;
+    case 'run': return describeArgv(step.argv).replace(/\n/g, ' ');
+    }
+}

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// What a plan's step touches, said so that it means the same on another host: an md array by its
+// UUID (mdN is only the order in which this host assembled it), a dev.raid sysctl by name, a disk
+// by its kernel name (checked to exist), a file by its path. The shell script and the playbook
+// both read a plan through this one description.
+
+import type { ArrayModel } from '../modelTypes';
+import type { Plan, Step } from '../plan';
+import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type Bounds } from '../settings/registry';
+
+/** An array of this host as the generators know it: its name here and the kernel's md/uuid. */
+export interface ArrayRef {
+    name: string;
+    uuid: string;
+    level: string | null;
+}
+
+const SYSFS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The arrays a script can find elsewhere: those with a UUID the kernel showed in md/uuid. */
+export function arrayRefs(arrays: readonly ArrayModel[]): ArrayRef[] {
+    return arrays.flatMap(a => {
+        const uuid = a.uuid?.trim().toLowerCase() ?? '';
+        return SYSFS_UUID.test(uuid) ? [{ name: a.name, uuid, level: a.level }] : [];
+    });
+}
+
+export type Target =
+    | { kind: 'sysctl'; path: string; key: string; bounds: Bounds | null }
+    /** `attribute` is relative to /sys/block/mdN, e.g. md/stripe_cache_size. */
+    | { kind: 'array'; array: ArrayRef; attribute: string; bounds: Bounds | null; needsStripeCache: boolean }
+    | { kind: 'disk'; disk: string; attribute: string; bounds: Bounds | null };
+
+export class AutomationError extends Error {}
+
+const ARRAY_PATH = /^\/sys\/block\/(md[0-9a-z_]+)\/(.+)$/;
+const DISK_PATH = /^\/sys\/block\/([A-Za-z0-9_.:-]+)\/(.+)$/;
+const DEV_MD = /^\/dev\/(md[0-9a-z_]+)$/;
+/** The attributes a script may write: the registry's, and the sync action of the sync controls. */
+const OTHER_ARRAY_ATTRIBUTES = ['md/sync_action'];
+
+type Settings = Record<string, { attribute: string; bounds: Bounds | null }>;
+
+function boundsOf(attribute: string, settings: Settings): Bounds | null {
+    return Object.values(settings).find(s => s.attribute === attribute)?.bounds ?? null;
+}
+
+/** Attributes only raid4/5/6 have: a host where the array has another level must be told so. */
+function needsStripeCache(attribute: string): boolean {
+    return attribute === ARRAY_SETTINGS.stripeCache.attribute || attribute === ARRAY_SETTINGS.groupThreads.attribute;
+}
+
+export function arrayByName(refs: readonly ArrayRef[], name: string): ArrayRef {
+    const ref = refs.find(r => r.name === name);
+    if (!ref) throw new AutomationError(`${name} has no UUID the kernel shows: it cannot be found on another host`);
+    return ref;
+}
+
+/** Where a kernel attribute write lands, or an error for a path outside what raidtune writes. */
+export function attributeTarget(path: string, refs: readonly ArrayRef[]): Target {
+    const global = Object.values(GLOBAL_SETTINGS).find(s => s.path === path);
+    if (global) return { kind: 'sysctl', path, key: global.kept.key, bounds: global.bounds };
+    const array = ARRAY_PATH.exec(path);
+    if (array) {
+        const attribute = array[2];
+        const known = Object.values(ARRAY_SETTINGS).some(s => s.attribute === attribute)
+            || OTHER_ARRAY_ATTRIBUTES.includes(attribute);
+        if (!known) throw new AutomationError(`${path} is not an attribute raidtune writes`);
+        return {
+            kind: 'array', array: arrayByName(refs, array[1]), attribute,
+            bounds: boundsOf(attribute, ARRAY_SETTINGS), needsStripeCache: needsStripeCache(attribute),
+        };
+    }
+    const disk = DISK_PATH.exec(path);
+    if (disk && Object.values(DISK_SETTINGS).some(s => s.attribute === disk[2])) {
+        return { kind: 'disk', disk: disk[1], attribute: disk[2], bounds: boundsOf(disk[2], DISK_SETTINGS) };
+    }
+    throw new AutomationError(`${path} is not an attribute raidtune writes`);
+}
+
+/** A value outside a setting's range is refused here too: the generators never print one. */
+export function checkedValue(target: Target, value: string): string {
+    if (!target.bounds || value === 'system') return value;
+    const n = /^-?\d+$/.test(value) ? Number(value) : NaN;
+    if (!(n >= target.bounds.min && n <= target.bounds.max)) {
+        throw new AutomationError(`${value} is outside ${target.bounds.min}..${target.bounds.max}`);
+    }
+    return value;
+}
+
+/** A word of an mdadm argv: /dev/mdN becomes a reference to the array, by UUID. */
+export type ArgvWord = { literal: string } | { array: ArrayRef };
+
+export function argvWords(argv: readonly string[], refs: readonly ArrayRef[]): ArgvWord[] {
+    return argv.map(word => {
+        const md = DEV_MD.exec(word);
+        return md ? { array: arrayByName(refs, md[1]) } : { literal: word };
+    });
+}
+
+/** The arrays a plan touches, each once, in the order they first appear. */
+export function arraysOfPlan(plan: Plan, refs: readonly ArrayRef[]): ArrayRef[] {
+    const seen = new Map<string, ArrayRef>();
+    const add = (ref: ArrayRef) => { if (!seen.has(ref.uuid)) seen.set(ref.uuid, ref); };
+    for (const step of plan.steps) {
+        if (step.kind === 'write-attribute') {
+            const t = attributeTarget(step.path, refs);
+            if (t.kind === 'array') add(t.array);
+        } else if (step.kind === 'run') {
+            for (const w of argvWords(step.argv, refs)) if ('array' in w) add(w.array);
+        }
+    }
+    return [...seen.values()];
+}
+
+/** Members an `mdadm --fail X --remove X` removes (its idempotence: gone already is done). */
+export function removedMember(step: Step): string | null {
+    if (step.kind !== 'run' || step.argv[0] !== 'mdadm') return null;
+    const i = step.argv.indexOf('--remove');
+    const dev = i >= 0 ? step.argv[i + 1] : undefined;
+    return dev?.startsWith('/dev/') ? dev.slice('/dev/'.length) : null;
+}
+
+/** `--bitmap=internal|none` of an `mdadm --grow`, which says what end state it reaches. */
+export function grownBitmap(step: Step): string | null {
+    if (step.kind !== 'run' || step.argv[0] !== 'mdadm' || !step.argv.includes('--grow')) return null;
+    return step.argv.find(w => w.startsWith('--bitmap='))?.slice('--bitmap='.length) ?? null;
+}

@@ -9,6 +9,7 @@ import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { _, fmt } from './i18n';
 import { testAlertArgv } from '../md/alerts/alertsPlan';
+import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import {
     CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES, type MonitorState,
 } from '../md/alerts/monitor';
@@ -60,5 +61,18 @@ export async function sendTestAlert(config: HostConfig, state: MonitorState): Pr
         return await cockpitApi().spawn(testAlertArgv(config.mdadm, state), { superuser: 'require', err: 'out', environ: ['LC_ALL=C'] });
     } catch (error) {
         throw new Error(reason(error));
+    }
+}
+
+/**
+ * systemd's own reading of a calendar spec (`systemd-analyze calendar`, the same parser the timer
+ * uses): its message when it refuses the spec, else the next time it would run.
+ */
+export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
+    try {
+        const output = await cockpitApi().spawn(['systemd-analyze', 'calendar', '--', spec], { err: 'message', environ: ['LC_ALL=C'] });
+        return { spec, error: null, nextElapse: /^\s*Next elapse: (.*)$/m.exec(output)?.[1] ?? null };
+    } catch (error) {
+        return { spec, error: reason(error), nextElapse: null };
     }
 }

@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Changing the periodic check with the scheduler the host already has (never a third one beside it),
+// as a plan of file writes and systemctl commands:
+// - raid-check: ENABLED, CHECK, CHECK_DEVS, REPAIR_DEVS and SKIP_DEVS in /etc/sysconfig/raid-check;
+// - checkarray: AUTOCHECK in /etc/default/mdadm. The time stays as Debian's /etc/cron.d/mdadm has
+//   it: that file is a conffile of the package (an edit makes every upgrade ask), and its command
+//   guards the day of the month itself, so its time fields are not the whole schedule;
+// - mdcheck: enabling or disabling mdadm's timers.
+// When a timer runs (raid-check.timer, mdcheck_start.timer) is a drop-in whose empty `OnCalendar=`
+// drops the package's own calendar before it adds the one asked for; then `systemctl daemon-reload`
+// and `try-restart` (a timer that was stopped stays stopped). Only the lines of the variables that
+// change are rewritten; comments and every other line stay. The calendar spec is checked by the
+// host's own `systemd-analyze calendar` (the dialog asks it; a spec it refuses gives no plan).
+
+import { msg, N_, type Message } from '../message';
+import type { Plan, RunCommandStep, Step, WriteFileStep } from '../plan';
+import { invertStep } from '../plan';
+import type { PlanResult } from '../tuning/result';
+import { fieldError, type Parsed } from '../validate';
+import { shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
+import type { MonitorState, MonitorUnit } from './monitor';
+
+export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs';
+
+export interface ScheduleInput {
+    enabled: boolean;
+    /** raid-check's CHECK. */
+    action: CheckAction;
+    /** raid-check's lists, as typed (blank or comma separated array names). */
+    checkDevs: string;
+    repairDevs: string;
+    skipDevs: string;
+    /** The timer's OnCalendar; '' is the package's own (raidtune's drop-in removed). */
+    calendar: string;
+}
+
+/** The host's answer for one calendar spec (`systemd-analyze calendar`). */
+export interface CalendarAnswer {
+    spec: string;
+    /** systemd's message when it cannot parse the spec; null when it can. */
+    error: string | null;
+    /** When it would run next, as systemd prints it. */
+    nextElapse: string | null;
+}
+
+/** The timer whose calendar each scheduler's dialog sets (checkarray runs from cron: none). */
+export const SCHEDULER_TIMER: Record<Scheduler, string | null> = {
+    'raid-check': 'raid-check.timer', checkarray: null, mdcheck: 'mdcheck_start.timer',
+};
+
+const SYSCONFIG = 'sysconfig/raid-check';
+const DEFAULT_MDADM = 'default/mdadm';
+export const dropInFile = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
+
+const unitOf = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
+
+/**
+ * The file with `name` set to `value`: the last line that assigns it (the one the shell keeps) is
+ * replaced, or a line is added at the end; every other line stays as it was.
+ */
+export function withShellVariable(text: string, name: string, value: string): string {
+    const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    const assigns = new RegExp(`^\\s*(?:export\\s+)?${name}=`);
+    const last = lines.map(l => assigns.test(l)).lastIndexOf(true);
+    const line = /^[A-Za-z0-9_./:-]+$/.test(value) ? `${name}=${value}` : `${name}="${value}"`;
+    if (last >= 0) lines[last] = line;
+    else lines.push(line);
+    return lines.join('\n') + '\n';
+}
+
+/** The OnCalendar a drop-in leaves in force: its last one ('' resets); null when it sets none. */
+export function dropInCalendar(text: string | undefined): string | null {
+    const values = (text ?? '').split('\n').map(l => /^\s*OnCalendar\s*=\s*(.*?)\s*$/.exec(l)?.[1]).filter(v => v !== undefined);
+    return values.length ? values[values.length - 1] || null : null;
+}
+
+export function dropInText(timer: string, spec: string): string {
+    return `# Written by raidtune: when ${timer} runs. The empty line drops the package's own calendar.\n` +
+        `[Timer]\nOnCalendar=\nOnCalendar=${spec}\n`;
+}
+
+/** The calendar the timer follows now: raidtune's drop-in, else what systemd holds. */
+export function currentCalendar(state: MonitorState, timer: string): string | null {
+    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer))) ?? unitOf(state, timer)?.calendar ?? null;
+}
+
+/** '' (the package's own calendar) or one line without control characters for systemd to read. */
+export function parseCalendarInput(input: string): Parsed<string> {
+    const spec = input.trim();
+    // eslint-disable-next-line no-control-regex
+    if (spec.length > 200 || /[\u0000-\u001f\u007f]/.test(spec)) {
+        return fieldError(N_('Enter one calendar spec on one line, such as "Sun *-*-* 01:00" (see systemd.time(7)).'));
+    }
+    return { value: spec };
+}
+
+/** Array names (md0, or /dev/md0), blank or comma separated; each must be an array of this host. */
+export function parseArrayList(input: string, arrays: readonly string[]): Parsed<string[]> {
+    const names = [...new Set(input.split(/[\s,]+/).filter(Boolean).map(w => w.replace(/^\/dev\//, '')))];
+    const unknown = names.find(n => !arrays.includes(n));
+    if (unknown !== undefined) return fieldError(N_('There is no array $0 on this host.'), unknown);
+    return { value: names };
+}
+
+const listOf = (value: string | undefined) => (value ?? '').split(/\s+/).filter(Boolean).map(w => w.replace(/^\/dev\//, '')).join(' ');
+
+/** What the dialog opens with: the host's settings as they are. */
+export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled: boolean): ScheduleInput {
+    const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
+    const timer = SCHEDULER_TIMER[scheduler];
+    return {
+        enabled: scheduler === 'raid-check' ? vars.get('ENABLED') === 'yes' : enabled,
+        action: vars.get('CHECK') === 'repair' ? 'repair' : 'check',
+        checkDevs: listOf(vars.get('CHECK_DEVS')),
+        repairDevs: listOf(vars.get('REPAIR_DEVS')),
+        skipDevs: listOf(vars.get('SKIP_DEVS')),
+        calendar: timer ? currentCalendar(state, timer) ?? '' : '',
+    };
+}
+
+function fileStep(state: MonitorState, relative: string, setting: Message, content: string | null): WriteFileStep | null {
+    const previous = state.scheduleFiles.get(relative) ?? null;
+    if (content === previous) return null;
+    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
+}
+
+function variablesStep(state: MonitorState, relative: string, values: [string, string][]): WriteFileStep | null {
+    const before = state.scheduleFiles.get(relative) ?? '';
+    const vars = shellVariables(before);
+    const after = values.reduce((text, [name, value]) => {
+        const now = vars.get(name);
+        const same = name.endsWith('_DEVS') ? listOf(now) === value : now === value;
+        return same ? text : withShellVariable(text, name, value);
+    }, before);
+    return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after === before ? state.scheduleFiles.get(relative) ?? null : after);
+}
+
+function run(setting: Message, argv: string[], undoArgv: string[]): RunCommandStep {
+    return { kind: 'run', setting, argv, undoArgv };
+}
+
+type Checked = { errors: Partial<Record<ScheduleField, Message>> } | { files: (WriteFileStep | null)[]; calendar: string | null };
+
+/** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
+function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
+    { error: Message } | { waiting: true } | { step: WriteFileStep | null } {
+    const parsed = parseCalendarInput(input);
+    if (parsed.error) return { error: parsed.error };
+    const spec = parsed.value;
+    const relative = dropInFile(timer);
+    const unchanged = state.scheduleFiles.has(relative) ? dropInCalendar(state.scheduleFiles.get(relative)) === spec
+        : spec === '' || spec === (unitOf(state, timer)?.calendar ?? '');
+    if (unchanged) return { step: null };
+    if (spec === '') return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), null) };
+    if (!answer || answer.spec !== spec) return { waiting: true };
+    if (answer.error) return { error: { message: N_('systemd cannot read this calendar spec: $0'), args: [answer.error] } };
+    return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), dropInText(timer, spec)) };
+}
+
+function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
+    answer: CalendarAnswer | null): Checked | null {
+    const errors: Partial<Record<ScheduleField, Message>> = {};
+    const files: (WriteFileStep | null)[] = [];
+    if (scheduler === 'raid-check') {
+        const lists = (['checkDevs', 'repairDevs', 'skipDevs'] as const).map(field => {
+            const parsed = parseArrayList(input[field], arrays);
+            if (parsed.error) errors[field] = parsed.error;
+            return parsed.value?.join(' ') ?? '';
+        });
+        files.push(variablesStep(state, SYSCONFIG, [['ENABLED', input.enabled ? 'yes' : 'no'], ['CHECK', input.action],
+            ['CHECK_DEVS', lists[0]], ['REPAIR_DEVS', lists[1]], ['SKIP_DEVS', lists[2]]]));
+    }
+    if (scheduler === 'checkarray') files.push(variablesStep(state, DEFAULT_MDADM, [['AUTOCHECK', input.enabled ? 'true' : 'false']]));
+    const timer = SCHEDULER_TIMER[scheduler];
+    let waiting = false;
+    if (timer) {
+        const calendar = calendarStep(state, timer, input.calendar, answer);
+        if ('error' in calendar) errors.calendar = calendar.error;
+        else if ('waiting' in calendar) waiting = true;
+        else files.push(calendar.step);
+    }
+    if (Object.values(errors).some(Boolean)) return { errors };
+    return waiting ? null : { files, calendar: timer };
+}
+
+export function schedulePlanTitle(scheduler: Scheduler): Message {
+    return msg(N_('Scheduled check ($0)'), scheduler);
+}
+
+/**
+ * The change as a plan: the files first, then `daemon-reload` when a drop-in changed, then mdcheck's
+ * timers enabled or disabled, then `try-restart` of the timer whose calendar changed. `timerEnabled`:
+ * whether mdcheck's timer runs now. No plan and no error while the host has not yet answered for the
+ * calendar spec typed.
+ */
+export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: ScheduleInput,
+    context: { arrays: readonly string[]; calendar: CalendarAnswer | null; systemctl: string; timerEnabled: boolean }):
+    PlanResult<ScheduleField> {
+    const checked = checkedFiles(state, scheduler, input, context.arrays, context.calendar);
+    if (checked === null) return { errors: {} };
+    if ('errors' in checked) return { errors: checked.errors };
+    const files = checked.files.filter((s): s is WriteFileStep => s !== null);
+    const timer = checked.calendar;
+    const dropInChanged = timer !== null && files.some(f => f.path.endsWith(dropInFile(timer)));
+    const steps: Step[] = [...files];
+    const systemctl = (...args: string[]) => [context.systemctl, ...args];
+    if (dropInChanged) steps.push(run(msg(N_('systemd\'s unit files')), systemctl('daemon-reload'), systemctl('daemon-reload')));
+    if (scheduler === 'mdcheck' && input.enabled !== context.timerEnabled) {
+        const timers = ['mdcheck_start.timer', 'mdcheck_continue.timer'].filter(id => unitOf(state, id));
+        const [on, off] = [systemctl('enable', '--now', ...timers), systemctl('disable', '--now', ...timers)];
+        steps.push(run(msg(N_('timers $0'), timers.join(', ')), input.enabled ? on : off, input.enabled ? off : on));
+    }
+    if (dropInChanged && timer) steps.push(run(msg(N_('timer $0'), timer), systemctl('try-restart', timer), systemctl('try-restart', timer)));
+    const warnings = scheduler === 'raid-check' && input.enabled && unitOf(state, 'raid-check.timer')?.activeState !== 'active'
+        ? [msg(N_('raid-check.timer does not run: ENABLED=yes alone starts no check.'))] : [];
+    return { plan: { title: schedulePlanTitle(scheduler), steps }, warnings };
+}
+
+/**
+ * The undo of an applied schedule change: the files' old text first (newest write first), then the
+ * commands in their own order, reversed each, so the reload reads the old files and the restart
+ * comes after it.
+ */
+export function scheduleUndo(title: Message, applied: readonly Step[]): Plan {
+    const files = applied.filter(s => s.kind === 'write-file').reverse();
+    const commands = applied.filter(s => s.kind === 'run');
+    return { title, steps: [...files, ...commands].map(invertStep).filter((s): s is Step => s !== null) };
+}

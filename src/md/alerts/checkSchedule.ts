@@ -19,6 +19,8 @@ export interface ScheduledCheck {
     enabled: boolean;
     /** systemd's next run of the timer; null for a cron job or a timer that is not waiting. */
     nextRun: string | null;
+    /** The timer's OnCalendar as systemd holds it; null for a cron job. */
+    calendar: string | null;
     /** A cron job's schedule as written ("57 0 * * 0"); null for a timer. */
     cron: string | null;
     /** The action each array gets; null: this scheduler leaves the array out. */
@@ -65,6 +67,7 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
         scheduler: 'raid-check',
         enabled: vars.get('ENABLED') === 'yes' && ((runner !== null && timerEnabled(runner)) || cron !== null),
         nextRun: runner?.nextElapse ?? null,
+        calendar: runner?.calendar ?? null,
         cron: runner ? null : cron,
         actionFor: array => {
             if (skipped.includes(array)) return null;
@@ -78,13 +81,13 @@ function checkarray(state: MonitorState): ScheduledCheck | null {
     const cron = cronSchedule(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
     if (cron === null) return null;
     const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
-    return { scheduler: 'checkarray', enabled: autocheck !== 'false', nextRun: null, cron, actionFor: () => 'check' };
+    return { scheduler: 'checkarray', enabled: autocheck !== 'false', nextRun: null, calendar: null, cron, actionFor: () => 'check' };
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {
     const start = timer(state, 'mdcheck_start.timer');
     if (!start) return null;
-    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, cron: null, actionFor: () => 'check' };
+    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null, actionFor: () => 'check' };
 }
 
 /** Every scheduler the host has, enabled or not, in the order above. */

@@ -118,7 +118,8 @@ export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled
     };
 }
 
-function fileStep(state: MonitorState, relative: string, setting: Message, content: string | null): WriteFileStep | null {
+function fileStep(state: MonitorState, relative: string, setting: Message,
+    content: string | null): WriteFileStep | null {
     const previous = state.scheduleFiles.get(relative) ?? null;
     if (content === previous) return null;
     return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
@@ -132,14 +133,16 @@ function variablesStep(state: MonitorState, relative: string, values: [string, s
         const same = name.endsWith('_DEVS') ? listOf(now) === value : now === value;
         return same ? text : withShellVariable(text, name, value);
     }, before);
-    return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after === before ? state.scheduleFiles.get(relative) ?? null : after);
+    if (after === before) return null;
+    return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after);
 }
 
 function run(setting: Message, argv: string[], undoArgv: string[]): RunCommandStep {
     return { kind: 'run', setting, argv, undoArgv };
 }
 
-type Checked = { errors: Partial<Record<ScheduleField, Message>> } | { files: (WriteFileStep | null)[]; calendar: string | null };
+type Checked = { errors: Partial<Record<ScheduleField, Message>> }
+    | { files: (WriteFileStep | null)[]; calendar: string | null };
 
 /** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
 function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
@@ -210,7 +213,10 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
         const [on, off] = [systemctl('enable', '--now', ...timers), systemctl('disable', '--now', ...timers)];
         steps.push(run(msg(N_('timers $0'), timers.join(', ')), input.enabled ? on : off, input.enabled ? off : on));
     }
-    if (dropInChanged && timer) steps.push(run(msg(N_('timer $0'), timer), systemctl('try-restart', timer), systemctl('try-restart', timer)));
+    if (dropInChanged && timer) {
+        const restart = systemctl('try-restart', timer);
+        steps.push(run(msg(N_('timer $0'), timer), restart, restart));
+    }
     const warnings = scheduler === 'raid-check' && input.enabled && unitOf(state, 'raid-check.timer')?.activeState !== 'active'
         ? [msg(N_('raid-check.timer does not run: ENABLED=yes alone starts no check.'))] : [];
     return { plan: { title: schedulePlanTitle(scheduler), steps }, warnings };

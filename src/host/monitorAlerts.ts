@@ -15,11 +15,16 @@ import {
 } from '../md/alerts/monitor';
 
 // $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
-// Each line of a file is printed behind '|' so none reads as a marker.
+// Each line of a file is printed behind '|' so none reads as a marker; a file whose last line has
+// no newline gets one and then @@noeol, so the next marker stays on its own line and the text read
+// is the file's own to the byte (an undo writes it back).
 const READ_SCRIPT = `
 dir=$1; systemctl=$2; properties=$3; shift 3
 for name in ${[...CONF_FILES, ...SCHEDULE_FILES].join(' ')}; do
-  if [ -f "$dir/$name" ]; then echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"; fi
+  if [ -f "$dir/$name" ]; then
+    echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"
+    if [ -n "$(tail -c 1 "$dir/$name")" ]; then echo; echo "@@noeol"; fi
+  fi
 done
 if command -v "$systemctl" >/dev/null 2>&1; then
   echo "@@units"

@@ -78,10 +78,12 @@ test('RHEL: raid-check\'s own lists decide per array, raid-check.timer the next 
     ]);
 });
 
-test('Debian: AUTOCHECK is switched on again from the dialog, the cron time left as the package has it', async () => {
+test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as the package has it) and off again by the undo', async () => {
     writeEtc('cron.d/mdadm', '30 1 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n');
     writeEtc('sysconfig/raid-check', null);
-    writeEtc('default/mdadm', '# Written by the installer\nAUTOCHECK=false\nSTART_DAEMON=true\n');
+    // Its last line without a newline: the undo must give that back too.
+    const before = '# Written by the installer\nAUTOCHECK=false\nSTART_DAEMON=true';
+    writeEtc('default/mdadm', before);
     await reload();
     await env.page.locator('#schedule-change-checkarray').click();
     await changeDialog(env.page).locator('#schedule-cron-note').waitFor();
@@ -93,6 +95,10 @@ test('Debian: AUTOCHECK is switched on again from the dialog, the cron time left
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(after);
     await waitUntil('checkarray on again', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    await env.page.locator('#schedule-undo').click();
+    await applyDialog();
+    expect(etcText('default/mdadm')).toBe(before);
+    await waitUntil('checkarray off again', async () => (await rows())[0][3] === 'disabled');
 });
 
 describe('RHEL raid-check', () => {

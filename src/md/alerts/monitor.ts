@@ -3,7 +3,8 @@
 // that names (MAILADDR, MAILFROM, PROGRAM), and the state of the service that runs it (RHEL/Fedora
 // and Debian 12: mdmonitor.service; older Debian: mdadm.service). Parsed from the output of the
 // host's fixed read script (src/host/monitorAlerts.ts): `@@file PATH` then the file's lines, each
-// behind a '|' (so no line of the file reads as a marker), then `@@units` and `systemctl show`'s
+// behind a '|' (so no line of the file reads as a marker; `@@noeol` after one whose last line has
+// no newline), then `@@units` and `systemctl show`'s
 // key=value blocks when the host has systemctl.
 
 import { parseMonitorConf, type MonitorConf } from './mdadmConf';
@@ -78,6 +79,8 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
         } else if (line === '@@units') {
             current = null;
             unitLines = [];
+        } else if (line === '@@noeol' && current) {
+            files[files.length - 1].text = current.join('\n');
         } else if (line === '@@end') {
             break;
         } else if (current && line.startsWith('|')) {

@@ -47,7 +47,7 @@ test('Debian checkarray from cron.d, switched off by AUTOCHECK=false; mdcheck fr
 });
 
 test('a file whose last line has no newline is read to the byte (@@noeol); the next file is read apart', () => {
-    const state = parseMonitorRead(['@@file /etc/default/mdadm', '|# c', '|AUTOCHECK=false', '', '@@noeol',
+    const state = parseMonitorRead(['@@file /etc/default/mdadm', '|# c', '|AUTOCHECK=false', '@@noeol',
         '@@file /etc/cron.d/mdadm', '|30 1 * * 0 root /usr/share/mdadm/checkarray --cron', '@@end'].join('\n'), '/etc');
     expect(state.scheduleFiles.get('default/mdadm')).toBe('# c\nAUTOCHECK=false');
     expect(state.scheduleFiles.get('cron.d/mdadm')).toBe('30 1 * * 0 root /usr/share/mdadm/checkarray --cron\n');

@@ -177,3 +177,30 @@ describe('RHEL raid-check', () => {
         });
     });
 });
+
+test('mdcheck: its timers disabled with systemctl, and enabled again by the undo', async () => {
+    writeEtc('sysconfig/raid-check', null);
+    writeUnit(env.sim.root, 'raid-check.timer', { activeState: 'inactive', unitFileState: 'disabled' });
+    rmSync(join(env.sim.root, 'run/systemd-sim/raid-check.timer'));
+    for (const [id, calendar] of [['mdcheck_start.timer', 'Sun *-*-1..7 1:00:00'], ['mdcheck_continue.timer', '1:05:00']]) {
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-12-06 01:00:00 UTC', calendar });
+    }
+    await reload();
+    await env.page.locator('#schedule-change-mdcheck').click();
+    const dialog = changeDialog(env.page);
+    expect(await dialog.locator('#schedule-calendar').inputValue()).toBe('Sun *-*-01..07 01:00:00');
+    await dialog.locator('#schedule-enabled-no').check();
+    const systemctl = join(env.sim.root, 'bin/systemctl');
+    const preview = dialog.locator('.raidtune-commands');
+    await preview.getByText('disable', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe(`${systemctl} disable --now mdcheck_start.timer mdcheck_continue.timer`);
+    await applyDialog();
+    await waitUntil('mdcheck disabled', async () => (await rows()).every(r => r[2] === 'not checked' && r[3] === 'disabled'));
+
+    await env.page.locator('#schedule-undo').click();
+    await preview.getByText('enable', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe(`${systemctl} enable --now mdcheck_start.timer mdcheck_continue.timer`);
+    await applyDialog();
+    const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
+    await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${systemd.next} (${systemd.normalized})`));
+});

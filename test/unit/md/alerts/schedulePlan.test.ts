@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
-    dropInCalendar, parseArrayList, scheduleInput, schedulePlan, scheduleUndo, withShellVariable, type CalendarAnswer,
+    dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, withShellVariable,
+    type CalendarAnswer,
 } from '../../../../src/md/alerts/schedulePlan';
 
 const SYSCONFIG = readFileSync(join(__dirname, '../../../fixtures/check-schedule/rhel-sysconfig-raid-check'), 'utf8');
@@ -83,7 +84,11 @@ test('bad values: an unknown array, a spec systemd refuses or one with a newline
     const refused = { spec: 'bogus', error: "Failed to parse calendar specification 'bogus': Invalid argument", nextElapse: null };
     expect(schedulePlan(state, 'raid-check', { ...input, calendar: 'bogus' }, context(refused)).errors?.calendar)
         .toEqual({ message: 'systemd cannot read this calendar spec: $0', args: [refused.error] });
-    expect(schedulePlan(state, 'raid-check', { ...input, calendar: 'Sun\nOnCalendar=minutely' }, context()).errors?.calendar).toBeDefined();
+    for (const bad of ['Sun\nOnCalendar=minutely', 'Sun 01:00 \\', '%H:00', '$(reboot)']) {
+        expect(schedulePlan(state, 'raid-check', { ...input, calendar: bad }, context()).errors?.calendar?.message)
+            .toBe('Enter one calendar spec on one line, such as "Sun *-*-* 01:00" (see systemd.time(7)).');
+    }
+    expect(parseCalendarInput(' Mon..Fri *-*-1/2 04:00 Europe/Berlin ')).toEqual({ value: 'Mon..Fri *-*-1/2 04:00 Europe/Berlin' });
 });
 
 test('checkarray: AUTOCHECK alone changes, the cron job is left as the package has it', () => {

@@ -3,8 +3,9 @@
 // - RHEL/Fedora `raid-check`: /etc/sysconfig/raid-check (ENABLED, CHECK=check|repair, CHECK_DEVS,
 //   REPAIR_DEVS, SKIP_DEVS: with neither list given every array gets CHECK's action, otherwise only
 //   the arrays listed), run by raid-check.timer or /etc/cron.d/raid-check;
-// - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array, unless /etc/default/mdadm says
-//   AUTOCHECK=false;
+// - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array when /etc/default/mdadm says
+//   AUTOCHECK=true (checkarray --cron takes yes, y, 1, true or t, the first letter in either case;
+//   unset is false);
 // - mdadm's own `mdcheck_start.timer` (every array; mdcheck_continue.timer resumes a check that ran
 //   out of time where it stopped).
 // The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written.
@@ -77,11 +78,16 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
     };
 }
 
+/** AUTOCHECK as checkarray --cron reads it (its is_true; unset is false). */
+export function autocheckOn(value: string | undefined): boolean {
+    return /^(?:[Yy]es|[Yy]|1|[Tt]rue|[Tt])$/.test(value ?? '');
+}
+
 function checkarray(state: MonitorState): ScheduledCheck | null {
     const cron = cronSchedule(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
     if (cron === null) return null;
     const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
-    return { scheduler: 'checkarray', enabled: autocheck !== 'false', nextRun: null, calendar: null, cron, actionFor: () => 'check' };
+    return { scheduler: 'checkarray', enabled: autocheckOn(autocheck), nextRun: null, calendar: null, cron, actionFor: () => 'check' };
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {

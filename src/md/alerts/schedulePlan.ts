@@ -17,7 +17,7 @@ import type { Plan, RunCommandStep, Step, WriteFileStep } from '../plan';
 import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
-import { shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
+import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
 import type { MonitorState, MonitorUnit } from './monitor';
 
 export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs';
@@ -44,7 +44,7 @@ export interface CalendarAnswer {
 }
 
 /** The timer whose calendar each scheduler's dialog sets (checkarray runs from cron: none). */
-export const SCHEDULER_TIMER: Record<Scheduler, string | null> = {
+const SCHEDULER_TIMER: Record<Scheduler, string | null> = {
     'raid-check': 'raid-check.timer', checkarray: null, mdcheck: 'mdcheck_start.timer',
 };
 
@@ -53,6 +53,12 @@ const DEFAULT_MDADM = 'default/mdadm';
 export const dropInFile = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
 
 const unitOf = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
+
+/** The timer whose calendar the dialog sets, where the host has it (raid-check may run from cron). */
+export function scheduleTimer(state: MonitorState, scheduler: Scheduler): string | null {
+    const timer = SCHEDULER_TIMER[scheduler];
+    return timer && unitOf(state, timer) ? timer : null;
+}
 
 /**
  * The file with `name` set to `value`: the last line that assigns it (the one the shell keeps) is
@@ -111,7 +117,7 @@ const listOf = (value: string | undefined) => (value ?? '').split(/\s+/).filter(
 /** What the dialog opens with: the host's settings as they are. */
 export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled: boolean): ScheduleInput {
     const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
-    const timer = SCHEDULER_TIMER[scheduler];
+    const timer = scheduleTimer(state, scheduler);
     return {
         enabled: scheduler === 'raid-check' ? vars.get('ENABLED') === 'yes' : enabled,
         action: vars.get('CHECK') === 'repair' ? 'repair' : 'check',
@@ -129,13 +135,14 @@ function fileStep(state: MonitorState, relative: string, setting: Message,
     return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
 }
 
-function variablesStep(state: MonitorState, relative: string, values: [string, string][]): WriteFileStep | null {
+/** name, value, and whether the value the file holds (undefined: none) already means the same to the script. */
+type Variable = [string, string, (now: string | undefined) => boolean];
+
+function variablesStep(state: MonitorState, relative: string, values: Variable[]): WriteFileStep | null {
     const before = state.scheduleFiles.get(relative) ?? '';
     const vars = shellVariables(before);
-    const after = values.reduce((text, [name, value]) => {
-        const now = vars.get(name);
-        const same = name.endsWith('_DEVS') ? listOf(now) === value : now === value;
-        return same ? text : withShellVariable(text, name, value);
+    const after = values.reduce((text, [name, value, same]) => {
+        return same(vars.get(name)) ? text : withShellVariable(text, name, value);
     }, before);
     if (after === before) return null;
     return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after);
@@ -174,11 +181,18 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
             if (parsed.error) errors[field] = parsed.error;
             return parsed.value?.join(' ') ?? '';
         });
-        files.push(variablesStep(state, SYSCONFIG, [['ENABLED', input.enabled ? 'yes' : 'no'], ['CHECK', input.action],
-            ['CHECK_DEVS', lists[0]], ['REPAIR_DEVS', lists[1]], ['SKIP_DEVS', lists[2]]]));
+        // raid-check runs only with ENABLED=yes and checks unless CHECK=repair (checkSchedule.ts reads them so).
+        const list = (name: string, value: string): Variable => [name, value, now => listOf(now) === value];
+        files.push(variablesStep(state, SYSCONFIG, [
+            ['ENABLED', input.enabled ? 'yes' : 'no', now => (now === 'yes') === input.enabled],
+            ['CHECK', input.action, now => (now === 'repair' ? 'repair' : 'check') === input.action],
+            list('CHECK_DEVS', lists[0]), list('REPAIR_DEVS', lists[1]), list('SKIP_DEVS', lists[2])]));
     }
-    if (scheduler === 'checkarray') files.push(variablesStep(state, DEFAULT_MDADM, [['AUTOCHECK', input.enabled ? 'true' : 'false']]));
-    const timer = SCHEDULER_TIMER[scheduler];
+    if (scheduler === 'checkarray') {
+        const autocheck: Variable = ['AUTOCHECK', input.enabled ? 'true' : 'false', now => autocheckOn(now) === input.enabled];
+        files.push(variablesStep(state, DEFAULT_MDADM, [autocheck]));
+    }
+    const timer = scheduleTimer(state, scheduler);
     let waiting = false;
     if (timer) {
         const calendar = calendarStep(state, timer, input.calendar, answer);

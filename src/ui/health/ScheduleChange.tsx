@@ -14,7 +14,7 @@ import type { ApplyResult } from '../../host/executor';
 import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import {
-    parseCalendarInput, scheduleInput, schedulePlan, SCHEDULER_TIMER, type CalendarAnswer, type ScheduleInput,
+    parseCalendarInput, scheduleInput, schedulePlan, scheduleTimer, type CalendarAnswer, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
 
 /** systemd's answer for the spec typed, once it is one line; null until it arrives. */
@@ -55,7 +55,7 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
     const answer = useCalendarAnswer(input.calendar);
     const result = schedulePlan(state, scheduler, input,
         { arrays, calendar: answer, systemctl: config.systemctl, timerEnabled: schedule.enabled });
-    const timer = SCHEDULER_TIMER[scheduler];
+    const timer = scheduleTimer(state, scheduler);
     const onOff: ['yes' | 'no', string][] = [['yes', _('Run the check')], ['no', _('Do not run it')]];
     const list = (key: 'checkDevs' | 'repairDevs' | 'skipDevs', id: string, label: string) => (
         <NumberField id={id} label={label} inputMode="text" value={input[key]} onChange={set(key)} error={result.errors?.[key]} />
@@ -82,6 +82,11 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
                         {answer?.nextElapse && <HelperTextItem>{fmt(_('Next run: $0'), answer.nextElapse)}</HelperTextItem>}
                         <HelperTextItem>{_('A systemd calendar spec, such as "Sun *-*-* 01:00" (see systemd.time(7)); empty keeps the package\'s own.')}</HelperTextItem>
                     </NumberField>
+                )}
+                {scheduler === 'raid-check' && !timer && schedule.cron && (
+                    <Content component="p" id="schedule-cron-note">
+                        {_('The time stays as /etc/cron.d/raid-check has it; this host has no raid-check.timer.')}
+                    </Content>
                 )}
                 {scheduler === 'checkarray' && (
                     <Content component="p" id="schedule-cron-note">

@@ -8,7 +8,7 @@ import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
     dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, withShellVariable,
-    type CalendarAnswer,
+    scheduleTimer, type CalendarAnswer,
 } from '../../../../src/md/alerts/schedulePlan';
 
 const SYSCONFIG = readFileSync(join(__dirname, '../../../fixtures/check-schedule/rhel-sysconfig-raid-check'), 'utf8');
@@ -96,6 +96,13 @@ test('checkarray: AUTOCHECK alone changes, the cron job is left as the package h
     const state = read({ 'default/mdadm': text, 'cron.d/mdadm': '57 0 * * 0 root /usr/share/mdadm/checkarray --cron --all\n' });
     const plan = planOf(schedulePlan(state, 'checkarray', { ...scheduleInput(state, 'checkarray', true), enabled: false }, context()));
     expect(plan.steps).toEqual([expect.objectContaining({ path: '/etc/default/mdadm', content: '# defaults\nAUTOCHECK=false\nSTART_DAEMON=true\n', previous: text })]);
+    // AUTOCHECK=yes is on for checkarray too: opened and applied as it is, nothing is rewritten.
+    const yes = read({ 'default/mdadm': 'AUTOCHECK=yes\n', 'cron.d/mdadm': '57 0 * * 0 root checkarray --cron\n' });
+    expect(planOf(schedulePlan(yes, 'checkarray', scheduleInput(yes, 'checkarray', true), context())).steps).toEqual([]);
+    // No /etc/default/mdadm: off, and switching it on writes the file.
+    const none = read({ 'cron.d/mdadm': '57 0 * * 0 root checkarray --cron\n' });
+    expect(planOf(schedulePlan(none, 'checkarray', { ...scheduleInput(none, 'checkarray', false), enabled: true }, context())).steps)
+        .toEqual([expect.objectContaining({ path: '/etc/default/mdadm', content: 'AUTOCHECK=true\n', previous: null })]);
 });
 
 test('mdcheck: disable stops both timers, the undo starts them again; the calendar comes back to the package\'s', () => {
@@ -109,4 +116,13 @@ test('mdcheck: disable stops both timers, the undo starts them again; the calend
     expect(scheduleInput(withDropIn, 'mdcheck', true).calendar).toBe('Sat 02:00');
     const back = planOf(schedulePlan(withDropIn, 'mdcheck', { ...scheduleInput(withDropIn, 'mdcheck', true), calendar: '' }, context()));
     expect(describePlan(back)).toBe('rm -f /etc/systemd/system/mdcheck_start.timer.d/raidtune.conf\nsystemctl daemon-reload\nsystemctl try-restart mdcheck_start.timer');
+});
+
+test('raid-check from cron: no calendar, no drop-in for a timer the host lacks', () => {
+    const state = read({ 'sysconfig/raid-check': 'ENABLED=yes\n', 'cron.d/raid-check': '0 1 * * Sun root /usr/sbin/raid-check\n' });
+    expect(scheduleTimer(state, 'raid-check')).toBeNull();
+    const input = { ...scheduleInput(state, 'raid-check', true), calendar: 'Sat 03:00', enabled: false };
+    expect(input.calendar).toBe('Sat 03:00');
+    expect(describePlan(planOf(schedulePlan(state, 'raid-check', input, context())))).toBe(
+        "cat > /etc/sysconfig/raid-check <<'EOF'\nENABLED=no\nEOF");
 });

@@ -13,6 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setupRaidtune } from './harness/env';
+import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 
@@ -126,6 +127,8 @@ describe('RHEL raid-check', () => {
         await field('schedule-skip-devs').fill('md1 md7');
         await changeDialog(env.page).getByText('There is no array md7 on this host.').waitFor();
         expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+        // The dialog with an error shown: radio groups, fields and messages named for assistive technology.
+        expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
         await dialogButton(env.page, 'Cancel').click();
         expect(etcText('sysconfig/raid-check')).toBe(SYSCONFIG);
         expect(existsSync(dirname(etcPath(DROP_IN)))).toBe(false);

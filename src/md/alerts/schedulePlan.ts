@@ -112,6 +112,7 @@ export function parseArrayList(input: string, arrays: readonly string[]): Parsed
     return { value: names };
 }
 
+const LISTS = ['CHECK_DEVS', 'REPAIR_DEVS', 'SKIP_DEVS'] as const;
 const listOf = (value: string | undefined) => (value ?? '').split(/\s+/).filter(Boolean).map(w => w.replace(/^\/dev\//, '')).join(' ');
 
 /** What the dialog opens with: the host's settings as they are. */
@@ -167,7 +168,7 @@ function calendarStep(state: MonitorState, timer: string, input: string, answer:
     if (unchanged) return { step: null };
     if (spec === '') return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), null) };
     if (!answer || answer.spec !== spec) return { waiting: true };
-    if (answer.error) return { error: { message: N_('systemd cannot read this calendar spec: $0'), args: [answer.error] } };
+    if (answer.error) return { error: msg(N_('systemd cannot read this calendar spec: $0'), answer.error) };
     return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), dropInText(timer, spec)) };
 }
 
@@ -176,8 +177,11 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
     const errors: Partial<Record<ScheduleField, Message>> = {};
     const files: (WriteFileStep | null)[] = [];
     if (scheduler === 'raid-check') {
+        // A name the file already lists stays allowed: an array that is stopped now keeps its place.
+        const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
+        const listed = LISTS.flatMap(name => listOf(vars.get(name)).split(' ').filter(Boolean));
         const lists = (['checkDevs', 'repairDevs', 'skipDevs'] as const).map(field => {
-            const parsed = parseArrayList(input[field], arrays);
+            const parsed = parseArrayList(input[field], [...arrays, ...listed]);
             if (parsed.error) errors[field] = parsed.error;
             return parsed.value?.join(' ') ?? '';
         });

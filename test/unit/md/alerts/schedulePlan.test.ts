@@ -48,6 +48,14 @@ test('parseArrayList: names and /dev/ paths of this host\'s arrays; an unknown o
     expect(parseArrayList('md0;reboot', ARRAYS).error?.args).toEqual(['md0;reboot']);
 });
 
+test('raid-check: an array the file lists but the host does not run now is kept, a new unknown one refused', () => {
+    const state = RHEL();
+    const two = { arrays: ['md0'], calendar: null, systemctl: 'systemctl', timerEnabled: true };
+    const input = scheduleInput(state, 'raid-check', true);
+    expect(planOf(schedulePlan(state, 'raid-check', input, two)).steps).toEqual([]);
+    expect(schedulePlan(state, 'raid-check', { ...input, skipDevs: 'md5' }, two).errors?.skipDevs?.args).toEqual(['md5']);
+});
+
 test('raid-check: the dialog opens with the host\'s values and, unchanged, plans nothing', () => {
     const state = RHEL();
     const input = scheduleInput(state, 'raid-check', true);

@@ -76,8 +76,9 @@ export async function sendTestAlert(config: HostConfig, state: MonitorState): Pr
 export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
     try {
         const output = await cockpitApi().spawn(['systemd-analyze', 'calendar', '--', spec], { err: 'message', environ: ['LC_ALL=C'] });
-        return { spec, error: null, nextElapse: /^\s*Next elapse: (.*)$/m.exec(output)?.[1] ?? null };
+        const field = (name: string) => new RegExp(`^\\s*${name}: (.*)$`, 'm').exec(output)?.[1] ?? null;
+        return { spec, error: null, nextElapse: field('Next elapse'), normalized: field('Normalized form') };
     } catch (error) {
-        return { spec, error: reason(error), nextElapse: null };
+        return { spec, error: reason(error), nextElapse: null, normalized: null };
     }
 }

@@ -179,6 +179,15 @@ describe('RHEL raid-check', () => {
             return now[0][2] === 'check' && now[1][2] === 'repair' && now.every(r => r[3] === `${package_.next} (${package_.normalized})`);
         });
     });
+
+    test('a drop-in systemd has not loaded (no daemon-reload since) is named on the card', async () => {
+        writeEtc(DROP_IN, '[Timer]\nOnCalendar=\nOnCalendar=Mon 05:00\n');
+        await reload();
+        await env.page.locator('#check-schedule .raidtune-dropin-not-loaded').getByText(
+            `${etcPath(DROP_IN)} says "Mon 05:00", but systemd follows "Sun *-*-* 01:00:00" for raid-check.timer: run systemctl daemon-reload, or look for another drop-in.`).waitFor();
+        writeEtc(DROP_IN, null);
+        await reload();
+    });
 });
 
 test('mdcheck: its timers disabled with systemctl, and enabled again by the undo', async () => {

@@ -41,6 +41,8 @@ export interface CalendarAnswer {
     error: string | null;
     /** When it would run next, as systemd prints it. */
     nextElapse: string | null;
+    /** The spec as systemd writes it back (what `systemctl show` prints as the timer's OnCalendar). */
+    normalized: string | null;
 }
 
 /** The timer whose calendar each scheduler's dialog sets (checkarray runs from cron: none). */
@@ -94,6 +96,26 @@ export function currentCalendar(state: MonitorState, timer: string): string | nu
 // Europe/Berlin). Nothing else reaches the unit file: a newline would add a setting, a trailing
 // backslash continue the line, and '%' is a unit file specifier, which systemd-analyze does not expand.
 const CALENDAR = new RegExp('^[A-Za-z0-9 *:/.,~_+-]*$');
+
+/** raidtune's drop-in calendar for the timer, where it has one (the spec as written). */
+export function dropInSpec(state: MonitorState, timer: string): string | null {
+    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer)));
+}
+
+/**
+ * Whether systemd follows raidtune's drop-in, the check after a change: the timer's calendar as
+ * systemd holds it against the drop-in's spec as systemd normalizes it. A message when it does not
+ * (the unit files were not reloaded since, or another drop-in sorts after raidtune's); null when it
+ * does or cannot be known yet.
+ */
+export function dropInNotLoaded(state: MonitorState, timer: string, answer: CalendarAnswer | null): Message | null {
+    const spec = dropInSpec(state, timer);
+    const held = unitOf(state, timer)?.calendar ?? null;
+    if (spec === null || held === null || !answer || answer.spec !== spec || answer.normalized === null) return null;
+    if (answer.normalized === held) return null;
+    return msg(N_('$0 says "$1", but systemd follows "$2" for $3: run systemctl daemon-reload, or look for another drop-in.'),
+        `${state.etcDir}/${dropInFile(timer)}`, spec, held, timer);
+}
 
 /** '' (the package's own calendar) or one line of the characters above for systemd to read. */
 export function parseCalendarInput(input: string): Parsed<string> {

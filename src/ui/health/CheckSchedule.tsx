@@ -4,16 +4,17 @@
 // scheduler (ScheduleChange.tsx) and the undo of the last change.
 
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
+import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem, Stack, StackItem } from '../pf';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { GuardedButton } from '../common/GuardedButton';
 import { ChangeModal } from '../plan/ChangeModal';
-import { ScheduleChange } from './ScheduleChange';
+import { text } from '../common/message';
+import { ScheduleChange, useCalendarAnswer } from './ScheduleChange';
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
-import { scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
+import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
 
 const SCHEDULER_NAME: Record<Scheduler, string> = {
@@ -43,6 +44,15 @@ const columns = (): Column<Row>[] => [
     { title: _('Next run'), cell: r => whenText(r.schedule) },
 ];
 
+/** The check after a change: systemd follows raidtune's drop-in for the timer (a warning when not). */
+function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) {
+    const answer = useCalendarAnswer(dropInSpec(state, timer) ?? '');
+    const problem = dropInNotLoaded(state, timer, answer);
+    return problem && (
+        <StackItem><Alert isInline variant="warning" className="raidtune-dropin-not-loaded" title={text(problem)} /></StackItem>
+    );
+}
+
 export function CheckSchedule({ state, arrays, reread }: {
     state: MonitorState; arrays: string[]; reread: () => void;
 }) {
@@ -58,6 +68,7 @@ export function CheckSchedule({ state, arrays, reread }: {
         reread();
     };
     const changed = schedules.find(s => s.scheduler === changing);
+    const timers = schedules.map(s => scheduleTimer(state, s.scheduler)).filter((t): t is string => t !== null);
     const actions = (
         <Flex spaceItems={{ default: 'spaceItemsSm' }}>
             {schedules.map(({ scheduler }) => (
@@ -89,10 +100,16 @@ export function CheckSchedule({ state, arrays, reread }: {
                     }} />
             )}
             <CardBody>
-                {schedules.length === 0
-                    ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                    : <CompactTable label={_('Scheduled checks')} columns={columns()} rows={rows}
-                        rowKey={r => `${r.schedule.scheduler}-${r.array}`} rowAttributes={r => ({ 'data-array': r.array })} />}
+                <Stack hasGutter>
+                    {timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />)}
+                    <StackItem>
+                        {schedules.length === 0
+                            ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
+                            : <CompactTable label={_('Scheduled checks')} columns={columns()} rows={rows}
+                                rowKey={r => `${r.schedule.scheduler}-${r.array}`}
+                                rowAttributes={r => ({ 'data-array': r.array })} />}
+                    </StackItem>
+                </Stack>
             </CardBody>
         </Card>
     );

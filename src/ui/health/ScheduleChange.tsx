@@ -18,7 +18,7 @@ import {
 } from '../../md/alerts/schedulePlan';
 
 /** systemd's answer for the spec typed, once it is one line; null until it arrives. */
-function useCalendarAnswer(input: string): CalendarAnswer | null {
+export function useCalendarAnswer(input: string): CalendarAnswer | null {
     const [answer, setAnswer] = useState<CalendarAnswer | null>(null);
     const spec = parseCalendarInput(input).value ?? '';
     useEffect(() => {

@@ -8,7 +8,7 @@ import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
     dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, withShellVariable,
-    scheduleTimer, type CalendarAnswer,
+    scheduleTimer, dropInNotLoaded, type CalendarAnswer,
 } from '../../../../src/md/alerts/schedulePlan';
 
 const SYSCONFIG = readFileSync(join(__dirname, '../../../fixtures/check-schedule/rhel-sysconfig-raid-check'), 'utf8');
@@ -67,7 +67,7 @@ test('raid-check: only the lines concerned change; the calendar is a drop-in, re
     const state = RHEL();
     const input = { ...scheduleInput(state, 'raid-check', true), action: 'repair' as const, skipDevs: 'md2', calendar: 'Sat 03:30' };
     expect(schedulePlan(state, 'raid-check', input, context())).toEqual({ errors: {} });
-    const plan = planOf(schedulePlan(state, 'raid-check', input, context({ spec: 'Sat 03:30', error: null, nextElapse: 'x' })));
+    const plan = planOf(schedulePlan(state, 'raid-check', input, context({ spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00' })));
     const [sysconfig, dropIn] = plan.steps as WriteFileStep[];
     expect(sysconfig.content).toBe(SYSCONFIG.replace('CHECK=check', 'CHECK=repair').replace('SKIP_DEVS=""', 'SKIP_DEVS=md2'));
     expect(sysconfig.previous).toBe(SYSCONFIG);
@@ -89,7 +89,7 @@ test('bad values: an unknown array, a spec systemd refuses or one with a newline
     const state = RHEL();
     const input = scheduleInput(state, 'raid-check', true);
     expect(schedulePlan(state, 'raid-check', { ...input, checkDevs: 'md0 md7' }, context()).errors?.checkDevs?.args).toEqual(['md7']);
-    const refused = { spec: 'bogus', error: "Failed to parse calendar specification 'bogus': Invalid argument", nextElapse: null };
+    const refused = { spec: 'bogus', error: "Failed to parse calendar specification 'bogus': Invalid argument", nextElapse: null, normalized: null };
     expect(schedulePlan(state, 'raid-check', { ...input, calendar: 'bogus' }, context(refused)).errors?.calendar)
         .toEqual({ message: 'systemd cannot read this calendar spec: $0', args: [refused.error] });
     for (const bad of ['Sun\nOnCalendar=minutely', 'Sun 01:00 \\', '%H:00', '$(reboot)']) {
@@ -133,4 +133,15 @@ test('raid-check from cron: no calendar, no drop-in for a timer the host lacks',
     expect(input.calendar).toBe('Sat 03:00');
     expect(describePlan(planOf(schedulePlan(state, 'raid-check', input, context())))).toBe(
         "cat > /etc/sysconfig/raid-check <<'EOF'\nENABLED=no\nEOF");
+});
+
+test('the check after a change: a drop-in systemd has not loaded is named, one it follows is not', () => {
+    const dropIn = { 'systemd/system/raid-check.timer.d/raidtune.conf': '[Timer]\nOnCalendar=\nOnCalendar=Sat 03:30\n' };
+    const answer = { spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00' };
+    const stale = read(dropIn, timer('raid-check.timer', 'active', 'Sun *-*-* 01:00:00'));
+    expect(dropInNotLoaded(stale, 'raid-check.timer', answer)?.args).toEqual(
+        ['/etc/systemd/system/raid-check.timer.d/raidtune.conf', 'Sat 03:30', 'Sun *-*-* 01:00:00', 'raid-check.timer']);
+    expect(dropInNotLoaded(stale, 'raid-check.timer', null)).toBeNull();
+    const loaded = read(dropIn, timer('raid-check.timer', 'active', 'Sat *-*-* 03:30:00'));
+    expect(dropInNotLoaded(loaded, 'raid-check.timer', answer)).toBeNull();
 });

@@ -6,7 +6,7 @@
 // a test writes its own files for another case (alerts.test.ts: nobody told). Files already
 // there are kept (a test may have written its own before).
 
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 export const UNITS_DIR = 'run/systemd-sim';
@@ -27,6 +27,8 @@ export interface SimulatedUnit {
     unitFileState: 'enabled' | 'disabled' | 'static';
     /** A timer's next run, as systemctl prints NextElapseUSecRealtime. */
     nextElapse?: string;
+    /** A timer's OnCalendar as its package ships it (a drop-in may replace it: see daemon-reload). */
+    calendar?: string;
 }
 
 function writeIfMissing(path: string, text: string): void {
@@ -40,6 +42,10 @@ export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
     mkdirSync(dirname(path), { recursive: true });
     const next = unit.nextElapse ? `NextElapseUSecRealtime=${unit.nextElapse}\n` : '';
     writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n${next}`);
+    // A unit written anew is as its package ships it: no drop-in loaded yet.
+    rmSync(`${path}.loaded`, { force: true });
+    if (unit.calendar) writeFileSync(`${path}.calendar`, `${unit.calendar}\n`);
+    else rmSync(`${path}.calendar`, { force: true });
 }
 
 /** Debian's monthly check: checkarray from cron (AUTOCHECK in /etc/default/mdadm switches it off). */
@@ -59,25 +65,58 @@ function shellWord(text: string): string {
 }
 
 /**
- * The `systemctl` stand-in: `show` prints each unit named (options skipped) from <root>/run/systemd-sim,
- * or "not-found" as systemd does for a unit it has no file for; `restart` of a known unit succeeds
- * and changes nothing else; anything else exits 1.
+ * The `systemctl` stand-in, on the unit files in <root>/run/systemd-sim:
+ * - `show` prints each unit named (options skipped), with a timer's TimersCalendar, or "not-found"
+ *   as systemd does for a unit it has no file for;
+ * - `daemon-reload` loads each timer's calendar: the last OnCalendar of raidtune's drop-in under
+ *   <root>/etc/systemd/system, else the package's own (`<unit>.calendar`);
+ * - `restart` and `try-restart` of a known unit succeed; a running timer computes its next run from
+ *   the calendar it has loaded (with this machine's own `systemd-analyze calendar`);
+ * - `enable` and `disable` (with `--now`: start or stop) change the unit's state;
+ * anything else exits 1.
  */
 export function writeSystemctlStandIn(path: string, root: string): void {
     writeFileSync(path, [
         '#!/bin/sh',
         '# systemctl for a simulated md host (sim/monitor/hostFiles.ts)',
         `units=${shellWord(join(root, UNITS_DIR))}`,
+        `etc=${shellWord(join(root, 'etc'))}`,
+        'calendar() { if [ -f "$units/$1.loaded" ]; then cat "$units/$1.loaded"; elif [ -f "$units/$1.calendar" ]; then cat "$units/$1.calendar"; fi; }',
+        'analyze() { systemd-analyze calendar -- "$1" 2>/dev/null | sed -n "s/^ *$2: //p"; }',
+        'set_key() { grep -v "^$2=" "$units/$1" > "$units/$1.new"; [ -z "$3" ] || echo "$2=$3" >> "$units/$1.new"; mv "$units/$1.new" "$units/$1"; }',
+        'rearm() { spec=$(calendar "$1"); [ -z "$spec" ] || set_key "$1" NextElapseUSecRealtime "$(analyze "$spec" "Next elapse")"; }',
+        'known() { [ -f "$units/$1" ] || { echo "Failed to $command $1: Unit $1 not found." >&2; exit 5; }; }',
         'command=$1; shift',
         'case "$command" in',
         'show)',
         '  for unit in "$@"; do',
         '    case "$unit" in -*) continue;; esac',
         '    echo "Id=$unit"',
-        '    if [ -f "$units/$unit" ]; then cat "$units/$unit"; else printf \'LoadState=not-found\\nActiveState=inactive\\nUnitFileState=\\n\'; fi',
+        '    if [ -f "$units/$unit" ]; then',
+        '      cat "$units/$unit"',
+        '      spec=$(calendar "$unit")',
+        '      [ -z "$spec" ] || echo "TimersCalendar={ OnCalendar=$(analyze "$spec" "Normalized form") ; next_elapse=$(analyze "$spec" "Next elapse") }"',
+        '    else printf \'LoadState=not-found\\nActiveState=inactive\\nUnitFileState=\\n\'; fi',
         '    echo',
         '  done;;',
-        'restart) [ -f "$units/$1" ] || { echo "Failed to restart $1: Unit $1 not found." >&2; exit 5; };;',
+        'daemon-reload)',
+        '  for file in "$units"/*.timer; do',
+        '    [ -f "$file" ] || continue',
+        '    unit=${file##*/}; dropin="$etc/systemd/system/$unit.d/raidtune.conf"',
+        '    if [ -f "$dropin" ]; then sed -n "s/^OnCalendar=//p" "$dropin" | tail -n 1 > "$file.loaded"; else rm -f "$file.loaded"; fi',
+        '  done;;',
+        'restart|try-restart)',
+        '  known "$1"',
+        '  case "$1" in *.timer) if grep -q "^ActiveState=active" "$units/$1"; then rearm "$1"; fi;; esac;;',
+        'enable|disable)',
+        '  now=; if [ "$1" = --now ]; then now=1; shift; fi',
+        '  for unit in "$@"; do',
+        '    known "$unit"',
+        '    set_key "$unit" UnitFileState "${command}d"',
+        '    [ -n "$now" ] || continue',
+        '    if [ "$command" = enable ]; then set_key "$unit" ActiveState active; rearm "$unit"',
+        '    else set_key "$unit" ActiveState inactive; set_key "$unit" NextElapseUSecRealtime ""; fi',
+        '  done;;',
         '*) echo "systemctl (simulated): $command is not simulated" >&2; exit 1;;',
         'esac',
         '',

@@ -9,16 +9,22 @@ import { cockpitApi, type CockpitProblem } from './cockpit';
 import type { HostConfig } from './config';
 import { _, fmt } from './i18n';
 import { testAlertArgv } from '../md/alerts/alertsPlan';
+import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import {
     CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES, type MonitorState,
 } from '../md/alerts/monitor';
 
 // $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
-// Each line of a file is printed behind '|' so none reads as a marker.
+// Each line of a file is printed behind '|' so none reads as a marker; a file whose last line has
+// no newline gets one and then @@noeol, so the next marker stays on its own line and the text read
+// is the file's own to the byte (an undo writes it back).
 const READ_SCRIPT = `
 dir=$1; systemctl=$2; properties=$3; shift 3
 for name in ${[...CONF_FILES, ...SCHEDULE_FILES].join(' ')}; do
-  if [ -f "$dir/$name" ]; then echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"; fi
+  if [ -f "$dir/$name" ]; then
+    echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"
+    if [ -n "$(tail -c 1 "$dir/$name")" ]; then echo; echo "@@noeol"; fi
+  fi
 done
 if command -v "$systemctl" >/dev/null 2>&1; then
   echo "@@units"
@@ -60,5 +66,19 @@ export async function sendTestAlert(config: HostConfig, state: MonitorState): Pr
         return await cockpitApi().spawn(testAlertArgv(config.mdadm, state), { superuser: 'require', err: 'out', environ: ['LC_ALL=C'] });
     } catch (error) {
         throw new Error(reason(error));
+    }
+}
+
+/**
+ * systemd's own reading of a calendar spec (`systemd-analyze calendar`, the same parser the timer
+ * uses): its message when it refuses the spec, else the next time it would run.
+ */
+export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
+    try {
+        const output = await cockpitApi().spawn(['systemd-analyze', 'calendar', '--', spec], { err: 'message', environ: ['LC_ALL=C'] });
+        const field = (name: string) => new RegExp(`^\\s*${name}: (.*)$`, 'm').exec(output)?.[1] ?? null;
+        return { spec, error: null, nextElapse: field('Next elapse'), normalized: field('Normalized form') };
+    } catch (error) {
+        return { spec, error: reason(error), nextElapse: null, normalized: null };
     }
 }

@@ -3,10 +3,18 @@
 // simulated host starts with Debian's checkarray cron job; then it gets the RHEL layout
 // (/etc/sysconfig/raid-check listing md0 to check and md1 to repair, run by raid-check.timer with
 // systemd's next run) and the page, reloaded, shows that instead; AUTOCHECK=false switches Debian's off.
+// Then the changes, as plans (src/md/alerts/schedulePlan.ts): Debian's AUTOCHECK from the dialog;
+// raid-check's action, lists and calendar (a drop-in, reloaded and restarted by the simulated
+// systemctl, whose next run this machine's real systemd-analyze computes), the card showing the new
+// schedule and the undo giving back each file's old text byte for byte; bad input refused with
+// systemd's own message and nothing written.
 
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { setupRaidtune } from './harness/env';
+import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
+import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 
 const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#check-schedule' });
@@ -23,6 +31,24 @@ function writeEtc(path: string, text: string | null): void {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
 }
+
+const etcPath = (path: string) => join(env.sim.root, 'etc', path);
+const etcText = (path: string) => (existsSync(etcPath(path)) ? readFileSync(etcPath(path), 'utf8') : null);
+
+/** What this machine's systemd says of a calendar spec: its normalized form and next run. */
+function systemdCalendar(spec: string): { normalized: string; next: string } {
+    const out = execFileSync('systemd-analyze', ['calendar', '--', spec], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    const field = (name: string) => new RegExp(`^\\s*${name}: (.*)$`, 'm').exec(out)?.[1] ?? '';
+    return { normalized: field('Normalized form'), next: field('Next elapse') };
+}
+
+async function applyDialog(): Promise<void> {
+    await dialogButton(env.page, 'Apply').click();
+    await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Close').click();
+}
+
+beforeEach(() => closeLeftoverDialog(env.page));
 
 async function reload(): Promise<void> {
     await env.page.reload();
@@ -51,4 +77,142 @@ test('RHEL: raid-check\'s own lists decide per array, raid-check.timer the next 
         ['md0', 'raid-check', 'check', 'Sun 2026-11-29 01:00:00 UTC'],
         ['md1', 'raid-check', 'repair', 'Sun 2026-11-29 01:00:00 UTC'],
     ]);
+});
+
+test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as the package has it) and off again by the undo', async () => {
+    writeEtc('cron.d/mdadm', '30 1 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n');
+    writeEtc('sysconfig/raid-check', null);
+    // Its last line without a newline: the undo must give that back too.
+    const before = '# Written by the installer\nAUTOCHECK=false\nSTART_DAEMON=true';
+    writeEtc('default/mdadm', before);
+    await reload();
+    await env.page.locator('#schedule-change-checkarray').click();
+    await changeDialog(env.page).locator('#schedule-cron-note').waitFor();
+    await changeDialog(env.page).locator('#schedule-enabled-yes').check();
+    const path = etcPath('default/mdadm');
+    const after = '# Written by the installer\nAUTOCHECK=true\nSTART_DAEMON=true\n';
+    await changeDialog(env.page).locator('.raidtune-commands').getByText('AUTOCHECK=true', { exact: false }).waitFor();
+    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`cat > ${path} <<'EOF'\n${after}EOF`);
+    await applyDialog();
+    expect(etcText('default/mdadm')).toBe(after);
+    await waitUntil('checkarray on again', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    await env.page.locator('#schedule-undo').click();
+    await applyDialog();
+    expect(etcText('default/mdadm')).toBe(before);
+    await waitUntil('checkarray off again', async () => (await rows())[0][3] === 'disabled');
+});
+
+describe('RHEL raid-check', () => {
+    const SYSCONFIG = '# raid-check settings\nENABLED=yes\nCHECK=check\nNICE=low\n# md0 checked, md1 repaired\nCHECK_DEVS="md0"\nREPAIR_DEVS=\'/dev/md1\'\nSKIP_DEVS=""\n';
+    const DROP_IN = 'systemd/system/raid-check.timer.d/raidtune.conf';
+    const field = (id: string) => changeDialog(env.page).locator(`#${id}`);
+
+    beforeAll(async () => {
+        writeEtc('cron.d/mdadm', null);
+        writeEtc('default/mdadm', null);
+        writeEtc('sysconfig/raid-check', SYSCONFIG);
+        writeEtc(DROP_IN, null);
+        writeUnit(env.sim.root, 'raid-check.timer', { activeState: 'active', unitFileState: 'enabled',
+            nextElapse: 'Sun 2026-11-29 01:00:00 UTC', calendar: 'Sun *-*-* 01:00:00' });
+        await reload();
+    });
+
+    test('a calendar spec systemd refuses, or an array the host lacks, gets its message, and nothing is written', async () => {
+        await env.page.locator('#schedule-change-raid-check').click();
+        expect(await field('schedule-calendar').inputValue()).toBe('Sun *-*-* 01:00:00');
+        await field('schedule-calendar').fill('Sat 25:00');
+        await changeDialog(env.page).getByText("systemd cannot read this calendar spec: Failed to parse calendar specification 'Sat 25:00': Invalid argument").waitFor();
+        expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+        await field('schedule-calendar').fill('Sun *-*-* 01:00:00');
+        await field('schedule-skip-devs').fill('md1 md7');
+        await changeDialog(env.page).getByText('There is no array md7 on this host.').waitFor();
+        expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+        // The dialog with an error shown: radio groups, fields and messages named for assistive technology.
+        expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
+        await dialogButton(env.page, 'Cancel').click();
+        expect(etcText('sysconfig/raid-check')).toBe(SYSCONFIG);
+        expect(existsSync(dirname(etcPath(DROP_IN)))).toBe(false);
+    });
+
+    test('repair everything on Saturdays: preview, apply, the card shows it; the undo gives the files back byte for byte', async () => {
+        const spec = 'Sat *-*-* 03:30';
+        const systemd = systemdCalendar(spec);
+        await env.page.locator('#schedule-change-raid-check').click();
+        await field('schedule-action-repair').check();
+        await field('schedule-check-devs').fill('');
+        await field('schedule-repair-devs').fill('');
+        await field('schedule-calendar').fill(spec);
+        await changeDialog(env.page).getByText(`Next run: ${systemd.next}`).waitFor();
+        const sysconfig = SYSCONFIG.replace('CHECK=check', 'CHECK=repair').replace('CHECK_DEVS="md0"', 'CHECK_DEVS=""')
+            .replace("REPAIR_DEVS='/dev/md1'", 'REPAIR_DEVS=""');
+        const dropIn = "# Written by raidtune: when raid-check.timer runs. The empty line drops the package's own calendar.\n" +
+            `[Timer]\nOnCalendar=\nOnCalendar=${spec}\n`;
+        const systemctl = join(env.sim.root, 'bin/systemctl');
+        const preview = changeDialog(env.page).locator('.raidtune-commands');
+        await preview.getByText('daemon-reload', { exact: false }).waitFor();
+        expect(await preview.innerText()).toBe([
+            `cat > ${etcPath('sysconfig/raid-check')} <<'EOF'\n${sysconfig}EOF`,
+            `cat > ${etcPath(DROP_IN)} <<'EOF'\n${dropIn}EOF`,
+            `${systemctl} daemon-reload`,
+            `${systemctl} try-restart raid-check.timer`,
+        ].join('\n'));
+        await applyDialog();
+        expect(etcText('sysconfig/raid-check')).toBe(sysconfig);
+        expect(etcText(DROP_IN)).toBe(dropIn);
+        const shown = `${systemd.next} (${systemd.normalized})`;
+        await waitUntil('the new schedule on the card', async () => (await rows()).every(r => r[2] === 'repair' && r[3] === shown));
+
+        await env.page.locator('#schedule-undo').click();
+        await preview.getByText('daemon-reload', { exact: false }).waitFor();
+        expect(await preview.innerText()).toBe([
+            `rm -f ${etcPath(DROP_IN)}`,
+            `cat > ${etcPath('sysconfig/raid-check')} <<'EOF'\n${SYSCONFIG}EOF`,
+            `${systemctl} daemon-reload`,
+            `${systemctl} try-restart raid-check.timer`,
+        ].join('\n'));
+        await applyDialog();
+        expect(etcText('sysconfig/raid-check')).toBe(SYSCONFIG);
+        expect(etcText(DROP_IN)).toBeNull();
+        const package_ = systemdCalendar('Sun *-*-* 01:00:00');
+        await waitUntil('the package\'s schedule again', async () => {
+            const now = await rows();
+            return now[0][2] === 'check' && now[1][2] === 'repair' && now.every(r => r[3] === `${package_.next} (${package_.normalized})`);
+        });
+    });
+
+    test('a drop-in systemd has not loaded (no daemon-reload since) is named on the card', async () => {
+        writeEtc(DROP_IN, '[Timer]\nOnCalendar=\nOnCalendar=Mon 05:00\n');
+        await reload();
+        await env.page.locator('#check-schedule .raidtune-dropin-not-loaded').getByText(
+            `${etcPath(DROP_IN)} says "Mon 05:00", but systemd follows "Sun *-*-* 01:00:00" for raid-check.timer: run systemctl daemon-reload, or look for another drop-in.`).waitFor();
+        writeEtc(DROP_IN, null);
+        await reload();
+    });
+});
+
+test('mdcheck: its timers disabled with systemctl, and enabled again by the undo', async () => {
+    writeEtc('sysconfig/raid-check', null);
+    writeUnit(env.sim.root, 'raid-check.timer', { activeState: 'inactive', unitFileState: 'disabled' });
+    rmSync(join(env.sim.root, 'run/systemd-sim/raid-check.timer'));
+    for (const [id, calendar] of [['mdcheck_start.timer', 'Sun *-*-1..7 1:00:00'], ['mdcheck_continue.timer', '1:05:00']]) {
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-12-06 01:00:00 UTC', calendar });
+    }
+    await reload();
+    await env.page.locator('#schedule-change-mdcheck').click();
+    const dialog = changeDialog(env.page);
+    expect(await dialog.locator('#schedule-calendar').inputValue()).toBe('Sun *-*-01..07 01:00:00');
+    await dialog.locator('#schedule-enabled-no').check();
+    const systemctl = join(env.sim.root, 'bin/systemctl');
+    const preview = dialog.locator('.raidtune-commands');
+    await preview.getByText('disable', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe(`${systemctl} disable --now mdcheck_start.timer mdcheck_continue.timer`);
+    await applyDialog();
+    await waitUntil('mdcheck disabled', async () => (await rows()).every(r => r[2] === 'not checked' && r[3] === 'disabled'));
+
+    await env.page.locator('#schedule-undo').click();
+    await preview.getByText('enable', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe(`${systemctl} enable --now mdcheck_start.timer mdcheck_continue.timer`);
+    await applyDialog();
+    const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
+    await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${systemd.next} (${systemd.normalized})`));
 });

@@ -76,6 +76,17 @@ test('the alerts are read too: mdadm.conf and the monitor service, without admin
     expect(await alerts.locator('#alerts-fact-conf').innerText()).toBe(`${env.sim.root}/etc/mdadm/mdadm.conf`);
 });
 
+test('the scheduled checks are shown, and their change is disabled with the reason', async () => {
+    const schedule = env.page.locator('#check-schedule');
+    await schedule.locator('tbody tr').first().getByText('cron: 30 1 * * 0').waitFor();
+    const change = schedule.locator('#schedule-change-checkarray');
+    expect(await change.getAttribute('aria-disabled')).toBe('true');
+    await change.click({ force: true });
+    expect(await env.page.getByRole('dialog').count()).toBe(0);
+    await change.hover();
+    await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+});
+
 test('using a disabled control opens nothing and writes nothing', async () => {
     const before = await Promise.all(['/sys/block/md0/md/sync_action', '/proc/sys/dev/raid/speed_limit_min'].map(p => simValue(env, p)));
     for (const name of ['Pause', 'Speed limits…', 'Presets…']) {

@@ -3,8 +3,9 @@
 // - RHEL/Fedora `raid-check`: /etc/sysconfig/raid-check (ENABLED, CHECK=check|repair, CHECK_DEVS,
 //   REPAIR_DEVS, SKIP_DEVS: with neither list given every array gets CHECK's action, otherwise only
 //   the arrays listed), run by raid-check.timer or /etc/cron.d/raid-check;
-// - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array, unless /etc/default/mdadm says
-//   AUTOCHECK=false;
+// - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array when /etc/default/mdadm says
+//   AUTOCHECK=true (checkarray --cron takes yes, y, 1, true or t, the first letter in either case;
+//   unset is false);
 // - mdadm's own `mdcheck_start.timer` (every array; mdcheck_continue.timer resumes a check that ran
 //   out of time where it stopped).
 // The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written.
@@ -19,6 +20,8 @@ export interface ScheduledCheck {
     enabled: boolean;
     /** systemd's next run of the timer; null for a cron job or a timer that is not waiting. */
     nextRun: string | null;
+    /** The timer's OnCalendar as systemd holds it; null for a cron job. */
+    calendar: string | null;
     /** A cron job's schedule as written ("57 0 * * 0"); null for a timer. */
     cron: string | null;
     /** The action each array gets; null: this scheduler leaves the array out. */
@@ -65,6 +68,7 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
         scheduler: 'raid-check',
         enabled: vars.get('ENABLED') === 'yes' && ((runner !== null && timerEnabled(runner)) || cron !== null),
         nextRun: runner?.nextElapse ?? null,
+        calendar: runner?.calendar ?? null,
         cron: runner ? null : cron,
         actionFor: array => {
             if (skipped.includes(array)) return null;
@@ -74,17 +78,22 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
     };
 }
 
+/** AUTOCHECK as checkarray --cron reads it (its is_true; unset is false). */
+export function autocheckOn(value: string | undefined): boolean {
+    return /^(?:[Yy]es|[Yy]|1|[Tt]rue|[Tt])$/.test(value ?? '');
+}
+
 function checkarray(state: MonitorState): ScheduledCheck | null {
     const cron = cronSchedule(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
     if (cron === null) return null;
     const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
-    return { scheduler: 'checkarray', enabled: autocheck !== 'false', nextRun: null, cron, actionFor: () => 'check' };
+    return { scheduler: 'checkarray', enabled: autocheckOn(autocheck), nextRun: null, calendar: null, cron, actionFor: () => 'check' };
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {
     const start = timer(state, 'mdcheck_start.timer');
     if (!start) return null;
-    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, cron: null, actionFor: () => 'check' };
+    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null, actionFor: () => 'check' };
 }
 
 /** Every scheduler the host has, enabled or not, in the order above. */

@@ -3,7 +3,8 @@
 // that names (MAILADDR, MAILFROM, PROGRAM), and the state of the service that runs it (RHEL/Fedora
 // and Debian 12: mdmonitor.service; older Debian: mdadm.service). Parsed from the output of the
 // host's fixed read script (src/host/monitorAlerts.ts): `@@file PATH` then the file's lines, each
-// behind a '|' (so no line of the file reads as a marker), then `@@units` and `systemctl show`'s
+// behind a '|' (so no line of the file reads as a marker; `@@noeol` after one whose last line has
+// no newline), then `@@units` and `systemctl show`'s
 // key=value blocks when the host has systemctl.
 
 import { parseMonitorConf, type MonitorConf } from './mdadmConf';
@@ -12,10 +13,14 @@ import { parseMonitorConf, type MonitorConf } from './mdadmConf';
 export const MONITOR_UNITS = ['mdmonitor.service', 'mdadm.service'] as const;
 /** The timers of a periodic check (RHEL/Fedora's raid-check, mdadm's own mdcheck): checkSchedule.ts. */
 export const CHECK_TIMERS = ['raid-check.timer', 'mdcheck_start.timer', 'mdcheck_continue.timer'] as const;
-export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime';
+export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar';
 
 /** The files that say whether and how the host checks its arrays, relative to the configured /etc. */
-export const SCHEDULE_FILES = ['sysconfig/raid-check', 'default/mdadm', 'cron.d/mdadm', 'cron.d/raid-check'] as const;
+export const SCHEDULE_FILES = [
+    'sysconfig/raid-check', 'default/mdadm', 'cron.d/mdadm', 'cron.d/raid-check',
+    // raidtune's own drop-ins, which set a timer's OnCalendar (schedulePlan.ts).
+    'systemd/system/raid-check.timer.d/raidtune.conf', 'systemd/system/mdcheck_start.timer.d/raidtune.conf',
+] as const;
 
 /** mdadm's own order: /etc/mdadm.conf, then /etc/mdadm/mdadm.conf (relative to the configured /etc). */
 export const CONF_FILES = ['mdadm.conf', 'mdadm/mdadm.conf'] as const;
@@ -35,6 +40,8 @@ export interface MonitorUnit {
     unitFileState: string;
     /** A timer's next run as systemctl prints it ("Sun 2026-12-06 01:00:00 UTC"); null when none. */
     nextElapse: string | null;
+    /** A timer's OnCalendar as systemd holds it (normalized); null for a service. */
+    calendar: string | null;
 }
 
 export interface MonitorState {
@@ -47,6 +54,8 @@ export interface MonitorState {
     units: MonitorUnit[] | null;
     /** The check scheduler's files found (SCHEDULE_FILES), by path relative to the configured /etc. */
     scheduleFiles: Map<string, string>;
+    /** The configured /etc the files above are relative to. */
+    etcDir: string;
 }
 
 export type AlertProblem =
@@ -70,6 +79,8 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
         } else if (line === '@@units') {
             current = null;
             unitLines = [];
+        } else if (line === '@@noeol' && current) {
+            files[files.length - 1].text = current.join('\n');
         } else if (line === '@@end') {
             break;
         } else if (current && line.startsWith('|')) {
@@ -85,7 +96,7 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     const scheduleFiles = new Map(files.filter(f => (SCHEDULE_FILES as readonly string[]).includes(relative(f)))
         .map(f => [relative(f), f.text]));
     const confPath = confFiles[0]?.path ?? `${confDir}/${CONF_FILES[0]}`;
-    return { confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles };
+    return { confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles, etcDir: confDir };
 }
 
 /**
@@ -104,7 +115,13 @@ function parseUnits(lines: string[]): MonitorUnit[] | null {
     return blocks.filter(b => b.Id && b.LoadState === 'loaded').map(b => ({
         id: b.Id, loadState: b.LoadState, activeState: b.ActiveState ?? '', unitFileState: b.UnitFileState ?? '',
         nextElapse: b.NextElapseUSecRealtime && b.NextElapseUSecRealtime !== 'n/a' ? b.NextElapseUSecRealtime : null,
+        calendar: timerCalendar(b.TimersCalendar),
     }));
+}
+
+/** A timer's OnCalendar from `TimersCalendar={ OnCalendar=Sun *-*-* 01:00:00 ; next_elapse=... }`. */
+function timerCalendar(value: string | undefined): string | null {
+    return /^\{ OnCalendar=(.*?) ;/.exec(value ?? '')?.[1] ?? null;
 }
 
 /** The unit that runs the monitor: an active one first, else the first that exists. */

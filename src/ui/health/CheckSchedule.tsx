@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Which periodic check the host's own scheduler runs on each array (src/md/alerts/checkSchedule.ts),
-// read only: the scheduler, whether it is enabled, the action per array and the next run.
+// Which periodic check the host's own scheduler runs on each array (src/md/alerts/checkSchedule.ts):
+// the scheduler, whether it is enabled, the action per array and the next run; "Change…" per
+// scheduler (ScheduleChange.tsx) and the undo of the last change.
 
-import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { useState } from 'react';
+import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem, Stack, StackItem } from '../pf';
 import { CompactTable, type Column } from '../common/CompactTable';
+import { GuardedButton } from '../common/GuardedButton';
+import { ChangeModal } from '../plan/ChangeModal';
+import { text } from '../common/message';
+import { ScheduleChange, useCalendarAnswer } from './ScheduleChange';
 import { _, fmt } from '../../host/i18n';
+import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
+import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
+import type { Plan } from '../../md/plan';
 
 const SCHEDULER_NAME: Record<Scheduler, string> = {
     'raid-check': 'raid-check', checkarray: 'checkarray', mdcheck: 'mdcheck',
@@ -19,7 +28,7 @@ function actionText(action: CheckAction | null): string {
 
 function whenText(schedule: ScheduledCheck): string {
     if (!schedule.enabled) return _('disabled');
-    if (schedule.nextRun) return schedule.nextRun;
+    if (schedule.nextRun) return schedule.calendar ? fmt(_('$0 ($1)'), schedule.nextRun, schedule.calendar) : schedule.nextRun;
     return schedule.cron ? fmt(_('cron: $0'), schedule.cron) : _('unknown');
 }
 
@@ -35,18 +44,72 @@ const columns = (): Column<Row>[] => [
     { title: _('Next run'), cell: r => whenText(r.schedule) },
 ];
 
-export function CheckSchedule({ state, arrays }: { state: MonitorState; arrays: string[] }) {
+/** The check after a change: systemd follows raidtune's drop-in for the timer (a warning when not). */
+function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) {
+    const answer = useCalendarAnswer(dropInSpec(state, timer) ?? '');
+    const problem = dropInNotLoaded(state, timer, answer);
+    return problem && (
+        <StackItem><Alert isInline variant="warning" className="raidtune-dropin-not-loaded" title={text(problem)} /></StackItem>
+    );
+}
+
+export function CheckSchedule({ state, arrays, reread }: {
+    state: MonitorState; arrays: string[]; reread: () => void;
+}) {
     const schedules = checkSchedules(state);
     const byName = [...arrays].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     const rows = schedules.flatMap(schedule => byName.map(array => ({ array, schedule })));
+    const [changing, setChanging] = useState<Scheduler | null>(null);
+    const [undoing, setUndoing] = useState<Plan | null>(null);
+    const [lastChange, setLastChange] = useState<Plan | null>(null);
+    // The files' old text and the commands again are the undo of a change (and an undone change's, a redo).
+    const applied = (scheduler: Scheduler) => (result: ApplyResult) => {
+        if (!result.failed) setLastChange(scheduleUndo(schedulePlanTitle(scheduler), result.done.map(o => o.step)));
+        reread();
+    };
+    const changed = schedules.find(s => s.scheduler === changing);
+    const timers = schedules.map(s => scheduleTimer(state, s.scheduler)).filter((t): t is string => t !== null);
+    const actions = (
+        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+            {schedules.map(({ scheduler }) => (
+                <FlexItem key={scheduler}>
+                    <GuardedButton variant="secondary" id={`schedule-change-${scheduler}`} onClick={() => setChanging(scheduler)}>
+                        {schedules.length > 1 ? fmt(_('Change $0…'), SCHEDULER_NAME[scheduler]) : _('Change…')}
+                    </GuardedButton>
+                </FlexItem>
+            ))}
+            {lastChange && lastChange.steps.length > 0 && (
+                <FlexItem><GuardedButton variant="link" id="schedule-undo" onClick={() => setUndoing(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
+            )}
+        </Flex>
+    );
     return (
         <Card isCompact id="check-schedule" component="section" aria-labelledby="check-schedule-title">
-            <CardHeader><CardTitle id="check-schedule-title" component="h2">{_('Scheduled checks')}</CardTitle></CardHeader>
+            <CardHeader actions={schedules.length ? { actions } : undefined}>
+                <CardTitle id="check-schedule-title" component="h2">{_('Scheduled checks')}</CardTitle>
+            </CardHeader>
+            {changed && (
+                <ScheduleChange state={state} schedule={changed} arrays={byName} onClose={() => setChanging(null)}
+                    onApplied={applied(changed.scheduler)} />
+            )}
+            {undoing && (
+                <ChangeModal title={_('Undo the last change of the scheduled check')} plan={undoing} recordOriginals={false}
+                    onClose={() => setUndoing(null)} onApplied={result => {
+                        if (!result.failed) setLastChange(scheduleUndo(undoing.title, result.done.map(o => o.step)));
+                        reread();
+                    }} />
+            )}
             <CardBody>
-                {schedules.length === 0
-                    ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                    : <CompactTable label={_('Scheduled checks')} columns={columns()} rows={rows}
-                        rowKey={r => `${r.schedule.scheduler}-${r.array}`} rowAttributes={r => ({ 'data-array': r.array })} />}
+                <Stack hasGutter>
+                    {timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />)}
+                    <StackItem>
+                        {schedules.length === 0
+                            ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
+                            : <CompactTable label={_('Scheduled checks')} columns={columns()} rows={rows}
+                                rowKey={r => `${r.schedule.scheduler}-${r.array}`}
+                                rowAttributes={r => ({ 'data-array': r.array })} />}
+                    </StackItem>
+                </Stack>
             </CardBody>
         </Card>
     );

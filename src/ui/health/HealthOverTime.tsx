@@ -14,7 +14,7 @@ export function HealthOverTime({ monitor: { state, error, reread }, arrays }: {
     return (
         <>
             <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>
-            {state && <StackItem><CheckSchedule state={state} arrays={arrays} /></StackItem>}
+            {state && <StackItem><CheckSchedule state={state} arrays={arrays} reread={reread} /></StackItem>}
         </>
     );
 }

@@ -36,12 +36,24 @@ test('RHEL raid-check without lists: every array gets CHECK\'s action unless ski
     expect(checkSchedules(read({ 'sysconfig/raid-check': 'ENABLED=yes\n' }))[0].enabled).toBe(false);
 });
 
-test('Debian checkarray from cron.d, switched off by AUTOCHECK=false; mdcheck from its timer', () => {
+test('Debian checkarray from cron.d, on only with a true AUTOCHECK (as checkarray --cron reads it); mdcheck from its timer', () => {
     const cron = fixture('debian-cron-mdadm');
-    expect(checkSchedules(read({ 'cron.d/mdadm': cron }))[0]).toMatchObject({ scheduler: 'checkarray', enabled: true, cron: '30 1 * * 0' });
+    const on = (autocheck: string) => checkSchedules(read({ 'cron.d/mdadm': cron, 'default/mdadm': `AUTOCHECK=${autocheck}\n` }))[0];
+    expect(on('true')).toMatchObject({ scheduler: 'checkarray', enabled: true, cron: '30 1 * * 0' });
+    // checkarray --cron's own is_true: yes, y, 1, true, t; anything else, and no AUTOCHECK at all, is off.
+    expect(['yes', 'Y', '1', 'True', 't', 'TRUE', 'no', '0', '""'].map(v => on(v).enabled))
+        .toEqual([true, true, true, true, true, false, false, false, false]);
+    expect(checkSchedules(read({ 'cron.d/mdadm': cron }))[0].enabled).toBe(false);
     expect(checkSchedules(read({ 'cron.d/mdadm': cron, 'default/mdadm': fixture('debian-default-mdadm') }))[0].enabled).toBe(false);
     const [mdcheck] = checkSchedules(read({}, TIMER('mdcheck_start.timer', 'active', 'Sun 2026-12-06 01:00:00 UTC')));
     expect(mdcheck).toMatchObject({ scheduler: 'mdcheck', enabled: true, nextRun: 'Sun 2026-12-06 01:00:00 UTC' });
     expect(mdcheck.actionFor('md5')).toBe('check');
     expect(checkSchedules(read({}))).toEqual([]);
+});
+
+test('a file whose last line has no newline is read to the byte (@@noeol); the next file is read apart', () => {
+    const state = parseMonitorRead(['@@file /etc/default/mdadm', '|# c', '|AUTOCHECK=false', '@@noeol',
+        '@@file /etc/cron.d/mdadm', '|30 1 * * 0 root /usr/share/mdadm/checkarray --cron', '@@end'].join('\n'), '/etc');
+    expect(state.scheduleFiles.get('default/mdadm')).toBe('# c\nAUTOCHECK=false');
+    expect(state.scheduleFiles.get('cron.d/mdadm')).toBe('30 1 * * 0 root /usr/share/mdadm/checkarray --cron\n');
 });

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Changing the periodic check with the scheduler the host already has (never a third one beside it),
+// as a plan of file writes and systemctl commands:
+// - raid-check: ENABLED, CHECK, CHECK_DEVS, REPAIR_DEVS and SKIP_DEVS in /etc/sysconfig/raid-check;
+// - checkarray: AUTOCHECK in /etc/default/mdadm. The time stays as Debian's /etc/cron.d/mdadm has
+//   it: that file is a conffile of the package (an edit makes every upgrade ask), and its command
+//   guards the day of the month itself, so its time fields are not the whole schedule;
+// - mdcheck: enabling or disabling mdadm's timers.
+// When a timer runs (raid-check.timer, mdcheck_start.timer) is a drop-in whose empty `OnCalendar=`
+// drops the package's own calendar before it adds the one asked for; then `systemctl daemon-reload`
+// and `try-restart` (a timer that was stopped stays stopped). Only the lines of the variables that
+// change are rewritten; comments and every other line stay. The calendar spec is checked by the
+// host's own `systemd-analyze calendar` (the dialog asks it; a spec it refuses gives no plan).
+
+import { msg, N_, type Message } from '../message';
+import type { Plan, RunCommandStep, Step, WriteFileStep } from '../plan';
+import { invertStep } from '../plan';
+import type { PlanResult } from '../tuning/result';
+import { fieldError, type Parsed } from '../validate';
+import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
+import type { MonitorState, MonitorUnit } from './monitor';
+
+export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs';
+
+export interface ScheduleInput {
+    enabled: boolean;
+    /** raid-check's CHECK. */
+    action: CheckAction;
+    /** raid-check's lists, as typed (blank or comma separated array names). */
+    checkDevs: string;
+    repairDevs: string;
+    skipDevs: string;
+    /** The timer's OnCalendar; '' is the package's own (raidtune's drop-in removed). */
+    calendar: string;
+}
+
+/** The host's answer for one calendar spec (`systemd-analyze calendar`). */
+export interface CalendarAnswer {
+    spec: string;
+    /** systemd's message when it cannot parse the spec; null when it can. */
+    error: string | null;
+    /** When it would run next, as systemd prints it. */
+    nextElapse: string | null;
+    /** The spec as systemd writes it back (what `systemctl show` prints as the timer's OnCalendar). */
+    normalized: string | null;
+}
+
+/** The timer whose calendar each scheduler's dialog sets (checkarray runs from cron: none). */
+const SCHEDULER_TIMER: Record<Scheduler, string | null> = {
+    'raid-check': 'raid-check.timer', checkarray: null, mdcheck: 'mdcheck_start.timer',
+};
+
+const SYSCONFIG = 'sysconfig/raid-check';
+const DEFAULT_MDADM = 'default/mdadm';
+export const dropInFile = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
+
+const unitOf = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
+
+/** The timer whose calendar the dialog sets, where the host has it (raid-check may run from cron). */
+export function scheduleTimer(state: MonitorState, scheduler: Scheduler): string | null {
+    const timer = SCHEDULER_TIMER[scheduler];
+    return timer && unitOf(state, timer) ? timer : null;
+}
+
+/**
+ * The file with `name` set to `value`: the last line that assigns it (the one the shell keeps) is
+ * replaced, or a line is added at the end; every other line stays as it was.
+ */
+export function withShellVariable(text: string, name: string, value: string): string {
+    const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
+    const assigns = new RegExp(`^\\s*(?:export\\s+)?${name}=`);
+    const last = lines.map(l => assigns.test(l)).lastIndexOf(true);
+    const line = /^[A-Za-z0-9_./:-]+$/.test(value) ? `${name}=${value}` : `${name}="${value}"`;
+    if (last >= 0) lines[last] = line;
+    else lines.push(line);
+    return lines.join('\n') + '\n';
+}
+
+/** The OnCalendar a drop-in leaves in force: its last one ('' resets); null when it sets none. */
+export function dropInCalendar(text: string | undefined): string | null {
+    const values = (text ?? '').split('\n').map(l => /^\s*OnCalendar\s*=\s*(.*?)\s*$/.exec(l)?.[1]).filter(v => v !== undefined);
+    return values.length ? values[values.length - 1] || null : null;
+}
+
+export function dropInText(timer: string, spec: string): string {
+    return `# Written by raidtune: when ${timer} runs. The empty line drops the package's own calendar.\n` +
+        `[Timer]\nOnCalendar=\nOnCalendar=${spec}\n`;
+}
+
+/** The calendar the timer follows now: raidtune's drop-in, else what systemd holds. */
+export function currentCalendar(state: MonitorState, timer: string): string | null {
+    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer))) ?? unitOf(state, timer)?.calendar ?? null;
+}
+
+// What calendar specs are made of (weekdays, dates, times, repetitions, time zones such as
+// Europe/Berlin). Nothing else reaches the unit file: a newline would add a setting, a trailing
+// backslash continue the line, and '%' is a unit file specifier, which systemd-analyze does not expand.
+const CALENDAR = new RegExp('^[A-Za-z0-9 *:/.,~_+-]*$');
+
+/** raidtune's drop-in calendar for the timer, where it has one (the spec as written). */
+export function dropInSpec(state: MonitorState, timer: string): string | null {
+    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer)));
+}
+
+/**
+ * Whether systemd follows raidtune's drop-in, the check after a change: the timer's calendar as
+ * systemd holds it against the drop-in's spec as systemd normalizes it. A message when it does not
+ * (the unit files were not reloaded since, or another drop-in sorts after raidtune's); null when it
+ * does or cannot be known yet.
+ */
+export function dropInNotLoaded(state: MonitorState, timer: string, answer: CalendarAnswer | null): Message | null {
+    const spec = dropInSpec(state, timer);
+    const held = unitOf(state, timer)?.calendar ?? null;
+    if (spec === null || held === null || !answer || answer.spec !== spec || answer.normalized === null) return null;
+    if (answer.normalized === held) return null;
+    return msg(N_('$0 says "$1", but systemd follows "$2" for $3: run systemctl daemon-reload, or look for another drop-in.'),
+        `${state.etcDir}/${dropInFile(timer)}`, spec, held, timer);
+}
+
+/** '' (the package's own calendar) or one line of the characters above for systemd to read. */
+export function parseCalendarInput(input: string): Parsed<string> {
+    const spec = input.trim();
+    if (spec.length > 200 || !CALENDAR.test(spec)) {
+        return fieldError(N_('Enter one calendar spec on one line, such as "Sun *-*-* 01:00" (see systemd.time(7)).'));
+    }
+    return { value: spec };
+}
+
+/** Array names (md0, or /dev/md0), blank or comma separated; each must be an array of this host. */
+export function parseArrayList(input: string, arrays: readonly string[]): Parsed<string[]> {
+    const names = [...new Set(input.split(/[\s,]+/).filter(Boolean).map(w => w.replace(/^\/dev\//, '')))];
+    const unknown = names.find(n => !arrays.includes(n));
+    if (unknown !== undefined) return fieldError(N_('There is no array $0 on this host.'), unknown);
+    return { value: names };
+}
+
+const LISTS = ['CHECK_DEVS', 'REPAIR_DEVS', 'SKIP_DEVS'] as const;
+const listOf = (value: string | undefined) => (value ?? '').split(/\s+/).filter(Boolean).map(w => w.replace(/^\/dev\//, '')).join(' ');
+
+/** What the dialog opens with: the host's settings as they are. */
+export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled: boolean): ScheduleInput {
+    const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
+    const timer = scheduleTimer(state, scheduler);
+    return {
+        enabled: scheduler === 'raid-check' ? vars.get('ENABLED') === 'yes' : enabled,
+        action: vars.get('CHECK') === 'repair' ? 'repair' : 'check',
+        checkDevs: listOf(vars.get('CHECK_DEVS')),
+        repairDevs: listOf(vars.get('REPAIR_DEVS')),
+        skipDevs: listOf(vars.get('SKIP_DEVS')),
+        calendar: timer ? currentCalendar(state, timer) ?? '' : '',
+    };
+}
+
+function fileStep(state: MonitorState, relative: string, setting: Message,
+    content: string | null): WriteFileStep | null {
+    const previous = state.scheduleFiles.get(relative) ?? null;
+    if (content === previous) return null;
+    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
+}
+
+/** name, value, and whether the value the file holds (undefined: none) already means the same to the script. */
+type Variable = [string, string, (now: string | undefined) => boolean];
+
+function variablesStep(state: MonitorState, relative: string, values: Variable[]): WriteFileStep | null {
+    const before = state.scheduleFiles.get(relative) ?? '';
+    const vars = shellVariables(before);
+    const after = values.reduce((text, [name, value, same]) => {
+        return same(vars.get(name)) ? text : withShellVariable(text, name, value);
+    }, before);
+    if (after === before) return null;
+    return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after);
+}
+
+function run(setting: Message, argv: string[], undoArgv: string[]): RunCommandStep {
+    return { kind: 'run', setting, argv, undoArgv };
+}
+
+type Checked = { errors: Partial<Record<ScheduleField, Message>> }
+    | { files: (WriteFileStep | null)[]; calendar: string | null };
+
+/** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
+function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
+    { error: Message } | { waiting: true } | { step: WriteFileStep | null } {
+    const parsed = parseCalendarInput(input);
+    if (parsed.error) return { error: parsed.error };
+    const spec = parsed.value;
+    const relative = dropInFile(timer);
+    const unchanged = state.scheduleFiles.has(relative) ? dropInCalendar(state.scheduleFiles.get(relative)) === spec
+        : spec === '' || spec === (unitOf(state, timer)?.calendar ?? '');
+    if (unchanged) return { step: null };
+    if (spec === '') return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), null) };
+    if (!answer || answer.spec !== spec) return { waiting: true };
+    if (answer.error) return { error: msg(N_('systemd cannot read this calendar spec: $0'), answer.error) };
+    return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), dropInText(timer, spec)) };
+}
+
+function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
+    answer: CalendarAnswer | null): Checked | null {
+    const errors: Partial<Record<ScheduleField, Message>> = {};
+    const files: (WriteFileStep | null)[] = [];
+    if (scheduler === 'raid-check') {
+        // A name the file already lists stays allowed: an array that is stopped now keeps its place.
+        const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
+        const listed = LISTS.flatMap(name => listOf(vars.get(name)).split(' ').filter(Boolean));
+        const lists = (['checkDevs', 'repairDevs', 'skipDevs'] as const).map(field => {
+            const parsed = parseArrayList(input[field], [...arrays, ...listed]);
+            if (parsed.error) errors[field] = parsed.error;
+            return parsed.value?.join(' ') ?? '';
+        });
+        // raid-check runs only with ENABLED=yes and checks unless CHECK=repair (checkSchedule.ts reads them so).
+        const list = (name: string, value: string): Variable => [name, value, now => listOf(now) === value];
+        files.push(variablesStep(state, SYSCONFIG, [
+            ['ENABLED', input.enabled ? 'yes' : 'no', now => (now === 'yes') === input.enabled],
+            ['CHECK', input.action, now => (now === 'repair' ? 'repair' : 'check') === input.action],
+            list('CHECK_DEVS', lists[0]), list('REPAIR_DEVS', lists[1]), list('SKIP_DEVS', lists[2])]));
+    }
+    if (scheduler === 'checkarray') {
+        const autocheck: Variable = ['AUTOCHECK', input.enabled ? 'true' : 'false', now => autocheckOn(now) === input.enabled];
+        files.push(variablesStep(state, DEFAULT_MDADM, [autocheck]));
+    }
+    const timer = scheduleTimer(state, scheduler);
+    let waiting = false;
+    if (timer) {
+        const calendar = calendarStep(state, timer, input.calendar, answer);
+        if ('error' in calendar) errors.calendar = calendar.error;
+        else if ('waiting' in calendar) waiting = true;
+        else files.push(calendar.step);
+    }
+    if (Object.values(errors).some(Boolean)) return { errors };
+    return waiting ? null : { files, calendar: timer };
+}
+
+export function schedulePlanTitle(scheduler: Scheduler): Message {
+    return msg(N_('Scheduled check ($0)'), scheduler);
+}
+
+/**
+ * The change as a plan: the files first, then `daemon-reload` when a drop-in changed, then mdcheck's
+ * timers enabled or disabled, then `try-restart` of the timer whose calendar changed. `timerEnabled`:
+ * whether mdcheck's timer runs now. No plan and no error while the host has not yet answered for the
+ * calendar spec typed.
+ */
+export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: ScheduleInput,
+    context: { arrays: readonly string[]; calendar: CalendarAnswer | null; systemctl: string; timerEnabled: boolean }):
+    PlanResult<ScheduleField> {
+    const checked = checkedFiles(state, scheduler, input, context.arrays, context.calendar);
+    if (checked === null) return { errors: {} };
+    if ('errors' in checked) return { errors: checked.errors };
+    const files = checked.files.filter((s): s is WriteFileStep => s !== null);
+    const timer = checked.calendar;
+    const dropInChanged = timer !== null && files.some(f => f.path.endsWith(dropInFile(timer)));
+    const steps: Step[] = [...files];
+    const systemctl = (...args: string[]) => [context.systemctl, ...args];
+    if (dropInChanged) steps.push(run(msg(N_('systemd\'s unit files')), systemctl('daemon-reload'), systemctl('daemon-reload')));
+    if (scheduler === 'mdcheck' && input.enabled !== context.timerEnabled) {
+        const timers = ['mdcheck_start.timer', 'mdcheck_continue.timer'].filter(id => unitOf(state, id));
+        const [on, off] = [systemctl('enable', '--now', ...timers), systemctl('disable', '--now', ...timers)];
+        steps.push(run(msg(N_('timers $0'), timers.join(', ')), input.enabled ? on : off, input.enabled ? off : on));
+    }
+    if (dropInChanged && timer) {
+        const restart = systemctl('try-restart', timer);
+        steps.push(run(msg(N_('timer $0'), timer), restart, restart));
+    }
+    const warnings = scheduler === 'raid-check' && input.enabled && unitOf(state, 'raid-check.timer')?.activeState !== 'active'
+        ? [msg(N_('raid-check.timer does not run: ENABLED=yes alone starts no check.'))] : [];
+    return { plan: { title: schedulePlanTitle(scheduler), steps }, warnings };
+}
+
+/**
+ * The undo of an applied schedule change: the files' old text first (newest write first), then the
+ * commands in their own order, reversed each, so the reload reads the old files and the restart
+ * comes after it.
+ */
+export function scheduleUndo(title: Message, applied: readonly Step[]): Plan {
+    const files = applied.filter(s => s.kind === 'write-file').reverse();
+    const commands = applied.filter(s => s.kind === 'run');
+    return { title, steps: [...files, ...commands].map(invertStep).filter((s): s is Step => s !== null) };
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The dialog that changes one scheduler's periodic check (src/md/alerts/schedulePlan.ts): the core
+// checks every value and builds the plan; the host's `systemd-analyze calendar` reads the calendar
+// spec (asked again whenever the spec changes) and says when it would run next.
+
+import { useEffect, useState } from 'react';
+import { Content, Form, FormGroup, HelperTextItem, Radio } from '../pf';
+import { NumberField } from '../common/NumberField';
+import { useHost } from '../common/HostContext';
+import { ChangeModal } from '../plan/ChangeModal';
+import { _, fmt } from '../../host/i18n';
+import { checkCalendar } from '../../host/monitorAlerts';
+import type { ApplyResult } from '../../host/executor';
+import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
+import type { MonitorState } from '../../md/alerts/monitor';
+import {
+    parseCalendarInput, scheduleInput, schedulePlan, scheduleTimer, type CalendarAnswer, type ScheduleInput,
+} from '../../md/alerts/schedulePlan';
+
+/** systemd's answer for the spec typed, once it is one line; null until it arrives. */
+export function useCalendarAnswer(input: string): CalendarAnswer | null {
+    const [answer, setAnswer] = useState<CalendarAnswer | null>(null);
+    const spec = parseCalendarInput(input).value ?? '';
+    useEffect(() => {
+        if (spec === '') return;
+        let current = true;
+        checkCalendar(spec).then(a => current && setAnswer(a));
+        return () => { current = false; };
+    }, [spec]);
+    return answer && answer.spec === spec ? answer : null;
+}
+
+function Choice<T extends string>({ id, label, choices, value, onChange }: {
+    id: string; label: string; choices: [T, string][]; value: T; onChange: (value: T) => void;
+}) {
+    return (
+        <FormGroup role="radiogroup" isInline label={label} fieldId={id}>
+            {choices.map(([choice, text]) => (
+                <Radio key={choice} id={`${id}-${choice}`} name={id} label={text} isChecked={value === choice}
+                    onChange={() => onChange(choice)} />
+            ))}
+        </FormGroup>
+    );
+}
+
+export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: {
+    state: MonitorState; schedule: ScheduledCheck; arrays: string[];
+    onClose: () => void; onApplied: (result: ApplyResult) => void;
+}) {
+    const { config } = useHost();
+    const { scheduler } = schedule;
+    const [input, setInput] = useState<ScheduleInput>(() => scheduleInput(state, scheduler, schedule.enabled));
+    const set = <K extends keyof ScheduleInput>(key: K) =>
+        (value: ScheduleInput[K]) => setInput(i => ({ ...i, [key]: value }));
+    const answer = useCalendarAnswer(input.calendar);
+    const result = schedulePlan(state, scheduler, input,
+        { arrays, calendar: answer, systemctl: config.systemctl, timerEnabled: schedule.enabled });
+    const timer = scheduleTimer(state, scheduler);
+    const onOff: ['yes' | 'no', string][] = [['yes', _('Run the check')], ['no', _('Do not run it')]];
+    const list = (key: 'checkDevs' | 'repairDevs' | 'skipDevs', id: string, label: string) => (
+        <NumberField id={id} label={label} inputMode="text" value={input[key]} onChange={set(key)} error={result.errors?.[key]} />
+    );
+    return (
+        <ChangeModal title={fmt(_('Scheduled check ($0)'), scheduler)} plan={result.plan ?? null} warnings={result.warnings}
+            recordOriginals={false} onClose={onClose} onApplied={onApplied}>
+            <Form onSubmit={e => e.preventDefault()}>
+                <Choice id="schedule-enabled" label={_('Periodic check')} choices={onOff} value={input.enabled ? 'yes' : 'no'}
+                    onChange={v => set('enabled')(v === 'yes')} />
+                {scheduler === 'raid-check' && (
+                    <>
+                        <Choice id="schedule-action" label={_('Action (CHECK)')} value={input.action} onChange={set('action')}
+                            choices={[['check', _('check: count mismatches')], ['repair', _('repair: rewrite mismatches')]]} />
+                        <Content component="p">{_('Array names, separated by blanks. With no array in either list, every array gets the action above; otherwise only those listed.')}</Content>
+                        {list('checkDevs', 'schedule-check-devs', _('Arrays to check (CHECK_DEVS)'))}
+                        {list('repairDevs', 'schedule-repair-devs', _('Arrays to repair (REPAIR_DEVS)'))}
+                        {list('skipDevs', 'schedule-skip-devs', _('Arrays left out (SKIP_DEVS)'))}
+                    </>
+                )}
+                {timer && (
+                    <NumberField id="schedule-calendar" label={fmt(_('When $0 runs (OnCalendar)'), timer)} inputMode="text"
+                        value={input.calendar} onChange={set('calendar')} error={result.errors?.calendar}>
+                        {answer?.nextElapse && <HelperTextItem>{fmt(_('Next run: $0'), answer.nextElapse)}</HelperTextItem>}
+                        <HelperTextItem>{_('A systemd calendar spec, such as "Sun *-*-* 01:00" (see systemd.time(7)); empty keeps the package\'s own.')}</HelperTextItem>
+                    </NumberField>
+                )}
+                {scheduler === 'raid-check' && !timer && schedule.cron && (
+                    <Content component="p" id="schedule-cron-note">
+                        {_('The time stays as /etc/cron.d/raid-check has it; this host has no raid-check.timer.')}
+                    </Content>
+                )}
+                {scheduler === 'checkarray' && (
+                    <Content component="p" id="schedule-cron-note">
+                        {_('The time stays as /etc/cron.d/mdadm has it: that file belongs to the mdadm package (an edit makes every upgrade ask), and its command decides the day of the month itself.')}
+                    </Content>
+                )}
+            </Form>
+        </ChangeModal>
+    );
+}

@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench bench-rebuild bench-eta clean install-files install-metrics po-update dist srpm rpm screenshots
+        demo bench soak bench-rebuild bench-eta clean install-files install-metrics po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -163,6 +163,15 @@ demo: deps
 bench: deps
 	$(MAKE) all
 	node build/bench.mjs
+
+# Is the page healthy after a day open? The page through a sped-up 22-hour rebuild on the simulated
+# host: JS heap, DOM nodes, listeners, timers and channels, their growth into bench/results.json
+# (`soak`). SOAK_ARGS=--refreshes 40000 for the whole day (README "Soak benchmark").
+soak: deps
+	$(MAKE) all
+	node_modules/.bin/esbuild tools/soak.ts --bundle --platform=node --format=esm --target=node20 \
+	    --packages=external --log-level=warning --outfile=build/soak.mjs
+	node build/soak.mjs $(SOAK_ARGS)
 
 # The seeds' rebuild cases on the real kernel (QEMU guest, HDD and NVMe disk models, competing
 # reads): kernel defaults, presets, single settings and raidtune's own fix, each against raidtune's

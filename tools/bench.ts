@@ -23,14 +23,14 @@
 //                            blank page served by the same Cockpit from the same package
 //   bundle.*                 dist/ sizes, raw and gzipped
 
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, simulatedHostConfig, startCockpit, startSimulatedHost, type LaunchedBrowser } from './cockpit';
 import { HARNESS_RUN, processesTagged, repoRoot } from './cockpit/proc';
+import { lastRefreshSeq, pinBrowserSide, pinServerSide, previousResults, RESULTS, round, waitForSeq } from './benchShared';
 
 // Four full reads and sixteen fast ones while something syncs (src/md/modelBuilder.ts FULL_READ_EVERY = 5).
 const REFRESHES_MEASURED = 20;
@@ -57,7 +57,6 @@ const median = (values: number[]) => {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 /** utime + stime + children's (reaped spawns) of the run's cockpit-bridge processes, in ms. */
 function bridgeCpuMs(run: string): number {
@@ -72,33 +71,6 @@ function bridgeCpuMs(run: string): number {
     return (ticks * 1000) / CLOCK_TICKS_PER_S;
 }
 
-/**
- * The browser on one core, the simulated server (mdsim, cockpit-ws, cockpit-bridge and what it
- * spawns) on the other, as when an admin's browser shows a remote server: else the simulator's
- * ticks and the bridge's grep take the page's core too, and the page's timings measure them.
- * Children inherit the affinity: this process (and the browser it launches) gets core 0 first;
- * the server side is moved to core 1 once the page has logged in (the bridge exists then).
- */
-const PINNED = availableParallelism() >= 2;
-const BROWSER_CORE = '0';
-const SERVER_CORE = '1';
-
-function pin(pid: number, core: string): void {
-    execFileSync('taskset', ['-a', '-p', '-c', core, String(pid)], { stdio: 'ignore' });
-}
-
-function pinServerSide(run: string): void {
-    if (!PINNED) return;
-    for (const { pid, cmd } of processesTagged(run)) {
-        if (/chrom/i.test(cmd)) continue;
-        try {
-            pin(pid, SERVER_CORE);
-        } catch {
-            // ended meanwhile
-        }
-    }
-}
-
 /** Opened channels, counted from the control messages the page sends over the websocket. */
 function countChannelOpens(page: Page): () => number {
     let opens = 0;
@@ -107,18 +79,6 @@ function countChannelOpens(page: Page): () => number {
         if (payload.startsWith('\n') && payload.includes('"command":"open"')) opens++;
     }));
     return () => opens;
-}
-
-async function lastRefreshSeq(page: Page): Promise<number> {
-    return page.evaluate(() => {
-        const entries = performance.getEntriesByName('raidtune:render') as PerformanceMeasure[];
-        return entries.length ? (entries[entries.length - 1].detail as { seq: number }).seq : 0;
-    });
-}
-
-/** Polls the page: seldom while its main-thread CPU time is measured, as each poll adds to it. */
-async function waitForSeq(page: Page, seq: number, pollMs = 50): Promise<void> {
-    while (await lastRefreshSeq(page) < seq) await new Promise(r => setTimeout(r, pollMs));
 }
 
 const QUIET_POLL_MS = 1000;
@@ -256,14 +216,8 @@ function bundleSizes() {
     return { jsBytes: js.raw, jsGzipBytes: js.gzip, cssBytes: css.raw, cssGzipBytes: css.gzip };
 }
 
-const RESULTS = () => join(repoRoot(), 'bench/results.json');
-
 function previousRefresh(): Record<string, RefreshFigures> {
-    try {
-        return (JSON.parse(readFileSync(RESULTS(), 'utf8')) as { refresh?: Record<string, RefreshFigures> }).refresh ?? {};
-    } catch {
-        return {};
-    }
+    return (previousResults() as { refresh?: Record<string, RefreshFigures> }).refresh ?? {};
 }
 
 /** One line per figure: previous run, this run. */
@@ -280,8 +234,7 @@ async function main() {
     const only = process.argv.slice(2).map(Number);
     const run = `bench-${process.pid}`;
     process.env[HARNESS_RUN] = run;
-    if (PINNED) pin(process.pid, BROWSER_CORE);
-    console.log(PINNED ? `browser on core ${BROWSER_CORE}, simulated server on core ${SERVER_CORE}` : 'one core: browser and simulated server share it');
+    console.log(pinBrowserSide());
     const previous = previousRefresh();
     const browser = await launchBrowser();
     const results: Record<string, unknown> = { date: new Date().toISOString(), refresh: {} };
@@ -301,7 +254,9 @@ async function main() {
     results.bundle = bundleSizes();
     console.log(`bundle: ${JSON.stringify(results.bundle)}`);
     mkdirSync(join(repoRoot(), 'bench'), { recursive: true });
-    writeFileSync(RESULTS(), JSON.stringify(results, null, 2) + '\n');
+    // `make soak`'s figures are its own run's: kept until it runs again.
+    const { soak } = previousResults();
+    writeFileSync(RESULTS(), JSON.stringify(soak === undefined ? results : { ...results, soak }, null, 2) + '\n');
     console.log('written: bench/results.json');
 }
 

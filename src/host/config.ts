@@ -21,13 +21,27 @@ export interface HostConfig {
     /** The folder of mdadm.conf and mdadm/mdadm.conf (what mdadm --monitor reads), and systemctl. */
     mdadmConfDir: string;
     systemctl: string;
+    /**
+     * The time between two refreshes, busy or idle, in place of the page's own (null). Only the
+     * soak benchmark sets it (tools/soak.ts), to pass hours of refreshes in minutes.
+     */
+    refreshIntervalMs: number | null;
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
-    mdadmConfDir: '/etc', systemctl: 'systemctl',
+    mdadmConfDir: '/etc', systemctl: 'systemctl', refreshIntervalMs: null,
 };
+
+/** What refreshIntervalMs may be: fast enough for a soak, never slower than the page's busy pace. */
+export const REFRESH_INTERVAL_MIN_MS = 10;
+export const REFRESH_INTERVAL_MAX_MS = 2000;
+
+function isRefreshInterval(value: unknown): value is number {
+    return typeof value === 'number' && Number.isInteger(value) &&
+        value >= REFRESH_INTERVAL_MIN_MS && value <= REFRESH_INTERVAL_MAX_MS;
+}
 
 function isAbsolutePath(value: unknown): value is string {
     return typeof value === 'string' && value.startsWith('/') && !value.split('/').includes('..');
@@ -44,6 +58,11 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     }
     for (const program of ['mdadm', 'tee', 'systemctl'] as const) {
         if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
+    }
+    if (raw.refreshIntervalMs !== undefined) {
+        if (isRefreshInterval(raw.refreshIntervalMs)) config.refreshIntervalMs = raw.refreshIntervalMs;
+        else problems.push(fmt(_('Ignoring the configured refreshIntervalMs $0: not a whole number of milliseconds from $1 to $2.'),
+            JSON.stringify(raw.refreshIntervalMs), REFRESH_INTERVAL_MIN_MS, REFRESH_INTERVAL_MAX_MS));
     }
     return { config, problems };
 }

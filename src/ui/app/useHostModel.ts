@@ -30,7 +30,8 @@ export interface HostState {
 /** After a change, refresh fast for a while: the kernel starts or restarts a sync a moment later. */
 export const AFTER_CHANGE_MS = 15000;
 
-function nextDelay(model: HostModel | null, busyUntil: number): number {
+function nextDelay(model: HostModel | null, busyUntil: number, configured: number | null): number {
+    if (configured !== null) return configured;
     const busy = performance.now() < busyUntil || model?.arrays.some(a => a.sync !== null);
     return busy ? BUSY_INTERVAL_MS : IDLE_INTERVAL_MS;
 }
@@ -90,7 +91,8 @@ export function useHostModel(): HostState {
                 if (!stopped) store.set({ ...store.get(), error: (error as Error).message });
             } finally {
                 inFlight = false;
-                schedule(again || fullReadNow ? 0 : nextDelay(store.get().model, busyUntilRef.current));
+                const delay = nextDelay(store.get().model, busyUntilRef.current, config.refreshIntervalMs);
+                schedule(again || fullReadNow ? 0 : delay);
             }
         }
 

@@ -16,12 +16,7 @@ export * from '@patternfly/react-core/dist/esm/layouts/Flex/index.js';
 export * from '@patternfly/react-core/dist/esm/layouts/Stack/index.js';
 export * from '@patternfly/react-core/dist/esm/layouts/Gallery/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Button/index.js';
-export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Form/index.js';
-export * from '@patternfly/react-core/dist/esm/components/HelperText/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Modal/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Radio/index.js';
-export * from '@patternfly/react-core/dist/esm/components/TextInput/index.js';
 export * from '@patternfly/react-core/dist/esm/components/ExpandableSection/index.js';
+export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
 // The copy button alone: the ClipboardCopy field would bring its own CSS for nothing.
 export * from '@patternfly/react-core/dist/esm/components/ClipboardCopy/ClipboardCopyButton.js';

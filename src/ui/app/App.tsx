@@ -20,6 +20,10 @@ import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
 import { memoLast } from '../../md/memo';
 import type { HostModel } from '../../md/modelTypes';
+import { useLoaded } from '../common/lazyPart';
+import { preloadSyncParts } from '../sync/lazySyncParts';
+import { preloadDialogs } from '../plan/lazyDialogs';
+import { preloadLayoutDetails } from '../advice/LayoutSection';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -50,7 +54,17 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     // above the array cards arrives later and moves them (and the button under the pointer).
     const monitor = useMonitorState();
     const monitorRead = monitor.state !== null || monitor.error !== null;
-    const model = latest && (monitorRead || !latest.mdAvailable) ? latest : null;
+    // The sync panel's chart and diagnosis too (fetched since the page started, index.tsx): a
+    // panel that grew once they came would move what is below it.
+    const syncParts = useLoaded(preloadSyncParts);
+    const model = latest && syncParts && (monitorRead || !latest.mdAvailable) ? latest : null;
+    const shown = model !== null;
+    // What the first view did not need, fetched once it is up, so that a dialog opens at once.
+    useEffect(() => {
+        if (!shown) return;
+        void preloadDialogs();
+        preloadLayoutDetails();
+    }, [shown]);
     const selected = useSelectedArray();
     useEffect(() => {
         if (refresh && model) recordRender(refresh.seq, refresh.builtAt);

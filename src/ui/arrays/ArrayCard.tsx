@@ -20,8 +20,7 @@ import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
 import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
-import { workerThreadsText } from '../tuning/GroupThreadsChange';
-import { readAheadText } from '../tuning/ReadAheadChange';
+import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {

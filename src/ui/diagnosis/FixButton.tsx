@@ -11,9 +11,7 @@ import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
-import { ArrayLimitsChange } from '../tuning/ArrayLimitsChange';
-import { StripeCacheChange } from '../tuning/StripeCacheChange';
+import { ArrayLimitsChange, ChangeModal, StripeCacheChange } from '../plan/lazyDialogs';
 import { fixLabel } from './findingTexts';
 
 function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent; onClose: () => void }) {

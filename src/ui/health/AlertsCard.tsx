@@ -12,8 +12,7 @@ import {
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { useHost, useHostConfig } from '../common/HostContext';
-import { ChangeModal } from '../plan/ChangeModal';
-import { AlertsChange } from './AlertsChange';
+import { AlertsChange, ChangeModal } from '../plan/lazyDialogs';
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';

@@ -13,15 +13,11 @@ import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
-import { ArrayLimitsChange } from './ArrayLimitsChange';
-import { BitmapChange } from './BitmapChange';
+import {
+    ArrayLimitsChange, BitmapChange, ChangeModal, DiskQueueChange, GroupThreadsChange, ReadAheadChange, StripeCacheChange,
+} from '../plan/lazyDialogs';
 import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
 import type { Message } from '../../md/message';
-import { DiskQueueChange } from './DiskQueueChange';
-import { GroupThreadsChange } from './GroupThreadsChange';
-import { ReadAheadChange } from './ReadAheadChange';
-import { StripeCacheChange } from './StripeCacheChange';
 
 const CONTROL_LABELS: Record<SyncControl, () => string> = {
     pause: () => _('Pause'),

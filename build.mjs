@@ -136,6 +136,7 @@ if (watch) {
     const [result, css] = await Promise.all([esbuild.build(plugin), esbuild.build(styles), esbuild.build(simulator), esbuild.build(tools)]);
     await writeBundledPackages({ inputs: { ...result.metafile.inputs, ...css.metafile.inputs } });
     await writeFirstView(result.metafile);
+    await gatherLegalComments(result.metafile);
     // For a look at what makes up each chunk: npx esbuild --analyze, or https://esbuild.github.io/analyze/.
     await writeFile('build/plugin-meta.json', JSON.stringify(result.metafile));
 }
@@ -167,4 +168,17 @@ async function writeFirstView(metafile) {
     const later = Object.keys(metafile.outputs).filter(o => o.endsWith('.js') && !files.includes(o));
     const relative = list => list.map(o => o.replace(/^dist\//, ''));
     await writeFile('build/first-view.json', JSON.stringify({ js: relative(files), css: ['index.css'], later: relative(later) }, null, 2) + '\n');
+}
+
+// The bundled packages' license notices in one dist/index.js.LEGAL.txt (the RPM's %license), not
+// one file per chunk beside it.
+async function gatherLegalComments(metafile) {
+    const chunks = Object.keys(metafile.outputs).filter(o => o.startsWith('dist/chunks/') && o.endsWith('.LEGAL.txt'));
+    if (!chunks.length) return;
+    const texts = [];
+    for (const file of ['dist/index.js.LEGAL.txt', ...chunks.sort()]) {
+        texts.push((await readFile(file, 'utf8').catch(() => '')).trim());
+        if (file !== 'dist/index.js.LEGAL.txt') await rm(file);
+    }
+    await writeFile('dist/index.js.LEGAL.txt', texts.filter(Boolean).join('\n\n') + '\n');
 }

@@ -7,7 +7,8 @@ export * from '@patternfly/react-core/dist/esm/components/Content/index.js';
 export * from '@patternfly/react-core/dist/esm/components/DescriptionList/index.js';
 export * from '@patternfly/react-core/dist/esm/components/EmptyState/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Label/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Page/index.js';
+// PageSection alone: Page brings the Drawer (for a notification drawer) and focus-trap; PageFrame.tsx.
+export * from '@patternfly/react-core/dist/esm/components/Page/PageSection.js';
 export * from '@patternfly/react-core/dist/esm/components/Progress/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Spinner/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Title/index.js';

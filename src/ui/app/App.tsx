@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import { Alert, Page, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
+import { Alert, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
+import { PageFrame } from './PageFrame';
 import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
@@ -35,11 +36,11 @@ export function App() {
     return (
         <HostContext.Provider value={host}>
         <AdminContext.Provider value={admin}>
-        <Page className="raidtune-page" isContentFilled>
+        <PageFrame className="raidtune-page">
             <PageSection>
                 <PageContent configProblems={configProblems} />
             </PageSection>
-        </Page>
+        </PageFrame>
         </AdminContext.Provider>
         </HostContext.Provider>
     );

@@ -133,7 +133,9 @@ if (watch) {
         await (await esbuild.context(options)).watch();
     console.log('watching src/ and sim/ for changes');
 } else {
-    const [result, css] = await Promise.all([esbuild.build(plugin), esbuild.build(styles), esbuild.build(simulator), esbuild.build(tools)]);
+    const [result, css] = await Promise.all([
+        esbuild.build(plugin), esbuild.build(styles), esbuild.build(simulator), esbuild.build(tools),
+    ]);
     await writeBundledPackages({ inputs: { ...result.metafile.inputs, ...css.metafile.inputs } });
     await writeFirstView(result.metafile);
     await gatherLegalComments(result.metafile);

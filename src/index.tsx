@@ -7,11 +7,13 @@ import { _, documentLanguage } from './host/i18n';
 import { App } from './ui/app/App';
 import { followShellTheme } from './ui/app/theme';
 import { preloadSyncParts } from './ui/sync/lazySyncParts';
+import { startEarlyReads } from './ui/app/earlyReads';
 
 // po.js (loaded before this script) has set Cockpit's language: say so to the browser and screen readers.
 document.documentElement.lang = documentLanguage();
 document.title = _('RAID tuning');
 followShellTheme(document.documentElement);
-// Fetched while the host's state is read: the first view waits for it (App.tsx).
+// The first view's reads, and its code fetched meanwhile: it waits for both (App.tsx).
+startEarlyReads();
 void preloadSyncParts();
 createRoot(document.getElementById('app')!).render(<App />);

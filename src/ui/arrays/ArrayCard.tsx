@@ -11,7 +11,7 @@ import { formatKiB } from '../../md/format';
 import { mismatchExplanation, mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { SyncPanel } from '../sync/SyncPanel';
-import { useFixDialog } from '../diagnosis/FixButton';
+import { useFixDialog } from '../diagnosis/fixDialog';
 import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from '../common/labels';
 import { HealthAlert } from './HealthAlert';
 import { StripeCacheGauge } from './StripeCacheGauge';

@@ -10,7 +10,8 @@ export type LazyPart<P> = ComponentType<P> & { preload: () => Promise<unknown> }
  * `load` imports the module and picks the component. Until the chunk is in, `fallback` renders
  * where the component will be (null for a dialog: nothing is there before it opens either).
  */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>, fallback: ReactNode = null): LazyPart<P> {
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>,
+    fallback: ReactNode = null): LazyPart<P> {
     let loading: Promise<{ default: ComponentType<P> }> | null = null;
     let Loaded: ComponentType<P> | null = null;
     const preload = () => (loading ??= load().then(component => {

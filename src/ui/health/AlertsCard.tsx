@@ -16,6 +16,7 @@ import { AlertsChange, ChangeModal } from '../plan/lazyDialogs';
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
+import { takeEarlyMonitor } from '../app/earlyReads';
 import { alertsPlanTitle } from '../../md/alerts/alertsPlan';
 import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
 import { invertSteps, type Plan } from '../../md/plan';
@@ -36,7 +37,7 @@ export function useMonitorState(): MonitorRead {
     const [generation, setGeneration] = useState(0);
     useEffect(() => {
         let current = true;
-        readMonitorState(config).then(state => current && setRead({ state, error: null }),
+        (takeEarlyMonitor() ?? readMonitorState(config)).then(state => current && setRead({ state, error: null }),
             (error: Error) => current && setRead({ state: null, error: error.message }));
         return () => { current = false; };
     }, [config, generation]);

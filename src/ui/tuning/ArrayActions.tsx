@@ -14,7 +14,8 @@ import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../..
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import {
-    ArrayLimitsChange, BitmapChange, ChangeModal, DiskQueueChange, GroupThreadsChange, ReadAheadChange, StripeCacheChange,
+    ArrayLimitsChange, BitmapChange, ChangeModal, DiskQueueChange, GroupThreadsChange, ReadAheadChange,
+    StripeCacheChange,
 } from '../plan/lazyDialogs';
 import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
 import type { Message } from '../../md/message';

@@ -7,7 +7,7 @@ import { _, documentLanguage } from './host/i18n';
 import { App } from './ui/app/App';
 import { followShellTheme } from './ui/app/theme';
 import { preloadSyncParts } from './ui/sync/lazySyncParts';
-import { startEarlyReads } from './ui/app/earlyReads';
+import { startEarlyReads } from './host/earlyReads';
 
 // po.js (loaded before this script) has set Cockpit's language: say so to the browser and screen readers.
 document.documentElement.lang = documentLanguage();

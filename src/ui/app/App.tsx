@@ -23,7 +23,8 @@ import { memoLast } from '../../md/memo';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
 import { preloadSyncParts } from '../sync/lazySyncParts';
-import { preloadDialogs } from '../plan/lazyDialogs';
+import { preloadChanges } from '../tuning/lazyChanges';
+import { preloadAlertsChange } from '../health/AlertsCard';
 import { preloadLayoutDetails } from '../advice/LayoutSection';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
@@ -63,7 +64,8 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     // What the first view did not need, fetched once it is up, so that a dialog opens at once.
     useEffect(() => {
         if (!shown) return;
-        void preloadDialogs();
+        preloadChanges();
+        void preloadAlertsChange();
         preloadLayoutDetails();
     }, [shown]);
     const selected = useSelectedArray();

@@ -10,7 +10,7 @@ import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import type { HostModel } from '../../md/modelTypes';
 import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh, recordRefreshStart } from './refreshTiming';
-import { takeEarlyGather } from './earlyReads';
+import { takeEarlyGather } from '../../host/earlyReads';
 import { createRefreshStore, type RefreshStore } from '../common/refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;

@@ -12,10 +12,6 @@ import { useRef, useState } from 'react';
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
 import { useAdmin } from './HostContext';
-import { preloadDialogs } from '../plan/lazyDialogs';
-
-// Most of these buttons open a dialog: its code is fetched as the pointer or the focus gets there.
-const preloadForButton = () => void preloadDialogs();
 
 export function GuardedButton({ disabledReason, children, onMouseEnter, onFocus, ...props }:
     ButtonProps & { disabledReason?: string | null }) {
@@ -26,8 +22,8 @@ export function GuardedButton({ disabledReason, children, onMouseEnter, onFocus,
     return (
         <>
             <Button {...props} ref={buttonRef} isAriaDisabled={reason !== null || admin === null}
-                onMouseEnter={event => { setReached(true); preloadForButton(); onMouseEnter?.(event); }}
-                onFocus={event => { setReached(true); preloadForButton(); onFocus?.(event); }}>
+                onMouseEnter={event => { setReached(true); onMouseEnter?.(event); }}
+                onFocus={event => { setReached(true); onFocus?.(event); }}>
                 {children}
             </Button>
             {reason && reached && <Tooltip triggerRef={buttonRef} content={reason} isVisible />}

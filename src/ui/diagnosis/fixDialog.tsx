@@ -11,7 +11,8 @@ import type { FixIntent } from '../../md/diagnosis/findings';
 import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
 import { text } from '../common/message';
-import { ArrayLimitsChange, ChangeModal, StripeCacheChange } from '../plan/lazyDialogs';
+import { ChangeModal } from '../plan/lazyChangeModal';
+import { ArrayLimitsChange, StripeCacheChange } from '../tuning/lazyChanges';
 
 function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent; onClose: () => void }) {
     switch (fix.kind) {

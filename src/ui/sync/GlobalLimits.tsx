@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { GuardedButton } from '../common/GuardedButton';
-import { GlobalLimitsChange, PresetChange } from '../plan/lazyDialogs';
+import { GlobalLimitsChange, PresetChange } from '../tuning/lazyChanges';
 import { syncIoDepthHelp, syncIoDepthText } from '../tuning/syncIoDepthTexts';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';

@@ -13,10 +13,11 @@ import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
+import { ChangeModal } from '../plan/lazyChangeModal';
 import {
-    ArrayLimitsChange, BitmapChange, ChangeModal, DiskQueueChange, GroupThreadsChange, ReadAheadChange,
+    ArrayLimitsChange, BitmapChange, DiskQueueChange, GroupThreadsChange, preloadChanges, ReadAheadChange,
     StripeCacheChange,
-} from '../plan/lazyDialogs';
+} from './lazyChanges';
 import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
 import type { Message } from '../../md/message';
 
@@ -95,7 +96,8 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: {
         <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
             {buttons.map(b => (
                 <FlexItem key={b.opens}>
-                    <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}>{b.label}</GuardedButton>
+                    <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}
+                        onMouseEnter={preloadChanges} onFocus={preloadChanges}>{b.label}</GuardedButton>
                 </FlexItem>
             ))}
         </Flex>

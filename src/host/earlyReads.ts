@@ -4,10 +4,10 @@
 // render and paint: on a busy machine that is a few hundred milliseconds sooner. The first refresh
 // and the alerts card's first read take these instead of starting their own.
 
-import { readHostConfig } from '../../host/config';
-import { readMonitorState } from '../../host/monitorAlerts';
-import type { MonitorState } from '../../md/alerts/monitor';
-import { readGatherOutput } from '../../host/readSnapshot';
+import { readHostConfig } from './config';
+import { readMonitorState } from './monitorAlerts';
+import type { MonitorState } from '../md/alerts/monitor';
+import { readGatherOutput } from './readSnapshot';
 
 let gather: Promise<string> | null = null;
 let monitor: Promise<MonitorState> | null = null;

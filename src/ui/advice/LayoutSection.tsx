@@ -16,6 +16,12 @@ const details = lazyModule(() => import('./LayoutDetails'));
 const LayoutDetails = details.part('LayoutDetails');
 export const preloadLayoutDetails = () => void details.preload();
 
+/** Opens the section once the details' code is in: it never opens empty and then grows. */
+function openWhenLoaded(open: boolean, setExpanded: (open: boolean) => void) {
+    if (!open || details.isLoaded()) setExpanded(open);
+    else void details.preload().then(() => setExpanded(true), () => setExpanded(true));
+}
+
 function sameLayoutInputs(before: { array: ArrayModel }, after: { array: ArrayModel }): boolean {
     const reshape = (a: ArrayModel) => `${a.sync?.reshape?.fromDisks}>${a.sync?.reshape?.toDisks}`;
     return sameArrayFields(before.array, after.array, LAYOUT_FIELDS) && reshape(before.array) === reshape(after.array);
@@ -30,7 +36,7 @@ export const LayoutSection = memo(function LayoutSection({ array }: { array: Arr
         : _('Layout and alignment');
     return (
         <ExpandableSection className="raidtune-layout" toggleText={toggle} onPointerEnter={preloadLayoutDetails} onFocus={preloadLayoutDetails}
-            isExpanded={expanded} onToggle={(_event, open) => setExpanded(open)}>
+            isExpanded={expanded} onToggle={(_event, open) => openWhenLoaded(open, setExpanded)}>
             {expanded && <LayoutDetails array={array} advice={advice} />}
         </ExpandableSection>
     );

@@ -5,7 +5,7 @@
 
 export function PageFrame({ className, children }: { className: string; children: React.ReactNode }) {
     return (
-        <div className={`pf-v6-c-page pf-m-no-sidebar ${className}`}>
+        <div className={`pf-v6-c-page ${className}`}>
             <div className="pf-v6-c-page__main-container pf-m-fill">
                 <main className="pf-v6-c-page__main" tabIndex={-1}>{children}</main>
             </div>

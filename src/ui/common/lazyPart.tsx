@@ -40,12 +40,16 @@ type AnyComponent = ComponentType<any>;
 
 /** A module of components in a chunk: `part(name)` is one of them as a LazyPart. */
 export function lazyModule<M extends object>(load: () => Promise<M>) {
-    const preload = once(load);
+    let loaded = false;
+    const preload = once(() => load().then(module => {
+        loaded = true;
+        return module;
+    }));
     function part<K extends keyof M>(name: K) {
         type Props = ComponentProps<Extract<M[K], AnyComponent>>;
         return lazyPart<Props>(() => preload().then(module => module[name] as unknown as ComponentType<Props>));
     }
-    return { preload, part };
+    return { preload, part, isLoaded: () => loaded };
 }
 
 /** Whether `load` has settled (a failed chunk too: the part's own Suspense then shows the error). */

@@ -7,11 +7,12 @@ import { lazy, Suspense, useEffect, useState, type ComponentProps, type Componen
 export type LazyPart<P> = ComponentType<P> & { preload: () => Promise<unknown> };
 
 /**
- * `load` imports the module and picks the component. Until the chunk is in, `fallback` renders
- * where the component will be (null for a dialog: nothing is there before it opens either).
+ * `load` imports the module and picks the component; `peek` gives it when the module is already
+ * in by another way (lazyModule's preload). Until the chunk is in, `fallback` renders where the
+ * component will be (null for a dialog: nothing is there before it opens either).
  */
 export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>,
-    fallback: ReactNode = null): LazyPart<P> {
+    peek: () => ComponentType<P> | null = () => null, fallback: ReactNode = null): LazyPart<P> {
     let loading: Promise<{ default: ComponentType<P> }> | null = null;
     let Loaded: ComponentType<P> | null = null;
     const preload = () => (loading ??= load().then(component => {
@@ -23,7 +24,7 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
         // Once loaded, rendered directly: React.lazy would still suspend for a tick at each first
         // mount and show the fallback for a frame. Decided once per instance, since switching
         // between the two would mount the component anew and lose its state (a dialog's input).
-        const [Ready] = useState(() => Loaded);
+        const [Ready] = useState(() => Loaded ?? peek());
         return Ready ? <Ready {...props} /> : <Suspense fallback={fallback}><Lazy {...props} /></Suspense>;
     }
     return Object.assign(Part, { preload });
@@ -40,16 +41,17 @@ type AnyComponent = ComponentType<any>;
 
 /** A module of components in a chunk: `part(name)` is one of them as a LazyPart. */
 export function lazyModule<M extends object>(load: () => Promise<M>) {
-    let loaded = false;
+    let loaded: M | null = null;
     const preload = once(() => load().then(module => {
-        loaded = true;
+        loaded = module;
         return module;
     }));
     function part<K extends keyof M>(name: K) {
         type Props = ComponentProps<Extract<M[K], AnyComponent>>;
-        return lazyPart<Props>(() => preload().then(module => module[name] as unknown as ComponentType<Props>));
+        const pick = (module: M) => module[name] as unknown as ComponentType<Props>;
+        return lazyPart<Props>(() => preload().then(pick), () => (loaded ? pick(loaded) : null));
     }
-    return { preload, part, isLoaded: () => loaded };
+    return { preload, part, isLoaded: () => loaded !== null };
 }
 
 /** Whether `load` has settled (a failed chunk too: the part's own Suspense then shows the error). */

@@ -3,6 +3,7 @@
 // `node build.mjs --watch` rebuilds on change (used by `make watch`).
 import * as esbuild from 'esbuild';
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = !watch && process.env.NODE_ENV !== 'development';
@@ -37,11 +38,44 @@ const copyStatic = {
     },
 };
 
-const plugin = {
+// PatternFly's base stylesheet without its two icon fonts' classes (Font Awesome, pficon: 78 KB
+// raw): PatternFly's React components draw their icons as inline SVG and raidtune uses no `fa-*` or
+// `pf-v6-pficon-*` class. The cut is of those files' exact text, so a PatternFly release that
+// changes them fails the build instead of shipping them again.
+const BASE_CSS = /@patternfly\/patternfly\/patternfly-base\.css$/;
+const patternflyBaseWithoutIconFonts = {
+    name: 'patternfly-base-without-icon-fonts',
+    setup(build) {
+        build.onLoad({ filter: BASE_CSS }, async ({ path }) => {
+            let css = await readFile(path, 'utf8');
+            for (const part of ['patternfly-fa-icons.css', 'patternfly-pf-icons.css']) {
+                const text = (await readFile(path.replace(BASE_CSS, `@patternfly/patternfly/base/${part}`), 'utf8')).trim();
+                if (!css.includes(text)) throw new Error(`${part} is no longer part of patternfly-base.css as it was`);
+                css = css.replace(text, '');
+            }
+            return { contents: css, loader: 'css', resolveDir: path.replace(/\/[^/]*$/, '') };
+        });
+    },
+};
+
+// The styles build writes only the CSS (and the fonts it refers to), not its JavaScript.
+const writeStylesOnly = {
+    name: 'write-styles-only',
+    setup(build) {
+        build.onEnd(async result => {
+            for (const file of result.outputFiles ?? []) {
+                if (/\.js(\.map|\.LEGAL\.txt)?$/.test(file.path)) continue;
+                await mkdir(dirname(file.path), { recursive: true });
+                await writeFile(file.path, file.contents);
+            }
+        });
+    },
+};
+
+const common = {
     entryPoints: { index: 'src/index.tsx' },
     outdir: 'dist',
     bundle: true,
-    format: 'iife',
     target: ['es2020'],
     minify: production,
     sourcemap: production ? false : 'linked',
@@ -51,7 +85,27 @@ const plugin = {
     assetNames: 'assets/[name]-[hash]',
     logLevel: 'warning',
     metafile: true,
+};
+
+// The page's JavaScript as ES modules split into chunks: what the first view does not need (the
+// change dialogs, the layout details) is imported when first used (src/ui/common/lazyPart.tsx).
+// Its CSS imports are left out here: esbuild would split the CSS too, into files nothing loads.
+const plugin = {
+    ...common,
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    loader: { ...common.loader, '.css': 'empty' },
     plugins: [copyStatic],
+};
+
+// All the page's CSS, the later chunks' included, in one index.css that index.html links: it
+// is small beside the JavaScript, and a dialog then never shows unstyled.
+const styles = {
+    ...common,
+    format: 'iife',
+    write: false,
+    plugins: [patternflyBaseWithoutIconFonts, writeStylesOnly],
 };
 
 const simulator = {
@@ -75,12 +129,18 @@ const tools = {
 await rm('dist', { recursive: true, force: true });
 await mkdir('dist', { recursive: true });
 if (watch) {
-    for (const options of [plugin, simulator, tools])
+    for (const options of [plugin, styles, simulator, tools])
         await (await esbuild.context(options)).watch();
     console.log('watching src/ and sim/ for changes');
 } else {
-    const [result] = await Promise.all([esbuild.build(plugin), esbuild.build(simulator), esbuild.build(tools)]);
-    await writeBundledPackages(result.metafile);
+    const [result, css] = await Promise.all([
+        esbuild.build(plugin), esbuild.build(styles), esbuild.build(simulator), esbuild.build(tools),
+    ]);
+    await writeBundledPackages({ inputs: { ...result.metafile.inputs, ...css.metafile.inputs } });
+    await writeFirstView(result.metafile);
+    await gatherLegalComments(result.metafile);
+    // For a look at what makes up each chunk: npx esbuild --analyze, or https://esbuild.github.io/analyze/.
+    await writeFile('build/plugin-meta.json', JSON.stringify(result.metafile));
 }
 
 // build/bundled-provides.txt: the npm packages whose code or files are in dist/, one
@@ -94,4 +154,33 @@ async function writeBundledPackages(metafile) {
     }
     const lines = [...packages].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, version]) => `Provides: bundled(npm(${name})) = ${version}`);
     await writeFile('build/bundled-provides.txt', lines.join('\n') + '\n');
+}
+
+// build/first-view.json: the files the page loads before its first view (the entry, the chunks it
+// imports statically, its CSS), for `make bench`; the chunks it imports dynamically come later.
+async function writeFirstView(metafile) {
+    const files = [];
+    const visit = output => {
+        if (files.includes(output)) return;
+        files.push(output);
+        for (const { path, kind } of metafile.outputs[output].imports)
+            if (kind === 'import-statement' && metafile.outputs[path]) visit(path);
+    };
+    visit('dist/index.js');
+    const later = Object.keys(metafile.outputs).filter(o => o.endsWith('.js') && !files.includes(o));
+    const relative = list => list.map(o => o.replace(/^dist\//, ''));
+    await writeFile('build/first-view.json', JSON.stringify({ js: relative(files), css: ['index.css'], later: relative(later) }, null, 2) + '\n');
+}
+
+// The bundled packages' license notices in one dist/index.js.LEGAL.txt (the RPM's %license), not
+// one file per chunk beside it.
+async function gatherLegalComments(metafile) {
+    const chunks = Object.keys(metafile.outputs).filter(o => o.startsWith('dist/chunks/') && o.endsWith('.LEGAL.txt'));
+    if (!chunks.length) return;
+    const texts = [];
+    for (const file of ['dist/index.js.LEGAL.txt', ...chunks.sort()]) {
+        texts.push((await readFile(file, 'utf8').catch(() => '')).trim());
+        if (file !== 'dist/index.js.LEGAL.txt') await rm(file);
+    }
+    await writeFile('dist/index.js.LEGAL.txt', texts.filter(Boolean).join('\n\n') + '\n');
 }

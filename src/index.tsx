@@ -6,9 +6,14 @@ import { createRoot } from 'react-dom/client';
 import { _, documentLanguage } from './host/i18n';
 import { App } from './ui/app/App';
 import { followShellTheme } from './ui/app/theme';
+import { preloadSyncParts } from './ui/sync/lazySyncParts';
+import { startEarlyReads } from './host/earlyReads';
 
 // po.js (loaded before this script) has set Cockpit's language: say so to the browser and screen readers.
 document.documentElement.lang = documentLanguage();
 document.title = _('RAID tuning');
 followShellTheme(document.documentElement);
+// The first view's reads, and its code fetched meanwhile: it waits for both (App.tsx).
+startEarlyReads();
+void preloadSyncParts();
 createRoot(document.getElementById('app')!).render(<App />);

@@ -7,7 +7,8 @@ export * from '@patternfly/react-core/dist/esm/components/Content/index.js';
 export * from '@patternfly/react-core/dist/esm/components/DescriptionList/index.js';
 export * from '@patternfly/react-core/dist/esm/components/EmptyState/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Label/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Page/index.js';
+// PageSection alone: Page brings the Drawer (for a notification drawer) and focus-trap; PageFrame.tsx.
+export * from '@patternfly/react-core/dist/esm/components/Page/PageSection.js';
 export * from '@patternfly/react-core/dist/esm/components/Progress/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Spinner/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Title/index.js';
@@ -16,12 +17,7 @@ export * from '@patternfly/react-core/dist/esm/layouts/Flex/index.js';
 export * from '@patternfly/react-core/dist/esm/layouts/Stack/index.js';
 export * from '@patternfly/react-core/dist/esm/layouts/Gallery/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Button/index.js';
-export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Form/index.js';
-export * from '@patternfly/react-core/dist/esm/components/HelperText/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Modal/index.js';
-export * from '@patternfly/react-core/dist/esm/components/Radio/index.js';
-export * from '@patternfly/react-core/dist/esm/components/TextInput/index.js';
 export * from '@patternfly/react-core/dist/esm/components/ExpandableSection/index.js';
+export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
 // The copy button alone: the ClipboardCopy field would bring its own CSS for nothing.
 export * from '@patternfly/react-core/dist/esm/components/ClipboardCopy/ClipboardCopyButton.js';

@@ -40,6 +40,8 @@ function section(array: string): Locator {
 async function expand(array: string): Promise<Locator> {
     const toggle = section(array).getByRole('button', { name: 'Layout and alignment' });
     if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click();
+    // The details' code may still be on its way (a chunk of its own): the section opens once it is.
+    await section(array).locator('tbody tr[data-layout-member]').first().waitFor();
     return section(array);
 }
 

@@ -78,6 +78,7 @@ describe('the release tarball', () => {
         for (const file of ['dist/index.html', 'dist/index.js', 'dist/po.de.js', 'dist/po.zh_CN.js', 'cockpit-raidtune.spec',
             'Makefile', 'COPYING', 'po/de.po', 'po/LINGUAS', 'org.cockpit-project.raidtune.metainfo.xml', 'src/manifest.json'])
             expect(names).toContain(`raidtune-${VERSION}/${file}`);
+        expect(names.some(n => /\/dist\/chunks\/ChangeModal-[^/]+\.js$/.test(n))).toBe(true);
         expect(names.some(n => n.includes('/node_modules/') || n.endsWith('.map'))).toBe(false);
     });
 });
@@ -97,8 +98,12 @@ describe('the RPM', () => {
     test('installs the page, the metainfo and raidtune-metrics, nothing else', () => {
         const installed = files(root).sort();
         const assets = readdirSync(join(REPO, 'dist/assets')).map(a => `/usr/share/cockpit/raidtune/assets/${a}`);
+        // The code-split chunks index.js imports (statically, or when a dialog first opens).
+        const chunks = readdirSync(join(REPO, 'dist/chunks')).map(c => `/usr/share/cockpit/raidtune/chunks/${c}`);
+        expect(chunks.some(c => c.includes('/ChangeModal-'))).toBe(true);
         expect(installed).toEqual([
             ...assets,
+            ...chunks,
             ...['index.css', 'index.html', 'index.js', 'manifest.json', 'po.de.js', 'po.zh_CN.js'].map(f => `/usr/share/cockpit/raidtune/${f}`),
             `/usr/share/doc/cockpit-raidtune-${VERSION}/README.md`,
             `/usr/share/licenses/cockpit-raidtune-${VERSION}/COPYING`,
@@ -114,7 +119,7 @@ describe('the RPM', () => {
         expect(readFileSync(join(root, 'etc/raidtune/metrics.env'), 'utf8'))
             .toMatch(/^RAIDTUNE_METRICS_DIR=\/var\/lib\/node_exporter\/textfile_collector$/m);
         // What it serves is what the build made.
-        for (const file of ['index.js', 'index.css', 'po.de.js', 'manifest.json'])
+        for (const file of ['index.js', 'index.css', 'po.de.js', 'manifest.json', ...chunks.map(c => c.replace(/^.*\/chunks\//, 'chunks/'))])
             expect(sha256(join(pluginDir, file))).toBe(sha256(join(REPO, 'dist', file)));
         expect(statSync(join(pluginDir, 'index.html')).mode & 0o777).toBe(0o644);
     });

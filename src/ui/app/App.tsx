@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import { Alert, Page, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
+import { Alert, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
+import { PageFrame } from './PageFrame';
 import { _ } from '../../host/i18n';
 import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
@@ -20,6 +21,11 @@ import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
 import { memoLast } from '../../md/memo';
 import type { HostModel } from '../../md/modelTypes';
+import { useLoaded } from '../common/lazyPart';
+import { preloadSyncParts } from '../sync/lazySyncParts';
+import { preloadChanges } from '../tuning/lazyChanges';
+import { preloadAlertsChange } from '../health/AlertsCard';
+import { preloadLayoutDetails } from '../advice/LayoutSection';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -31,11 +37,11 @@ export function App() {
     return (
         <HostContext.Provider value={host}>
         <AdminContext.Provider value={admin}>
-        <Page className="raidtune-page" isContentFilled>
+        <PageFrame className="raidtune-page">
             <PageSection>
                 <PageContent configProblems={configProblems} />
             </PageSection>
-        </Page>
+        </PageFrame>
         </AdminContext.Provider>
         </HostContext.Provider>
     );
@@ -50,7 +56,18 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     // above the array cards arrives later and moves them (and the button under the pointer).
     const monitor = useMonitorState();
     const monitorRead = monitor.state !== null || monitor.error !== null;
-    const model = latest && (monitorRead || !latest.mdAvailable) ? latest : null;
+    // The sync panel's chart and diagnosis too (fetched since the page started, index.tsx): a
+    // panel that grew once they came would move what is below it.
+    const syncParts = useLoaded(preloadSyncParts);
+    const model = latest && syncParts && (monitorRead || !latest.mdAvailable) ? latest : null;
+    const shown = model !== null;
+    // What the first view did not need, fetched once it is up, so that a dialog opens at once.
+    useEffect(() => {
+        if (!shown) return;
+        preloadChanges();
+        void preloadAlertsChange();
+        preloadLayoutDetails();
+    }, [shown]);
     const selected = useSelectedArray();
     useEffect(() => {
         if (refresh && model) recordRender(refresh.seq, refresh.builtAt);

@@ -10,6 +10,7 @@ import { isPageHidden, onVisibilityChange } from '../../host/visibility';
 import type { HostModel } from '../../md/modelTypes';
 import { ModelBuilder } from '../../md/modelBuilder';
 import { recordRefresh, recordRefreshStart } from './refreshTiming';
+import { takeEarlyGather } from '../../host/earlyReads';
 import { createRefreshStore, type RefreshStore } from '../common/refreshStore';
 
 export const BUSY_INTERVAL_MS = 2000;
@@ -78,7 +79,8 @@ export function useHostModel(): HostState {
                 const read = builder.fullReadWanted()
                     ? { full: true as const }
                     : { full: false as const, diskstatsOf: builder.diskstatsFilter() };
-                const output = await readGatherOutput(config, store.get().model?.pageSize == null, read);
+                const early = read.full ? takeEarlyGather() : null;
+                const output = await (early ?? readGatherOutput(config, store.get().model?.pageSize == null, read));
                 const readDone = performance.now();
                 const snapshot = builder.parse(output);
                 const parsed = performance.now();

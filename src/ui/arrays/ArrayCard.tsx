@@ -11,7 +11,7 @@ import { formatKiB } from '../../md/format';
 import { mismatchExplanation, mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { SyncPanel } from '../sync/SyncPanel';
-import { useFixDialog } from '../diagnosis/FixButton';
+import { useFixDialog } from '../diagnosis/fixDialog';
 import { bitmapText, formatChunk, mismatchText, HEALTH_LABEL, levelName } from '../common/labels';
 import { HealthAlert } from './HealthAlert';
 import { StripeCacheGauge } from './StripeCacheGauge';
@@ -20,8 +20,7 @@ import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
 import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
-import { workerThreadsText } from '../tuning/GroupThreadsChange';
-import { readAheadText } from '../tuning/ReadAheadChange';
+import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {

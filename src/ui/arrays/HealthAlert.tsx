@@ -16,7 +16,7 @@ import { useHostDisks } from '../common/HostContext';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
+import { ChangeModal } from '../plan/lazyChangeModal';
 
 export function identityText({ disk, wwid, serial }: DiskIdentity): string {
     const parts = [fmt(_('disk $0'), disk)];

@@ -2,7 +2,7 @@
 // One typed-in number with its error (from the core's validation) and explanations below it:
 // the shape of every single-value tuning form.
 
-import { FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pfForms';
 import type { Message } from '../../md/message';
 import { text } from './message';
 

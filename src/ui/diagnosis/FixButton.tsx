@@ -1,38 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
-// and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
-// the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
-// leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
+// A finding's one-click fix button: it opens the fix's dialog, which belongs to the array's card
+// (fixDialog.tsx).
 
-import { useState } from 'react';
-import { _ } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
-import type { ArrayModel } from '../../md/modelTypes';
-import { syncControlPlan } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
-import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
-import { ArrayLimitsChange } from '../tuning/ArrayLimitsChange';
-import { StripeCacheChange } from '../tuning/StripeCacheChange';
 import { fixLabel } from './findingTexts';
-
-function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent; onClose: () => void }) {
-    switch (fix.kind) {
-    case 'speed-limits':
-        return <ArrayLimitsChange array={array} onClose={onClose} suggested={fix} />;
-    case 'stripe-cache':
-        return <StripeCacheChange array={array} onClose={onClose} suggested={fix.entries} />;
-    case 'resume': {
-        const result = syncControlPlan(array, 'resume');
-        return (
-            <ChangeModal title={result.plan ? text(result.plan.title) : _('Resume')} plan={result.plan ?? null}
-                recordOriginals={false} onClose={onClose}>
-                {result.errors?.control && text(result.errors.control)}
-            </ChangeModal>
-        );
-    }
-    }
-}
 
 export function FixButton({ fix, onOpen }: { fix: FixIntent; onOpen: (fix: FixIntent) => void }) {
     return (
@@ -40,10 +12,4 @@ export function FixButton({ fix, onOpen }: { fix: FixIntent; onOpen: (fix: FixIn
             {fixLabel(fix)}
         </GuardedButton>
     );
-}
-
-/** For the array's card: the open fix's dialog (or null) and the function a fix button calls. */
-export function useFixDialog(array: ArrayModel): [React.ReactNode, (fix: FixIntent) => void] {
-    const [open, setOpen] = useState<FixIntent | null>(null);
-    return [open && <FixDialog array={array} fix={open} onClose={() => setOpen(null)} />, setOpen];
 }

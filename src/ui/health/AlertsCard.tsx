@@ -12,11 +12,17 @@ import {
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { useHost, useHostConfig } from '../common/HostContext';
-import { ChangeModal } from '../plan/ChangeModal';
-import { AlertsChange } from './AlertsChange';
+import { lazyModule } from '../common/lazyPart';
+import { ChangeModal } from '../plan/lazyChangeModal';
+
+// The alerts' dialog, fetched when it first opens (or once the first view is up: App.tsx).
+const alertsChange = lazyModule(() => import('./AlertsChange'));
+const AlertsChange = alertsChange.part('AlertsChange');
+export const preloadAlertsChange = alertsChange.preload;
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
+import { takeEarlyMonitor } from '../../host/earlyReads';
 import { alertsPlanTitle } from '../../md/alerts/alertsPlan';
 import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
 import { invertSteps, type Plan } from '../../md/plan';
@@ -37,7 +43,7 @@ export function useMonitorState(): MonitorRead {
     const [generation, setGeneration] = useState(0);
     useEffect(() => {
         let current = true;
-        readMonitorState(config).then(state => current && setRead({ state, error: null }),
+        (takeEarlyMonitor() ?? readMonitorState(config)).then(state => current && setRead({ state, error: null }),
             (error: Error) => current && setRead({ state: null, error: error.message }));
         return () => { current = false; };
     }, [config, generation]);

@@ -3,7 +3,7 @@
 // says whether the program path is one it can run (asked again whenever the path changes).
 
 import { useEffect, useState } from 'react';
-import { Form, HelperTextItem } from '../pf';
+import { Form, HelperTextItem } from '../pfForms';
 import { NumberField } from '../common/NumberField';
 import { useHost } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';

@@ -6,9 +6,8 @@
 // a shell), nothing is written until the user has seen it and confirmed.
 
 import { useState } from 'react';
-import {
-    Alert, Button, CodeBlock, CodeBlockCode, Modal, ModalBody, ModalFooter, ModalHeader, Stack, StackItem,
-} from '../pf';
+import { Alert, Button, CodeBlock, CodeBlockCode, Stack, StackItem } from '../pf';
+import { Modal, ModalBody, ModalFooter, ModalHeader } from '../pfForms';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { changedOnHost, undoableSteps, undoApplied, writePlan } from '../../host/applyPlan';
 import type { ApplyResult } from '../../host/executor';

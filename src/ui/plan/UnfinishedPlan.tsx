@@ -11,7 +11,7 @@ import { finishPlan, forgetPlan, planProgress, undoPlan, type PlanProgress, type
 import type { Plan } from '../../md/plan';
 import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
-import { ChangeModal } from './ChangeModal';
+import { ChangeModal } from './lazyChangeModal';
 
 interface Offer {
     title: string;

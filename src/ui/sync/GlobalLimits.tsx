@@ -2,9 +2,8 @@
 import { useState } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
 import { GuardedButton } from '../common/GuardedButton';
-import { GlobalLimitsChange } from '../tuning/GlobalLimitsChange';
-import { PresetChange } from '../tuning/PresetChange';
-import { syncIoDepthHelp, syncIoDepthText } from '../tuning/SyncIoDepthField';
+import { GlobalLimitsChange, PresetChange } from '../tuning/lazyChanges';
+import { syncIoDepthHelp, syncIoDepthText } from '../tuning/syncIoDepthTexts';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import { type HostModel } from '../../md/modelTypes';

@@ -5,10 +5,9 @@ import { formatKiB, formatPercent, formatRateWithRaw } from '../../md/format';
 import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
 import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../common/labels';
-import { DiagnosisSection } from '../diagnosis/DiagnosisSection';
+import { DiagnosisSection, SyncChart } from './lazySyncParts';
 import type { FixIntent } from '../../md/diagnosis/findings';
-import { arraySyncIoDepthText } from '../tuning/SyncIoDepthField';
-import { SyncChart } from './SyncChart';
+import { arraySyncIoDepthText } from '../tuning/syncIoDepthTexts';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from '../common/syncTexts';
 
 function Fact({ name, children }: { name: string; children: React.ReactNode }) {

@@ -13,15 +13,13 @@ import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
-import { ArrayLimitsChange } from './ArrayLimitsChange';
-import { BitmapChange } from './BitmapChange';
+import { ChangeModal } from '../plan/lazyChangeModal';
+import {
+    ArrayLimitsChange, BitmapChange, DiskQueueChange, GroupThreadsChange, preloadChanges, ReadAheadChange,
+    StripeCacheChange,
+} from './lazyChanges';
 import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
 import type { Message } from '../../md/message';
-import { DiskQueueChange } from './DiskQueueChange';
-import { GroupThreadsChange } from './GroupThreadsChange';
-import { ReadAheadChange } from './ReadAheadChange';
-import { StripeCacheChange } from './StripeCacheChange';
 
 const CONTROL_LABELS: Record<SyncControl, () => string> = {
     pause: () => _('Pause'),
@@ -98,7 +96,8 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: {
         <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
             {buttons.map(b => (
                 <FlexItem key={b.opens}>
-                    <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}>{b.label}</GuardedButton>
+                    <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}
+                        onMouseEnter={preloadChanges} onFocus={preloadChanges}>{b.label}</GuardedButton>
                 </FlexItem>
             ))}
         </Flex>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { Form, FormGroup, Radio } from '../pf';
+import { Form, FormGroup, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import type { ArrayModel } from '../../md/modelTypes';
@@ -10,7 +10,8 @@ import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
 import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';
-import { SyncIoDepthField, syncIoDepthText } from './SyncIoDepthField';
+import { SyncIoDepthField } from './SyncIoDepthField';
+import { syncIoDepthText } from './syncIoDepthTexts';
 
 /**
  * One per-array setting that follows the system's unless the array has its own ("N (system)" /

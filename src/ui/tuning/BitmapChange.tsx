@@ -4,7 +4,8 @@
 // (ChangeModal). The array's button (ArrayActions) offers whichever of the two applies.
 
 import { useState } from 'react';
-import { Alert, Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, Stack } from '../pf';
+import { Alert, Content, Stack } from '../pf';
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
 import {

@@ -3,7 +3,7 @@
 // per disk in the preview). The table shows where each disk stands before anything is written.
 
 import { useState } from 'react';
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, TextInput } from '../pf';
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio, TextInput } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, DiskModel, HostModel } from '../../md/modelTypes';
 import { diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUnavailable, diskQueueValue, memberDisks, schedulerChoices, DISK_QUEUE_SETTINGS, type DiskQueueSetting } from '../../md/tuning/diskQueue';

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pf';
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import { formatRateWithRaw } from '../../md/format';
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';

@@ -3,7 +3,7 @@
 // the stripe work besides the array's own mdX_raidN thread.
 
 import { useState } from 'react';
-import { Form, HelperTextItem } from '../pf';
+import { Form, HelperTextItem } from '../pfForms';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
@@ -11,11 +11,6 @@ import { groupThreadsPlan } from '../../md/tuning/groupThreads';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
 import { GROUP_THREADS_MAX, GROUP_THREADS_MIN } from '../../md/settings/registry';
-
-/** The array card's fact: "0 (md's own thread only)" or "4 per NUMA node". */
-export function workerThreadsText(count: number): string {
-    return count === 0 ? _('0 (md\'s own thread only)') : fmt(_('$0 per NUMA node'), count);
-}
 
 export function GroupThreadsChange({ array: shown, onClose }: { array: ArrayModel; onClose: () => void }) {
     const { model } = useHostAsOpened();

@@ -15,7 +15,7 @@ import {
 import { useHost } from '../common/HostContext';
 import { GuardedButton } from '../common/GuardedButton';
 import { text, textAtStart } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
+import { ChangeModal } from '../plan/lazyChangeModal';
 import { CompactTable, type Column } from '../common/CompactTable';
 
 function shownValue(value: string | null, unit: KeptComparison['unit']): string {

@@ -3,7 +3,8 @@
 // of the chosen one before anything is written.
 
 import { useState } from 'react';
-import { Content, Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pf';
+import { Content } from '../pf';
+import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import { PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';

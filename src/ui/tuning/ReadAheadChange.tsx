@@ -3,19 +3,15 @@
 // sectors of `blockdev --setra` too, since that is how most how-tos give it.
 
 import { useState } from 'react';
-import { Form, HelperTextItem } from '../pf';
+import { Form, HelperTextItem } from '../pfForms';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel } from '../../md/modelTypes';
 import { readAheadPlan, setraSectors } from '../../md/tuning/readAhead';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { readAheadText } from './settingTexts';
 import { READ_AHEAD_MAX_KIB, READ_AHEAD_MIN_KIB } from '../../md/settings/registry';
-
-/** "2048 KiB (4096 sectors for blockdev --setra)": the array card's fact. */
-export function readAheadText(kib: number): string {
-    return fmt(_('$0 KiB ($1 sectors for blockdev --setra)'), kib, setraSectors(kib));
-}
 
 export function ReadAheadChange({ array: shown, onClose }: { array: ArrayModel; onClose: () => void }) {
     const { model } = useHostAsOpened();

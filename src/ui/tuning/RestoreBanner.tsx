@@ -10,7 +10,7 @@ import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
 import type { HostModel } from '../../md/modelTypes';
 import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
-import { ChangeModal } from '../plan/ChangeModal';
+import { ChangeModal } from '../plan/lazyChangeModal';
 import { AutoRestore, type BannerChange } from './AutoRestore';
 import type { HostConfig } from '../../host/config';
 

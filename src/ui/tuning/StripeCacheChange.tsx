@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { Form, HelperTextItem } from '../pf';
+import { Form, HelperTextItem } from '../pfForms';
 import { NumberField } from '../common/NumberField';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB } from '../../md/format';

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
+// and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
+// the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
+// leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
+// The button is FixButton.tsx, with the diagnosis (a chunk loaded apart).
+
+import { useState } from 'react';
+import { _ } from '../../host/i18n';
+import type { FixIntent } from '../../md/diagnosis/findings';
+import type { ArrayModel } from '../../md/modelTypes';
+import { syncControlPlan } from '../../md/tuning/syncControl';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/lazyChangeModal';
+import { ArrayLimitsChange, StripeCacheChange } from '../tuning/lazyChanges';
+
+function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent; onClose: () => void }) {
+    switch (fix.kind) {
+    case 'speed-limits':
+        return <ArrayLimitsChange array={array} onClose={onClose} suggested={fix} />;
+    case 'stripe-cache':
+        return <StripeCacheChange array={array} onClose={onClose} suggested={fix.entries} />;
+    case 'resume': {
+        const result = syncControlPlan(array, 'resume');
+        return (
+            <ChangeModal title={result.plan ? text(result.plan.title) : _('Resume')} plan={result.plan ?? null}
+                recordOriginals={false} onClose={onClose}>
+                {result.errors?.control && text(result.errors.control)}
+            </ChangeModal>
+        );
+    }
+    }
+}
+
+/** For the array's card: the open fix's dialog (or null) and the function a fix button calls. */
+export function useFixDialog(array: ArrayModel): [React.ReactNode, (fix: FixIntent) => void] {
+    const [open, setOpen] = useState<FixIntent | null>(null);
+    return [open && <FixDialog array={array} fix={open} onClose={() => setOpen(null)} />, setOpen];
+}

@@ -25,6 +25,7 @@ import { useLoaded } from '../common/lazyPart';
 import { preloadSyncParts } from '../sync/lazySyncParts';
 import { preloadChanges } from '../tuning/lazyChanges';
 import { preloadAlertsChange } from '../health/AlertsCard';
+import { preloadScheduleChange } from '../health/CheckSchedule';
 import { preloadLayoutDetails } from '../advice/LayoutSection';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
@@ -66,6 +67,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
         if (!shown) return;
         preloadChanges();
         void preloadAlertsChange();
+        void preloadScheduleChange();
         preloadLayoutDetails();
     }, [shown]);
     const selected = useSelectedArray();

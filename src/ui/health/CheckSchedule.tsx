@@ -7,15 +7,21 @@ import { useState } from 'react';
 import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem, Stack, StackItem } from '../pf';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { GuardedButton } from '../common/GuardedButton';
-import { ChangeModal } from '../plan/ChangeModal';
+import { ChangeModal } from '../plan/lazyChangeModal';
+import { lazyModule } from '../common/lazyPart';
 import { text } from '../common/message';
-import { ScheduleChange, useCalendarAnswer } from './ScheduleChange';
+import { useCalendarAnswer } from './calendarAnswer';
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
+
+// The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.
+const scheduleChange = lazyModule(() => import('./ScheduleChange'));
+const ScheduleChange = scheduleChange.part('ScheduleChange');
+export const preloadScheduleChange = scheduleChange.preload;
 
 const SCHEDULER_NAME: Record<Scheduler, string> = {
     'raid-check': 'raid-check', checkarray: 'checkarray', mdcheck: 'mdcheck',

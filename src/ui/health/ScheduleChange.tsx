@@ -3,32 +3,20 @@
 // checks every value and builds the plan; the host's `systemd-analyze calendar` reads the calendar
 // spec (asked again whenever the spec changes) and says when it would run next.
 
-import { useEffect, useState } from 'react';
-import { Content, Form, FormGroup, HelperTextItem, Radio } from '../pf';
+import { useState } from 'react';
+import { Content } from '../pf';
+import { Form, FormGroup, HelperTextItem, Radio } from '../pfForms';
 import { NumberField } from '../common/NumberField';
 import { useHost } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
+import { useCalendarAnswer } from './calendarAnswer';
 import { _, fmt } from '../../host/i18n';
-import { checkCalendar } from '../../host/monitorAlerts';
 import type { ApplyResult } from '../../host/executor';
 import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import {
-    parseCalendarInput, scheduleInput, schedulePlan, scheduleTimer, type CalendarAnswer, type ScheduleInput,
+    scheduleInput, schedulePlan, scheduleTimer, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
-
-/** systemd's answer for the spec typed, once it is one line; null until it arrives. */
-export function useCalendarAnswer(input: string): CalendarAnswer | null {
-    const [answer, setAnswer] = useState<CalendarAnswer | null>(null);
-    const spec = parseCalendarInput(input).value ?? '';
-    useEffect(() => {
-        if (spec === '') return;
-        let current = true;
-        checkCalendar(spec).then(a => current && setAnswer(a));
-        return () => { current = false; };
-    }, [spec]);
-    return answer && answer.spec === spec ? answer : null;
-}
 
 function Choice<T extends string>({ id, label, choices, value, onChange }: {
     id: string; label: string; choices: [T, string][]; value: T; onChange: (value: T) => void;

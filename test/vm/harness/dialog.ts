@@ -10,8 +10,12 @@ export function footerButton(page: Page, name: string): Locator {
     return dialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
 }
 
-/** The commands the dialog says it will run (null when it shows none). */
+/**
+ * The commands the dialog says it will run (null when it shows none), once the dialog is there: its
+ * code may still be on its way from the guest's bridge when the click that opens it returns.
+ */
 export async function previewedCommands(page: Page): Promise<string | null> {
+    await dialog(page).waitFor();
     const commands = dialog(page).locator('.raidtune-commands');
     return await commands.count() ? (await commands.innerText()).trim() : null;
 }

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), readySelector: '#array-md1' });
 
@@ -39,7 +39,7 @@ async function applyAndClose(applyLabel: string) {
 }
 
 async function raiseSystemLimits(minMBs: string, maxMBs: string) {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await dialog().getByLabel('Minimum (MB/s per disk)').fill(minMBs);
     await dialog().getByLabel('Maximum (MB/s per disk)').fill(maxMBs);
     await applyAndClose('Apply');
@@ -129,7 +129,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
 
 /** Changes md0's read-ahead through its card's dialog. */
 async function changeReadAhead(kib: string) {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }));
     await dialog().getByLabel('Read-ahead in KiB (0 to 65536)').fill(kib);
     await applyAndClose('Apply');
 }

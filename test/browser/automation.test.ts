@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createSimulatedHost } from '../../sim';
 import type { ScenarioSpec } from '../../sim/scenario/types';
 import { setupRaidtune } from './harness/env';
-import { changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
 const env = setupRaidtune({
@@ -32,7 +32,7 @@ function otherHost(uuid: string) {
 }
 
 test('the shell script shown for "Fast rebuild" does on another host what Apply does here', async () => {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog().getByLabel('Fast rebuild').check();
     await dialog().getByRole('button', { name: 'Shell script' }).click();
     const script = await dialog().locator('#raidtune-shell-script-code').innerText();

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { applyAndClose, arrayCard, cardFacts, simMdstat, simValue } from './harness/raidtunePage';
+import { applyAndClose, arrayCard, cardFacts, openDialog, simMdstat, simValue } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
@@ -41,7 +41,7 @@ test('remove the bitmap: preview, apply, and the host and the page show none', a
 });
 
 test('add it back with 128 MiB chunks: the recommended size is marked, the command has the chunk', async () => {
-    await card().getByRole('button', { name: 'Add bitmap…' }).click();
+    await openDialog(card().getByRole('button', { name: 'Add bitmap…' }));
     // 4 TB members: 64 MiB recommended (seed 002), the write penalty measured next to it.
     await expect(dialog().getByRole('radio', { name: '64 MiB (recommended)' }).isChecked()).resolves.toBe(true);
     await expect(dialog().locator('.raidtune-bitmap-penalty tbody').innerText()).resolves.toMatch(/4 MiB\s+27% slower/);

@@ -9,9 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, simValue, waitUntil,
-} from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -39,13 +37,11 @@ async function simSettings(): Promise<Record<string, string>> {
 }
 
 async function openGlobalChange(page: Page = env.page): Promise<void> {
-    await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
-    await changeDialog(page).waitFor();
+    await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
 }
 
 async function openArrayDialog(button: string): Promise<void> {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }).click();
-    await dialog().waitFor();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
 /** The commands the open dialog offers to run (none: it says there is nothing to change), then Cancel. */
@@ -76,7 +72,7 @@ test('every change dialog applied as it opened writes nothing and says there is 
     await openGlobalChange();
     await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
     offered['System limits'] = await offeredAndCancel();
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog().getByRole('radio', { name: 'Low impact', exact: true }).check(); // the kernel defaults: what the host has
     offered['Low impact preset'] = await offeredAndCancel();
     for (const button of ['Speed limits…', 'Stripe cache…', 'Read-ahead…', 'Worker threads…']) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardFacts, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, cardFacts, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
@@ -50,8 +50,7 @@ function commands(): Promise<string> {
 }
 
 async function open(button: string): Promise<void> {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }).click();
-    await dialog().waitFor();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
 async function applyAndClose(): Promise<void> {

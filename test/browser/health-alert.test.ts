@@ -8,9 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, cardInView, changeDialog, dialogButton, memberRows, simMdstat, simValue, waitUntil,
-} from './harness/raidtunePage';
+import { arrayCard, cardInView, changeDialog, dialogButton, memberRows, openDialog, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
@@ -66,7 +64,7 @@ test('md1: inactive, says so with the mdadm --run that starts it from the device
 
 test('removing the failed sdc1 from the page: previewed, run, and the kernel no longer lists it', async () => {
     await cardInView(env.page, 'md0');
-    await healthAlert('md0').getByRole('button', { name: 'Remove sdc1…' }).click();
+    await openDialog(healthAlert('md0').getByRole('button', { name: 'Remove sdc1…' }));
     const dialog = changeDialog(env.page);
     await expect(dialog.locator('.raidtune-commands').innerText()).resolves.toBe('mdadm /dev/md0 --fail /dev/sdc1 --remove /dev/sdc1');
     // Nothing ran before the confirmation.

@@ -5,7 +5,7 @@
 
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
 
 /** A RAID1 on two NVMe disks: no I/O scheduler, 1023 tags per hardware queue. */
 const SCENARIO = {
@@ -22,7 +22,7 @@ const dialog = () => changeDialog(env.page);
 beforeEach(() => closeLeftoverDialog(env.page));
 
 test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, and nothing is written', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('2000');
     await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').innerText()).resolves.toMatch(
@@ -35,7 +35,7 @@ test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, 
 });
 
 test('an array\'s maximum the kernel takes is "Done", read back as the kernel shows it, never "kept ... (asked for ...)"', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
     await dialog().getByRole('radiogroup', { name: 'Maximum' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Maximum (MB/s per disk)').fill('20480');
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { simValue } from './harness/raidtunePage';
+import { openDialog, simValue } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-persist-'));
 const sysctlDir = join(temp, 'sysctl.d');
@@ -67,7 +67,7 @@ test('keeps the live values in a sysctl.d file (md loaded before it applies) and
     await env.writeSim('/sys/block/md0/md/stripe_cache_size', '4096\n');
     await waitForRow('Stripe cache size of md0', ['4096', 'Not kept: 256 after a reboot']);
 
-    await card().getByRole('button', { name: 'Keep after reboot…' }).click();
+    await openDialog(card().getByRole('button', { name: 'Keep after reboot…' }));
     const commands = await dialog().locator('.raidtune-commands').innerText();
     expect(commands).toContain(`cat > ${MODULES_FILE} <<'EOF'\n# Written by raidtune`);
     expect(commands).toContain(`cat > ${SYSCTL_FILE} <<'EOF'\n# Written by raidtune`);
@@ -109,7 +109,7 @@ test('a live change shows as differing from the value kept for reboot', async ()
 });
 
 test('"Stop keeping" removes the files', async () => {
-    await card().getByRole('button', { name: 'Stop keeping…' }).click();
+    await openDialog(card().getByRole('button', { name: 'Stop keeping…' }));
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${MODULES_FILE}\nrm -f ${SYSCTL_FILE}\nrm -f ${UDEV_FILE}`);
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();

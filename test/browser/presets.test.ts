@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { changeDialog, closeLeftoverDialog, dialogButton, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
 const stateDir = join(temp, 'state');
@@ -36,7 +36,7 @@ async function simValues(): Promise<string[]> {
 }
 
 test('the dialog explains each preset in one line and writes nothing until one is chosen', async () => {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     const radios = dialog().getByRole('radio');
     await expect(radios.count()).resolves.toBe(3);
     await expect(dialog().getByLabel('Low impact').isChecked()).resolves.toBe(false);
@@ -58,7 +58,7 @@ test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds 
     const before = await rebuildKiBs();
     expect(before).toBeLessThan(6000); // held near speed_limit_min=4000 by the backup clients' I/O
 
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog().getByLabel('Fast rebuild').check();
     // 5 disks x 4 KiB x 8192 entries = 160 MiB, well inside 10% of the 6 GiB available.
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe([

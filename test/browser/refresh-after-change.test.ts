@@ -4,7 +4,7 @@
 // running sync changes. Here the scheduler of md0's disks goes to none, which also sets their
 // nr_requests to the tags; the Disk queues dialog opened next must show both.
 
-import { arrayCard, changeDialog, dialogButton, waitUntil } from './harness/raidtunePage';
+import { arrayCard, changeDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
 import { setupRaidtune } from './harness/env';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
@@ -57,8 +57,7 @@ beforeAll(async () => {
 });
 
 async function openDiskQueues() {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }).click();
-    await dialog().waitFor();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
 }
 
 const column = (n: number) => dialog().locator(`.raidtune-disk-queues tbody tr td:nth-child(${n})`).allInnerTexts();

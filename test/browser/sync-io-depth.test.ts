@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue, syncFact } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, syncFact } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
@@ -28,8 +28,7 @@ const commands = () => dialog().locator('.raidtune-commands').innerText();
 beforeEach(() => closeLeftoverDialog(env.page));
 
 async function openGlobalChange() {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
-    await dialog().waitFor();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
 }
 
 async function applied() {
@@ -77,7 +76,7 @@ test('bad depths get a message next to the field and nothing is written', async 
 });
 
 test('an array\'s own depth: back to the system setting, an own value, a refused one', async () => {
-    await arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }).click();
+    await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }));
     const group = dialog().getByRole('radiogroup', { name: 'Sync I/O depth' });
     expect(await group.getByRole('radio', { name: 'Own limit for this array' }).isChecked()).toBe(true);
     await expect(dialog().getByLabel('Sync I/O depth of this array').inputValue()).resolves.toBe('4');
@@ -89,7 +88,7 @@ test('an array\'s own depth: back to the system setting, an own value, a refused
     await applied();
     expect(await simValue(env, '/sys/block/md1/md/sync_io_depth')).toBe('32 (system)');
 
-    await arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }).click();
+    await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }));
     await dialog().getByRole('radiogroup', { name: 'Sync I/O depth' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Sync I/O depth of this array').fill('8');
     await expect(commands()).resolves.toBe('echo 8 > /sys/block/md1/md/sync_io_depth');
@@ -105,7 +104,7 @@ test('kept after reboot: the sysctl and the array\'s rule', async () => {
         card.locator('tbody tr', { hasText: setting }).locator('td').nth(1).getByText(value, { exact: true }).waitFor({ timeout: 15000 });
     await now('Sync I/O depth of md1', '6');
     await now('System sync I/O depth', '48');
-    await card.getByRole('button', { name: 'Keep after reboot…' }).click();
+    await openDialog(card.getByRole('button', { name: 'Keep after reboot…' }));
     await applied();
     const sysctl = readFileSync(join(sysctlDir, '90-raidtune.conf'), 'utf8');
     expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toContain('dev.raid.sync_io_depth = 48');
@@ -126,7 +125,7 @@ test('the diagnosis never suggests a larger depth (none made a measured rebuild 
     expect(rows).not.toContain('sync-io-depth');
     await expect(section.getByText(/sync I\/O depth/i).count()).resolves.toBe(0);
     // The admin still sets md0's own depth in its limits dialog.
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
     await dialog().getByRole('radiogroup', { name: 'Sync I/O depth' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Sync I/O depth of this array').fill('256');
     await expect(commands()).resolves.toBe('echo 256 > /sys/block/md0/md/sync_io_depth');

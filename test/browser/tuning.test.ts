@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, simValue } from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
@@ -18,8 +18,7 @@ const footerButton = (name: string) => dialogButton(env.page, name);
 beforeEach(() => closeLeftoverDialog(env.page));
 
 async function openGlobalChange() {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
-    await dialog().waitFor();
+    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
 }
 
 test('raising the system limits: preview, apply, read back, restore', async () => {
@@ -81,7 +80,7 @@ test('bad values get a message next to the field and nothing is written', async 
 });
 
 test('"system" typed as an array\'s own limit is refused next to the field; the choice stays "own"', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().check();
     const min = dialog().getByLabel('Minimum (MB/s per disk)');
     await min.fill('system');
@@ -101,13 +100,13 @@ test('a 6.1-like host (no sync_io_depth files) shows nothing of the sync I/O dep
     await openGlobalChange();
     await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
     await footerButton('Cancel').click();
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
     await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
     await footerButton('Cancel').click();
 });
 
 test('stripe cache with its memory cost, applied and read back', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
     const field = dialog().getByLabel('Entries (17 to 32768)');
     await field.fill('4096');
     // 4 KiB pages x 5 disks x 4096 entries = 80 MiB

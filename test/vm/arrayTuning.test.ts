@@ -4,7 +4,7 @@
 // disk, and the undo of the one before it), write-intent bitmaps through mdadm --grow (with
 // mdadm's refusal while a check runs), and a preset with its restore.
 import type { Page } from 'playwright-core';
-import { arrayCard, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayCard, openDialog, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, formState, previewedCommands } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
@@ -42,8 +42,7 @@ async function openWithCard(name: string): Promise<Page> {
 }
 
 async function openArrayDialog(page: Page, button: string, array = 'md0'): Promise<void> {
-    await arrayCard(page, array).getByRole('button', { name: button, exact: true }).click();
-    await dialog(page).waitFor();
+    await openDialog(arrayCard(page, array).getByRole('button', { name: button, exact: true }));
 }
 
 async function close(page: Page): Promise<void> {
@@ -240,7 +239,7 @@ echo 5000 > /sys/block/md1/md/sync_speed_max`);
     const original = await guestValues(...watched);
     expect(original).toEqual(['1', '200', '256', '5000 (local)', '<absent>']);
     const page = await openWithCard('md1');
-    await page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog(page).locator('#raidtune-preset-fast-rebuild').check();
     const commands = (await previewedCommands(page))!.split('\n');
     // 8192 entries, or fewer when they would take over 10% of the guest's available memory.

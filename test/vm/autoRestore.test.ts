@@ -4,6 +4,7 @@
 // reads idle for a moment, then md restarts it), and writes the originals back once the resync has
 // really finished; raidtune's record goes with it.
 import { applyAndWait, dialog, DONE, footerButton, previewedCommands } from './harness/dialog';
+import { openDialog } from '../browser/harness/raidtunePage';
 import { VM_JOURNAL, VM_STATE_DIR } from './harness/vmConfig';
 import { setupVm } from './harness/vmEnv';
 
@@ -30,14 +31,14 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     await page.locator('#array-md0').getByRole('progressbar').waitFor({ timeout: 60000 });
 
     // A change through the page records the originals (1000, 1500)...
-    await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('1');
     await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('2');
     expect(await applyAndWait(page)).toEqual([DONE]);
     await footerButton(page, 'Close').click();
 
     // ...which the waiter is handed when armed.
-    await page.locator('.raidtune-restore').getByRole('button', { name: 'Restore automatically when the sync of md0 finishes…' }).click();
+    await openDialog(page.locator('.raidtune-restore').getByRole('button', { name: 'Restore automatically when the sync of md0 finishes…' }));
     const commands = await previewedCommands(page);
     expect(commands).toContain(`${VM_STATE_DIR}/auto-restore/md0.armed <<'EOF'`);
     expect(commands).toContain('setsid -f sh -c ');

@@ -2,7 +2,7 @@
 // The automation script on the real kernel: the shell script the "Fast rebuild" dialog shows,
 // run in the guest (busybox sh) after the same array was assembled again as md9, leaves the sysfs
 // values that the page's Apply left on md0; a second run changes nothing.
-import { arrayCard } from '../browser/harness/raidtunePage';
+import { arrayCard, openDialog } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -22,7 +22,7 @@ test('the shell script of a preset reaches what Apply reached, on the array foun
     const { page } = await vm.openPage();
     await waitForCard(page, 'md0', false);
     await arrayCard(page, 'md0').waitFor();
-    await page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog(page).getByLabel('Fast rebuild').check();
     await dialog(page).getByRole('button', { name: 'Shell script' }).click();
     const script = await dialog(page).locator('#raidtune-shell-script-code').innerText();

@@ -2,7 +2,7 @@
 // Issue #18 item 6 on the real kernel and mdadm: a member failed with mdadm is named in its array's
 // alert with the next commands, and the removal run from the page takes it out of the array in the
 // kernel (mdadm --detail and sysfs in the guest); the alert then asks only for a new disk.
-import { arrayCard, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, footerButton, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -22,7 +22,7 @@ test('a member failed with mdadm: the alert names it, and removing it from the p
     await expect(alert.locator('.raidtune-health-commands pre').innerText()).resolves
         .toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb\nmdadm /dev/md0 --add /dev/sdX');
 
-    await alert.getByRole('button', { name: 'Remove vdb…' }).click();
+    await openDialog(alert.getByRole('button', { name: 'Remove vdb…' }));
     expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb');
     // Nothing ran before the confirmation.
     expect(await vm.guest.runOk('mdadm --detail /dev/md0')).toContain('/dev/vdb');

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../tools/cockpit';
 import { startGuest, type Guest, type GuestOptions } from '../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../tools/vm/ws';
-import { arrayCard, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, formState } from './harness/dialog';
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
@@ -239,7 +239,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     const md1Default = arrayOf(view, notKept).values;
 
     let page = await open(machine, ['md0', 'md1']);
-    await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
+    await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('50');
     await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('300');
     await applyAndClose(page);

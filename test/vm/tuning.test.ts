@@ -4,7 +4,7 @@
 // guest's state folder; a write the kernel refuses, as the user sees it; and bad input that
 // writes nothing. The same paths as test/browser/tuning.test.ts, on a real kernel.
 import type { Page } from 'playwright-core';
-import { arrayCard, renderedRefreshes, syncExplanation, syncFact, syncSection, syncTitle, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayCard, openDialog, renderedRefreshes, syncExplanation, syncFact, syncSection, syncTitle, waitUntil } from '../browser/harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { applyAndWait, dialog, DONE, footerButton, formState, previewedCommands } from './harness/dialog';
 import { guestMdstat, createSlowly, mdCreate, SLOW_LIMITS, waitForCard, waitForProgress } from './harness/scenarios';
@@ -35,8 +35,7 @@ async function openWithCard(name: string, sync: boolean): Promise<Page> {
 }
 
 async function openArrayDialog(page: Page, button: string): Promise<void> {
-    await arrayCard(page, 'md0').getByRole('button', { name: button, exact: true }).click();
-    await dialog(page).waitFor();
+    await openDialog(arrayCard(page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
 async function close(page: Page): Promise<void> {
@@ -50,7 +49,7 @@ test('system limits: previewed, written, read back from the guest; the journal r
     await limits.getByText(`(${DEFAULT_SPEED_LIMIT_MAX} KiB/s), the kernel default`).waitFor({ timeout: 30000 });
     expect(await guestValues(MIN, MAX)).toEqual([String(DEFAULT_SPEED_LIMIT_MIN), String(DEFAULT_SPEED_LIMIT_MAX)]);
 
-    await limits.getByRole('button', { name: 'Change…' }).click();
+    await openDialog(limits.getByRole('button', { name: 'Change…' }));
     await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('50');
     await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('300');
     expect(await previewedCommands(page)).toBe(`echo 48828 > ${MIN}\necho 292969 > ${MAX}`);

@@ -262,6 +262,18 @@ export function changeDialog(page: Page): Locator {
     return page.getByRole('dialog');
 }
 
+/**
+ * Clicks `opener` and returns the dialog it opens once that is there. A dialog's code comes in a
+ * chunk of its own, so on a busy machine it can appear a moment after the click returns; what a
+ * test then counts or checks must not run before it.
+ */
+export async function openDialog(opener: Locator): Promise<Locator> {
+    await opener.click();
+    const dialog = changeDialog(opener.page());
+    await dialog.waitFor();
+    return dialog;
+}
+
 /** A button in the change dialog's footer (Apply, Cancel, Close, Restore...). */
 export function dialogButton(page: Page, name: string): Locator {
     return changeDialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });

@@ -6,7 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { applyAndClose, arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import { applyAndClose, arrayCard, cardFacts, openDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'newer-kernel', readySelector: '#array-md2' });
 
@@ -44,7 +44,7 @@ test('the lockless bitmap: "Remove bitmap…" is disabled and its tooltip says w
 });
 
 test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ follow, and so does the card', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Add bitmap…' }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Add bitmap…' }));
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
         .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
     await applyAndClose(env.page, 'Add bitmap');
@@ -52,7 +52,7 @@ test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ fo
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
     await waitForBitmapFact('md0', 'Internal, 64 MiB chunks');
 
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Remove bitmap…' }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Remove bitmap…' }));
     await applyAndClose(env.page, 'Remove bitmap');
     expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
     expect(hasBitmapFolder('md0')).toBe(false);

@@ -6,7 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, cardFacts, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import { arrayCard, cardFacts, openDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'old-kernel', readySelector: '#array-md1' });
 
@@ -57,7 +57,7 @@ test('every dialog the page opens reads without a missing value showing as a wor
 });
 
 test('after a change, "Keep after reboot" writes its files for what this kernel has, with no missing value shown', async () => {
-    await arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }).click();
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }));
     await dialog().locator('#md0-read-ahead').fill('4096');
     await dialog().getByRole('button', { name: 'Apply', exact: true }).click();
     await dialog().getByText('Done.', { exact: false }).waitFor();

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle } from './harness/raidtunePage';
+import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip } from './harness/raidtunePage';
 
 const privateFolder = mkdtempSync(join(tmpdir(), 'raidtune-private-'));
 const privateDist = join(privateFolder, 'clone', 'dist');
@@ -50,8 +50,7 @@ test('reads the host like an administrator would: arrays, members, the rebuild\'
 
 test('every control that changes the host is disabled, and says why', async () => {
     // Wait until Cockpit has answered the permission question (disabled while unknown, too).
-    await env.page.locator('button[aria-disabled="true"]').first().hover();
-    await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+    await waitForTooltip(env.page.locator('button[aria-disabled="true"]').first(), ADMIN_REASON);
     const shown = await buttons();
     // Controls that only show more of what was read stay usable; every other one changes the host.
     const readOnly = shown.filter(([name]) => READ_ONLY_CONTROLS.includes(name));
@@ -63,8 +62,7 @@ test('every control that changes the host is disabled, and says why', async () =
     expect(changing.filter(([, disabled]) => disabled !== 'true')).toEqual([]);
     expect(readOnly).toEqual([['Layout and alignment', null]]);
     for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…', 'Send a test alert']) {
-        await env.page.getByRole('button', { name, exact: true }).first().hover();
-        await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+        await waitForTooltip(env.page.getByRole('button', { name, exact: true }).first(), ADMIN_REASON);
     }
 });
 
@@ -82,8 +80,7 @@ test('the scheduled checks are shown, and their change is disabled with the reas
     const change = schedule.locator('#schedule-change-checkarray');
     expect(await change.getAttribute('aria-disabled')).toBe('true');
     await change.click({ force: true });
-    await change.hover();
-    await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+    await waitForTooltip(change, ADMIN_REASON);
     // Counted after the tooltip's wait: a dialog's code may come a moment after the click.
     expect(await env.page.getByRole('dialog').count()).toBe(0);
 });

@@ -274,6 +274,19 @@ export async function openDialog(opener: Locator): Promise<Locator> {
     return dialog;
 }
 
+/**
+ * Hovers `control` and waits for its tooltip to say `text`. The mouse leaves first and the tooltip
+ * an earlier hover left is waited out: PatternFly keeps it a moment after the mouse goes, and the
+ * same text on two controls would otherwise be found on the wrong one (or on both at once).
+ */
+export async function waitForTooltip(control: Locator, text: string): Promise<void> {
+    const page = control.page();
+    await page.mouse.move(0, 0);
+    await page.getByRole('tooltip').waitFor({ state: 'detached' });
+    await control.hover();
+    await page.getByRole('tooltip').getByText(text).waitFor();
+}
+
 /** A button in the change dialog's footer (Apply, Cancel, Close, Restore...). */
 export function dialogButton(page: Page, name: string): Locator {
     return changeDialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });

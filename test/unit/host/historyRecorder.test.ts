@@ -30,7 +30,7 @@ const operations = (key = UUID): SyncOperation[] =>
 function idleArray(name = 'md0', uuid = UUID) {
     md(name, {
         uuid, sync_action: 'idle', sync_completed: 'none', sync_speed: 'none', mismatch_cnt: '0', degraded: '0',
-        resync_start: 'none', sync_speed_min: '1000 (system)', sync_speed_max: '200000 (system)',
+        resync_start: 'none', sync_min: '0', sync_speed_min: '1000 (system)', sync_speed_max: '200000 (system)',
     });
 }
 
@@ -66,12 +66,39 @@ test('a check stopped half-way (idle written) is interrupted, with the figures o
     run(1000);
     md('md0', { sync_completed: '320000 / 2000000', sync_speed_max: '50000 (local)' });
     run(1060);
-    md('md0', { sync_action: 'idle', sync_completed: 'none', mismatch_cnt: '0' });
+    // md keeps the checkpoint in sync_min, where the next check resumes.
+    md('md0', { sync_action: 'idle', sync_completed: 'none', mismatch_cnt: '0', sync_min: '320000' });
     run(1120);
     expect(operations()).toEqual([expect.objectContaining({
         type: 'check', start: 1000, end: 1060, startKiB: 100000, doneKiB: 160000, sizeKiB: 1000000, avgKiBs: 1000,
         speedMaxKiBs: 50000, limitsChanged: true, mismatches: 0, finished: false,
     })]);
+});
+
+test('a check whose last sample was far from its end finished when md says so (sync_min back to 0)', () => {
+    md('md0', { sync_action: 'check', sync_completed: '0 / 2000000', sync_speed: '1' });
+    run(1000);
+    md('md0', { sync_completed: '125000 / 2000000' });
+    run(1060);
+    md('md0', { sync_action: 'idle', sync_completed: 'none' });
+    run(1120);
+    expect(operations()).toEqual([expect.objectContaining({ type: 'check', finished: true, doneKiB: 1000000 })]);
+});
+
+test('without md\'s word (a reshape), the pace of the samples decides', () => {
+    md('md0', { sync_action: 'reshape', sync_completed: '0 / 2000000', sync_speed: '1' });
+    run(1000);
+    md('md0', { sync_completed: '1000000 / 2000000' });
+    run(1060);
+    md('md0', { sync_action: 'idle', sync_completed: 'none' });
+    run(1180);
+    md('md0', { sync_action: 'reshape', sync_completed: '0 / 2000000' });
+    run(1240);
+    md('md0', { sync_completed: '100000 / 2000000' });
+    run(1300);
+    md('md0', { sync_action: 'idle', sync_completed: 'none' });
+    run(1360);
+    expect(operations().map(o => o.finished)).toEqual([false, true]);
 });
 
 test('a recovery seen once that left the array whole finished (md/degraded 0), though no pace was measured', () => {

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The sync history recorder on a real kernel. The guest has no systemd, so the recorder
 // (recorder/raidtune-history, the file the package installs) runs as its timer would, in a loop, here
-// every 2 s instead of every minute, while a real RAID1 resyncs after --create, runs a check and
-// rebuilds a member. The history file then holds the three operations with the kernel's figures
-// (the member size md reports, the check's mismatch_cnt), and the page shows them newest first.
+// every 2 s instead of every minute, while a real RAID1 resyncs after --create, runs a check, runs
+// another that is stopped half-way, and rebuilds a member. The history file then holds the four
+// operations with the kernel's figures (the member size md reports, the check's mismatch_cnt, the
+// stopped check as interrupted by md's own sync_min), and the page shows them newest first.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHistoryFile } from '../../src/md/history';
@@ -30,7 +31,7 @@ afterAll(async () => {
     await vm.guest.run(`rm -f ${LOOP_FLAG}`);
 });
 
-test('a resync, a check and a rebuild are recorded with the kernel\'s figures and shown by the page', async () => {
+test('a resync, a check, a stopped check and a rebuild are recorded with the kernel\'s figures and shown by the page', async () => {
     // The script goes in as the package installs it; the loop stands for the timer.
     await vm.guest.runOk(`mkdir -p /run/raidtune-bin && cat > /run/raidtune-bin/raidtune-history <<'RAIDTUNE_EOF'
 ${RECORDER}RAIDTUNE_EOF
@@ -51,31 +52,42 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     await waitForGuest('the check recorded', async () => (await recorded()).length === 2, 300000);
     const mismatches = Number(await guestValue('/sys/block/md0/md/mismatch_cnt'));
 
+    // A check stopped half-way: md keeps its checkpoint in sync_min, which says interrupted.
+    await vm.guest.runOk('echo check > /sys/block/md0/md/sync_action');
+    await waitForGuest('the check sampled past a checkpoint', async () =>
+        (await vm.guest.run(`[ -f ${VM_STATE_DIR}/history/${uuid}.running ]`)).code === 0 &&
+        Number((await guestValue('/sys/block/md0/md/sync_completed')).split(' ')[0]) > 0, 120000);
+    await vm.guest.runOk('echo idle > /sys/block/md0/md/sync_action');
+    await waitForGuest('the stopped check recorded', async () => (await recorded()).length === 3, 120000);
+    expect(Number(await guestValue('/sys/block/md0/md/sync_min'))).toBeGreaterThan(0);
+
     await waitForGuest('md0 idle', idle, 60000);
     await vm.guest.runOk(`mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb
 mdadm --zero-superblock /dev/vdb
 mdadm /dev/md0 --add /dev/vdb`);
-    await waitForGuest('the rebuild recorded', async () => (await recorded()).length === 3, 300000);
+    await waitForGuest('the rebuild recorded', async () => (await recorded()).length === 4, 300000);
 
     const sizeKiB = Number(await guestValue('/sys/block/md0/md/component_size'));
     const operations = await recorded();
     expect(operations.map(o => [o.type, o.finished, o.array, o.uuid])).toEqual([
-        ['recover', true, 'md0', uuid], ['check', true, 'md0', uuid], ['resync', true, 'md0', uuid],
+        ['recover', true, 'md0', uuid], ['check', false, 'md0', uuid], ['check', true, 'md0', uuid],
+        ['resync', true, 'md0', uuid],
     ]);
-    for (const op of operations) {
+    expect(operations[1].doneKiB).toBeLessThan(sizeKiB);
+    for (const op of operations.filter(o => o.finished)) {
         expect(op.sizeKiB).toBe(sizeKiB);
         expect(op.doneKiB).toBe(sizeKiB);
         expect(op.avgKiBs).toBeGreaterThan(0);
         expect(op.speedMaxKiBs).toBe(20000);
     }
-    expect(operations[1].mismatches).toBe(mismatches);
+    expect(operations[2].mismatches).toBe(mismatches);
 
     const { page } = await vm.openPage();
     const rows = page.locator('#sync-history [data-array="md0"] tbody tr');
-    await rows.nth(2).waitFor({ timeout: 60000 });
+    await rows.nth(3).waitFor({ timeout: 60000 });
     expect(await rows.evaluateAll(trs => trs.map(tr => [tr.getAttribute('data-type'), tr.getAttribute('data-result')])))
-        .toEqual([['recover', 'finished'], ['check', 'finished'], ['resync', 'finished']]);
-    expect(await rows.nth(1).locator('td').nth(6).innerText()).toBe(String(mismatches));
+        .toEqual([['recover', 'finished'], ['check', 'interrupted'], ['check', 'finished'], ['resync', 'finished']]);
+    expect(await rows.nth(2).locator('td').nth(6).innerText()).toBe(String(mismatches));
     // No systemd in the guest: the page says it cannot tell whether recording is on.
     expect(await page.locator('#history-recording-state').getAttribute('data-state')).toBe('unknown');
 }, 900000);

@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench soak bench-rebuild bench-eta clean install-files install-metrics po-update dist srpm rpm screenshots
+        demo bench soak bench-rebuild bench-eta clean install-files install-metrics install-history po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -49,6 +49,15 @@ install-files: build/$(METAINFO)
 	rm -f $(DESTDIR)$(PREFIX)/share/cockpit/$(PACKAGE_NAME)/*.map
 	install -m 644 build/$(METAINFO) $(DESTDIR)$(PREFIX)/share/metainfo/$(METAINFO)
 	$(MAKE) install-metrics
+	$(MAKE) install-history
+
+# raidtune-history: the sync history recorder, its service and timer (off until the page turns it on).
+install-history:
+	install -D -m 755 recorder/raidtune-history $(DESTDIR)$(LIBEXECDIR)/raidtune/raidtune-history
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' recorder/raidtune-history.service.in > $(DESTDIR)$(UNITDIR)/raidtune-history.service
+	chmod 644 $(DESTDIR)$(UNITDIR)/raidtune-history.service
+	install -m 644 recorder/raidtune-history.timer $(DESTDIR)$(UNITDIR)/raidtune-history.timer
 
 # raidtune-metrics for node_exporter's textfile collector: the script, its service and timer (off
 # until enabled), its settings (kept when present) and the example alert rules.

@@ -129,6 +129,8 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('sync_completed', syncCompleted(array));
     attr('sync_speed', syncSpeed(array, state.time));
     attr('mismatch_cnt', mismatchCount(array));
+    // md's resync_min: 0 after a check or repair completed, its checkpoint after one was interrupted.
+    attr('sync_min', array.requestedStart);
     attr('sync_speed_min', localOrSystem(limits.min, array.localSpeedMin !== null));
     attr('sync_speed_max', localOrSystem(limits.max, array.localSpeedMax !== null));
     // Only kernels with the sysctl have the attribute (both came with the same change).

@@ -58,6 +58,10 @@ export function writeMonitorFiles(root: string): void {
     if (!existsSync(join(root, UNITS_DIR, 'mdmonitor.service'))) {
         writeUnit(root, 'mdmonitor.service', { activeState: 'active', unitFileState: 'static' });
     }
+    // raidtune's own history recorder, installed with the plugin and off until the page turns it on.
+    if (!existsSync(join(root, UNITS_DIR, 'raidtune-history.timer'))) {
+        writeUnit(root, 'raidtune-history.timer', { activeState: 'inactive', unitFileState: 'disabled' });
+    }
 }
 
 function shellWord(text: string): string {

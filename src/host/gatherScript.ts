@@ -11,6 +11,7 @@
 // out what a sync does not change (`@@reused sys settings`: the page reuses its last full read), $9
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
+import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
@@ -69,6 +70,12 @@ export const PROCESS_NAMES = '[0-9]*/comm';
 export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
 
 /**
+ * The history of sync operations (src/md/history.ts; canonical paths /raidtune-history/NAME), at
+ * full reads only: it changes when an operation ends, which a read 10 s late shows well enough.
+ */
+export const HISTORY_FILES = ['*.jsonl', 'last-run'] as const;
+
+/**
  * The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME,
  * /raidtune-modules/NAME).
  */
@@ -113,6 +120,12 @@ fi
 if cd "$4" 2>/dev/null; then
   echo "@@root raidtune-state"
   grep -H -s '' /dev/null ${STATE_FILES.join(' ')}
+fi
+if [ "$8" = fast ]; then
+  echo "@@reused ${HISTORY_ROOT}"
+elif cd "$4/${HISTORY_DIR}" 2>/dev/null; then
+  echo "@@root ${HISTORY_ROOT}"
+  grep -H -s '' /dev/null ${HISTORY_FILES.join(' ')}
 fi
 if cd "$5" 2>/dev/null; then
   echo "@@root raidtune-sysctl"

@@ -4,6 +4,7 @@
 
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
+import { HISTORY_ROOT, parseSyncHistory } from './history';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
 import { addTrendSample } from './trend';
 import { backgroundJobs } from './diagnosis/backgroundJobs';
@@ -115,6 +116,7 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
         autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
+        history: parseSyncHistory(filesUnder(snapshot, HISTORY_ROOT)),
         planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
         systemd: snapshot.systemd === true,
         problems,

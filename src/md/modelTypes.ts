@@ -3,6 +3,7 @@
 // Types and the few facts derived from them only; src/md/model.ts builds it from a snapshot.
 
 import type { ArmedRestore } from './autoRestore';
+import type { SyncHistory } from './history';
 import type { BackgroundJob } from './diagnosis/backgroundJobs';
 import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
@@ -154,6 +155,8 @@ export interface HostModel {
     persisted: PersistedSettings;
     /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
     autoRestore: Map<string, ArmedRestore>;
+    /** The sync operations the host's recorder kept, per array (src/md/history.ts). */
+    history: SyncHistory;
     /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
     planRecord: PlanRecord | null;
     /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */

@@ -50,6 +50,8 @@ export function App() {
 
 /** The arrays' names, the same array while they do not change (the health cards re-render only then). */
 const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
+const historyArrays = memoLast((model: HostModel) => [model.arrays.map(a => `${a.name}=${a.uuid}`).join(' ')],
+    (model: HostModel) => model.arrays.map(a => ({ name: a.name, uuid: a.uuid })));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
@@ -100,7 +102,10 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><RestoreBanner /></StackItem>}
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model?.mdAvailable && <HealthOverTime monitor={monitor} arrays={arrayNames(model)} />}
+            {model?.mdAvailable && (
+                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} historyArrays={historyArrays(model)}
+                    history={model.history} />
+            )}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}

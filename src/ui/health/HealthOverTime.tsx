@@ -7,14 +7,21 @@
 import { StackItem } from '../pf';
 import { AlertsCard, type MonitorRead } from './AlertsCard';
 import { CheckSchedule } from './CheckSchedule';
+import { SyncHistory, type HistoryArray } from './SyncHistory';
+import type { SyncHistory as History } from '../../md/history';
 
-export function HealthOverTime({ monitor: { state, error, reread }, arrays }: {
-    monitor: MonitorRead; arrays: string[];
+export function HealthOverTime({ monitor: { state, error, reread }, arrays, historyArrays, history }: {
+    monitor: MonitorRead; arrays: string[]; historyArrays: HistoryArray[]; history: History;
 }) {
     return (
         <>
             <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>
-            {state && <StackItem><CheckSchedule state={state} arrays={arrays} reread={reread} /></StackItem>}
+            {state && (
+                <StackItem><CheckSchedule state={state} arrays={arrays} reread={reread} /></StackItem>
+            )}
+            <StackItem>
+                <SyncHistory arrays={historyArrays} history={history} monitor={state} reread={reread} />
+            </StackItem>
         </>
     );
 }

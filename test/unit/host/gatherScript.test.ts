@@ -7,7 +7,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
-import { parseGatherOutput } from '../../../src/md/snapshot';
+import { filesUnder, GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
+import { HISTORY_ROOT, parseSyncHistory } from '../../../src/md/history';
 import { CAPTURES, loadCaptureFiles, writeTree } from '../helpers/realKernelCapture';
 import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH } from '../../../src/md/tuning/keptFiles';
 
@@ -62,6 +63,24 @@ describe('gather script', () => {
         writeTree(root, new Map([['/state/restore.json', '{"version":1}\n']]));
         const snapshot = parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state')));
         expect(snapshot.files.get('/raidtune-state/restore.json')).toBe('{"version":1}\n');
+    });
+
+    test('reads the sync history at full reads; a fast read reuses the last one', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        const line = '{"v":1,"array":"md0"}\n';
+        writeTree(root, new Map([['/state/history/abc.jsonl', line], ['/state/history/last-run', '1180\n'],
+            ['/state/history/abc.running', 'check md0\n']]));
+        const parser = new GatherParser();
+        const full = parser.parse(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state')));
+        expect(parseSyncHistory(filesUnder(full, HISTORY_ROOT)).lastRun).toBe(1180);
+        expect([...filesUnder(full, HISTORY_ROOT)]).toEqual([
+            ['/raidtune-history/abc.jsonl', line], ['/raidtune-history/last-run', '1180\n'],
+        ]);
+        rmSync(join(root, 'state/history'), { recursive: true });
+        const fast = parser.parse(gather(join(root, 'proc'), join(root, 'sys'), '', join(root, 'state'), '', '', '', 'fast'));
+        expect(fast.reusedSections).toContain(HISTORY_ROOT);
+        expect(fast.files.get('/raidtune-history/abc.jsonl')).toBe(line);
     });
 
     test('reads the settings kept for reboot from the sysctl.d and udev rules folders, in the same spawn', () => {

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Issue #15, the history of sync operations on the simulated host: a small RAID1 runs a check that
+// ends within a minute. Recording is off as the plugin installs it; "Record sync history…" turns
+// the timer on (a plan, with the simulated systemctl); then the recorder runs as that timer would
+// (here every 2 s instead of every minute) against the simulated kernel until the check ended, and
+// the card shows the operation with the simulated kernel's own mismatch count.
+
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { customScenario } from './harness/customScenario';
+import { setupRaidtune } from './harness/env';
+import { applyAndClose, openDialog, waitUntil } from './harness/raidtunePage';
+
+const GIB = 2 ** 30;
+const SCENARIO = {
+    name: 'sync-history',
+    description: 'A RAID1 of two 8 GiB disks whose check has just begun and has found mismatches.',
+    disks: ['sda', 'sdb'].map(name => ({ name, kind: 'sata', sizeBytes: 8 * GIB })),
+    arrays: [{
+        name: 'md0', level: 'raid1', members: [{ device: 'sda' }, { device: 'sdb' }],
+        mismatchSectors: 256, sync: { action: 'check', donePercent: 1 },
+    }],
+};
+
+const env = setupRaidtune({ scenario: customScenario('sync-history', SCENARIO).file, readySelector: '#sync-history' });
+const RECORDER = join(__dirname, '../../recorder/raidtune-history');
+const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
+
+const card = () => env.page.locator('#sync-history');
+const simFile = (path: string) => readFileSync(join(env.sim.sysRoot, path), 'utf8').trim();
+
+test('recording is off as installed, and no operation is recorded yet', async () => {
+    await card().locator('#history-recording-state[data-state="off"]').waitFor();
+    expect(await card().locator('#history-recording-state').innerText()).toBe('Recording is off.');
+    expect(await card().locator('[data-array="md0"]').innerText()).toContain('No operation recorded.');
+});
+
+test('"Record sync history…" turns the timer on as a plan', async () => {
+    const dialog = await openDialog(card().locator('#history-recording'));
+    expect(await dialog.innerText()).toContain('enable --now raidtune-history.timer');
+    await applyAndClose(env.page, 'Apply');
+    await card().locator('#history-recording-state[data-state="on"]').waitFor();
+    expect(await card().locator('#history-recording').innerText()).toBe('Stop recording…');
+});
+
+test('the recorder, run as the timer would, records the check; the card shows it with the kernel\'s count', async () => {
+    const state = join(env.sim.root, 'var/lib/raidtune');
+    const uuid = simFile('block/md0/md/uuid');
+    const file = join(state, 'history', `${uuid}.jsonl`);
+    // The timer's runs, closer together: the check ends within about a minute of simulated I/O.
+    for (let deadline = Date.now() + 180_000; !existsSync(file); await sleep(2000)) {
+        if (Date.now() > deadline) throw new Error('the recorder wrote no operation in 3 minutes');
+        execFileSync('sh', [RECORDER, env.sim.sysRoot, env.sim.procRoot, state, '50']);
+    }
+    expect(simFile('block/md0/md/sync_action')).toBe('idle');
+    const row = card().locator('[data-array="md0"] tbody tr');
+    await waitUntil('the operation on the card', async () => (await row.count()) === 1, 30_000);
+    const cells = await row.locator('th, td').allInnerTexts();
+    expect(cells[0]).toBe('Check');
+    expect(cells[7]).toBe(simFile('block/md0/md/mismatch_cnt'));
+    expect(cells[8]).toBe('finished');
+    expect(await row.getAttribute('data-result')).toBe('finished');
+    expect(await card().locator('#history-last-run').isVisible()).toBe(true);
+});

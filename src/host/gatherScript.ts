@@ -12,6 +12,7 @@
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
 import { PLAN_RECORD_FILE } from '../md/planRecord';
+import { REPAIR_FLOW_DIR } from '../md/repairFlow';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 
@@ -64,9 +65,10 @@ export const PROCESS_NAMES = '[0-9]*/comm';
 /**
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
  * journal, the record of a plan being applied (src/md/planRecord.ts), and the armed automatic
- * restores with their waiters' history (src/md/waiterScript.ts).
+ * restores with their waiters' history (src/md/waiterScript.ts), the guided repairs (src/md/repairFlow.ts).
  */
-export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
+export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history',
+    `${REPAIR_FLOW_DIR}/*.json`] as const;
 
 /**
  * The files "Keep after reboot" writes (canonical paths /raidtune-sysctl/NAME, /raidtune-udev/NAME,

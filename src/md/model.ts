@@ -4,6 +4,7 @@
 
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
+import { parseRepairFlows } from './repairFlow';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
 import { addTrendSample } from './trend';
 import { backgroundJobs } from './diagnosis/backgroundJobs';
@@ -116,6 +117,7 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
         autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
         planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
+        repairFlows: parseRepairFlows(filesUnder(snapshot, 'raidtune-state')),
         systemd: snapshot.systemd === true,
         problems,
     };

@@ -14,7 +14,8 @@ import { comparisonText, outcomeText, repairDoes, repairDuration } from '../../.
 const UUID = '3c0a3f4b:1e2d3c4b:5a6b7c8d:9e0f1a2b';
 
 /** The fields of an array the flow reads; `running` is the sync in progress, if any. */
-function array(level: string, mismatches: number | null, last: string | null, running: SyncAction | null = null): ArrayModel {
+function array(level: string, mismatches: number | null, last: string | null,
+    running: SyncAction | null = null): ArrayModel {
     return {
         name: 'md0', level, uuid: UUID, sizeKiB: 2 * 1048576, raidDisks: 3, speedMin: null, speedMax: null,
         sync: running ? { action: running } as SyncModel : null,
@@ -113,7 +114,8 @@ describe('what it says by level', () => {
     test('how long it takes at the current limits: one member\'s data, raid10 the whole array', () => {
         // 2 GiB over 3 disks in RAID5: 1 GiB on each.
         expect(repairDuration(array('raid5', 0, 'check'), host)).toEqual({
-            perDiskKiB: 1048576, maxKiBs: 200000, fastestSeconds: 1048576 / 200000, minKiBs: 1000, slowestSeconds: 1048576 / 1000,
+            perDiskKiB: 1048576, maxKiBs: 200000, fastestSeconds: 1048576 / 200000,
+            minKiBs: 1000, slowestSeconds: 1048576 / 1000,
         });
         expect(repairDuration(array('raid10', 0, 'check'), host)?.perDiskKiB).toBe(2 * 1048576);
     });

@@ -12,7 +12,7 @@
 // the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
 
 import { PLAN_RECORD_FILE } from '../md/planRecord';
-import { REPAIR_FLOW_DIR } from '../md/repairFlow';
+import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 

@@ -4,7 +4,7 @@
 
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
-import { parseRepairFlows } from './repairFlow';
+import { parseRepairFlows } from './repairFlowRecord';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
 import { addTrendSample } from './trend';
 import { backgroundJobs } from './diagnosis/backgroundJobs';

@@ -7,7 +7,7 @@ import type { BackgroundJob } from './diagnosis/backgroundJobs';
 import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
 import type { PlanRecord } from './planRecord';
-import type { RepairFlowRecord } from './repairFlow';
+import type { RepairFlowRecord } from './repairFlowRecord';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
 import type { TrendSample } from './trend';
 

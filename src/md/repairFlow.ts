@@ -8,24 +8,7 @@
 import { msg, N_, type Message } from './message';
 import type { ArrayModel } from './modelTypes';
 import { attributeStep, type Plan, type Step } from './plan';
-
-export const REPAIR_FLOW_DIR = 'repair';
-const SUFFIX = '.json';
-/** Where the gather script's state section shows the records (src/host/gatherScript.ts). */
-export const REPAIR_FLOW_SNAPSHOT_DIR = `/raidtune-state/${REPAIR_FLOW_DIR}/`;
-const ARRAY_NAME = /^md[A-Za-z0-9_]+$/;
-
-export interface RepairFlowRecord {
-    version: 1;
-    array: string;
-    /** The array's UUID when the flow began: a record of an array since re-created is not its. */
-    uuid: string | null;
-    /** mismatch_cnt of the check the repair started from. */
-    before: number;
-    repairStartedAt: string;
-    /** Set when "Check again" was asked for. */
-    checkStartedAt: string | null;
-}
+import { REPAIR_FLOW_DIR, REPAIR_FLOW_SUFFIX, serializeRepairFlow, type RepairFlowRecord } from './repairFlowRecord';
 
 export type RepairFlowState =
     /** The last check found mismatches and no flow is recorded: a repair is offered. */
@@ -61,7 +44,7 @@ export function repairFlowState(array: ArrayModel, record: RepairFlowRecord | nu
 }
 
 export function repairFlowPath(stateDir: string, array: string): string {
-    return `${stateDir}/${REPAIR_FLOW_DIR}/${array}${SUFFIX}`;
+    return `${stateDir}/${REPAIR_FLOW_DIR}/${array}${REPAIR_FLOW_SUFFIX}`;
 }
 
 const recordSetting = (array: string): Message => msg(N_('raidtune\'s record of the guided repair of $0'), array);
@@ -109,46 +92,4 @@ export function forgetRepairFlowPlan(record: RepairFlowRecord, stateDir: string)
             content: null, previous: serializeRepairFlow(record),
         }],
     };
-}
-
-export function serializeRepairFlow(record: RepairFlowRecord): string {
-    return JSON.stringify(record) + '\n';
-}
-
-const isDate = (v: unknown): v is string => typeof v === 'string' && Number.isFinite(Date.parse(v));
-
-/** The record in a file's text, or null when it is not one raidtune wrote for that array. */
-export function parseRepairFlow(text: string | null | undefined, array: string): RepairFlowRecord | null {
-    if (!text) return null;
-    let data: Partial<RepairFlowRecord>;
-    try {
-        data = JSON.parse(text) as Partial<RepairFlowRecord>;
-    } catch {
-        return null;
-    }
-    const valid = !!data && data.version === 1 && data.array === array && ARRAY_NAME.test(array) &&
-        (data.uuid === null || (typeof data.uuid === 'string' && /^[0-9a-f:-]{1,64}$/i.test(data.uuid))) &&
-        Number.isSafeInteger(data.before) && data.before! >= 0 && isDate(data.repairStartedAt) &&
-        (data.checkStartedAt === null || isDate(data.checkStartedAt));
-    return valid ? {
-        version: 1, array, uuid: data.uuid!, before: data.before!, repairStartedAt: data.repairStartedAt!,
-        checkStartedAt: data.checkStartedAt!,
-    } : null;
-}
-
-/** Every array's record, from the snapshot's state files. */
-export function parseRepairFlows(files: ReadonlyMap<string, string>): Map<string, RepairFlowRecord> {
-    const records = new Map<string, RepairFlowRecord>();
-    for (const [path, text] of files) {
-        if (!path.startsWith(REPAIR_FLOW_SNAPSHOT_DIR) || !path.endsWith(SUFFIX)) continue;
-        const array = path.slice(REPAIR_FLOW_SNAPSHOT_DIR.length, -SUFFIX.length);
-        const record = parseRepairFlow(text, array);
-        if (record) records.set(array, record);
-    }
-    return records;
-}
-
-/** Two reads of the same record (the card renders again only when it changed). */
-export function sameRepairFlow(a: RepairFlowRecord | undefined, b: RepairFlowRecord | undefined): boolean {
-    return a === b || (!!a && !!b && serializeRepairFlow(a) === serializeRepairFlow(b));
 }

@@ -5,7 +5,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { serializeRepairFlow } from '../../src/md/repairFlow';
+import { serializeRepairFlow } from '../../src/md/repairFlowRecord';
 import { setupRaidtune } from './harness/env';
 import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
 import { arrayCard, simValue, waitUntil } from './harness/raidtunePage';

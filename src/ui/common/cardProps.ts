@@ -14,7 +14,7 @@
 //    state re-renders those readers inside a memoised card (refreshStore.ts, HostContext.tsx).
 
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
-import { sameRepairFlow } from '../../md/repairFlow';
+import { sameRepairFlow } from '../../md/repairFlowRecord';
 
 /**
  * The parts of the host model a card reads, besides its own array, each compared by identity.

@@ -10,9 +10,8 @@ import { formatKiB, formatRate } from '../../md/format';
 import type { Message } from '../../md/message';
 import type { Plan } from '../../md/plan';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
-import {
-    checkAgainPlan, forgetRepairFlowPlan, repairFlowState, repairPlan, type RepairFlowRecord, type RepairFlowState,
-} from '../../md/repairFlow';
+import { checkAgainPlan, forgetRepairFlowPlan, repairFlowState, repairPlan, type RepairFlowState } from '../../md/repairFlow';
+import type { RepairFlowRecord } from '../../md/repairFlowRecord';
 import { comparisonText, outcomeText, repairDoes, repairDuration } from '../../md/repairTexts';
 import { syncControlUnavailable } from '../../md/tuning/syncControl';
 import { GuardedButton } from '../common/GuardedButton';

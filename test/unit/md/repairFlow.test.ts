@@ -5,10 +5,10 @@
 import type { ArrayModel, HostModel, SyncAction, SyncModel } from '../../../src/md/modelTypes';
 import { mismatchMeaning } from '../../../src/md/mismatches';
 import { describePlan } from '../../../src/md/plan';
+import { checkAgainPlan, forgetRepairFlowPlan, repairFlowState, repairPlan } from '../../../src/md/repairFlow';
 import {
-    checkAgainPlan, forgetRepairFlowPlan, parseRepairFlow, parseRepairFlows, repairFlowState, repairPlan,
-    serializeRepairFlow, type RepairFlowRecord,
-} from '../../../src/md/repairFlow';
+    parseRepairFlow, parseRepairFlows, serializeRepairFlow, type RepairFlowRecord,
+} from '../../../src/md/repairFlowRecord';
 import { comparisonText, outcomeText, repairDoes, repairDuration } from '../../../src/md/repairTexts';
 
 const UUID = '3c0a3f4b:1e2d3c4b:5a6b7c8d:9e0f1a2b';

@@ -21,7 +21,7 @@ import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
-import { RepairFlow } from '../health/RepairFlow';
+import { RepairFlow } from '../sync/lazySyncParts';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {

@@ -13,6 +13,7 @@ import oldKernel from './old-kernel.json';
 import raid1Healthy from './raid1-healthy.json';
 import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
+import repairMismatches from './repair-mismatches.json';
 import sharedDisks from './shared-disks.json';
 import slowRebuilds from './slow-rebuilds.json';
 
@@ -23,6 +24,7 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'raid5-reshape': raid5Reshape,
     'shared-disks': sharedDisks,
     'check-mismatches': checkMismatches,
+    'repair-mismatches': repairMismatches,
     'degraded-failed': degradedFailed,
     frozen,
     empty,

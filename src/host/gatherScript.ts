@@ -13,6 +13,7 @@
 
 import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
+import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 
@@ -65,9 +66,10 @@ export const PROCESS_NAMES = '[0-9]*/comm';
 /**
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
  * journal, the record of a plan being applied (src/md/planRecord.ts), and the armed automatic
- * restores with their waiters' history (src/md/waiterScript.ts).
+ * restores with their waiters' history (src/md/waiterScript.ts), the guided repairs (src/md/repairFlow.ts).
  */
-export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history'] as const;
+export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history',
+    `${REPAIR_FLOW_DIR}/*.json`] as const;
 
 /**
  * The history of sync operations (src/md/history.ts; canonical paths /raidtune-history/NAME), at

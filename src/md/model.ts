@@ -5,6 +5,7 @@
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
 import { HISTORY_ROOT, parseSyncHistory } from './history';
+import { parseRepairFlows } from './repairFlowRecord';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
 import { addTrendSample } from './trend';
 import { backgroundJobs } from './diagnosis/backgroundJobs';
@@ -118,6 +119,7 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
         autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
         history: parseSyncHistory(filesUnder(snapshot, HISTORY_ROOT)),
         planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
+        repairFlows: parseRepairFlows(filesUnder(snapshot, 'raidtune-state')),
         systemd: snapshot.systemd === true,
         problems,
     };

@@ -8,6 +8,7 @@ import type { BackgroundJob } from './diagnosis/backgroundJobs';
 import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
 import type { PlanRecord } from './planRecord';
+import type { RepairFlowRecord } from './repairFlowRecord';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
 import type { TrendSample } from './trend';
 
@@ -159,6 +160,8 @@ export interface HostModel {
     history: SyncHistory;
     /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
     planRecord: PlanRecord | null;
+    /** Each array's guided "repair, then check again" under way (src/md/repairFlow.ts). */
+    repairFlows: Map<string, RepairFlowRecord>;
     /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
     systemd: boolean;
     problems: string[];

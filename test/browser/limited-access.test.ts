@@ -8,22 +8,17 @@
 // `nobody` cannot enter it, so the harness has to hand the session a copy it can read.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
+import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
 import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip } from './harness/raidtunePage';
 
-const privateFolder = mkdtempSync(join(tmpdir(), 'raidtune-private-'));
-const privateDist = join(privateFolder, 'clone', 'dist');
-cpSync(join(repoRoot(), 'dist'), privateDist, { recursive: true });
-afterAll(() => rmSync(privateFolder, { recursive: true, force: true }));
+const { folder: privateFolder, dist: privateDist } = privateDistCopy();
 
 const env = setupRaidtune({
     scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDist,
 });
-const ADMIN_REASON = 'Requires administrative access. Turn it on in Cockpit\'s top bar.';
 const READ_ONLY_CONTROLS = ['Layout and alignment'];
 
 /** Every button on the page as [name, aria-disabled]. */

@@ -21,6 +21,7 @@ import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
+import { RepairFlow } from '../sync/lazySyncParts';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {
@@ -126,6 +127,7 @@ export function ArrayCard({ array, host, selected = false }: {
                         title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
                 </CardBody>
             )}
+            <RepairFlow array={array} host={host} record={host.repairFlows.get(array.name) ?? null} />
             {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
             <CardBody><MembersTable array={array} /></CardBody>
             <CardBody><LayoutSection array={array} /></CardBody>

@@ -14,6 +14,7 @@
 //    state re-renders those readers inside a memoised card (refreshStore.ts, HostContext.tsx).
 
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
+import { sameRepairFlow } from '../../md/repairFlowRecord';
 
 /**
  * The parts of the host model a card reads, besides its own array, each compared by identity.
@@ -22,6 +23,7 @@ import type { ArrayModel, HostModel } from '../../md/modelTypes';
 export function sameHostFacts(before: HostModel, after: HostModel, array: ArrayModel): boolean {
     return before.global === after.global && before.pageSize === after.pageSize &&
         before.autoRestore.get(array.name) === after.autoRestore.get(array.name) &&
+        sameRepairFlow(before.repairFlows.get(array.name), after.repairFlows.get(array.name)) &&
         (before.disks === after.disks ||
             array.members.every(m => before.disks.get(m.disk) === after.disks.get(m.disk)));
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The sync's speed chart and diagnosis, their code in a chunk the page starts fetching as it
-// starts (preloadSyncParts, from index.tsx) and waits for before its first view: it arrives while
-// the host's state is being read, and the panel never shows without them and then grows.
+// The sync's speed chart and diagnosis, and the guided repair, their code in a chunk the page
+// starts fetching as it starts (preloadSyncParts, from index.tsx) and waits for before its first
+// view: it arrives while the host's state is being read, and the panel never shows without them
+// and then grows.
 
 import { lazyModule } from '../common/lazyPart';
 
@@ -10,3 +11,4 @@ const parts = lazyModule(() => import('./syncParts'));
 export const preloadSyncParts = parts.preload;
 export const SyncChart = parts.part('SyncChart');
 export const DiagnosisSection = parts.part('DiagnosisSection');
+export const RepairFlow = parts.part('RepairFlow');

@@ -7,6 +7,7 @@ import type { BackgroundJob } from './diagnosis/backgroundJobs';
 import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
 import type { PlanRecord } from './planRecord';
+import type { SyncStall } from './stall';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
 import type { TrendSample } from './trend';
 
@@ -59,6 +60,12 @@ export interface SyncModel {
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
+    /** While running: since when the position has been where it is (src/md/stall.ts). */
+    unmovedSince: number | null;
+    /** The position comes from sync_completed, which md moves in coarse steps, not from mdstat. */
+    coarsePosition: boolean;
+    /** A running sync that has not moved for a while (src/md/stall.ts); null otherwise. */
+    stall: SyncStall | null;
 }
 
 export type BitmapKind = 'internal' | 'file' | 'llbitmap';
@@ -93,6 +100,8 @@ export interface ArrayModel {
     sync: SyncModel | null;
     /** sync_action reads "frozen": no resync or recovery starts until it is resumed. */
     syncFrozen: boolean;
+    /** md/sync_max in 512-byte sectors: a sync waits there; null when it reads "max" (or is absent). */
+    syncMaxSectors: number | null;
     speedMin: SpeedLimit | null;
     speedMax: SpeedLimit | null;
     /**

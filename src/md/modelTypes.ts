@@ -7,7 +7,6 @@ import type { BackgroundJob } from './diagnosis/backgroundJobs';
 import type { ProgressSample, Relearning, SmoothedEta, SyncLimits } from './eta';
 import type { Journal } from './journal';
 import type { PlanRecord } from './planRecord';
-import type { SyncStall } from './stall';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
 import type { TrendSample } from './trend';
 
@@ -33,6 +32,20 @@ export interface MemberModel {
     startSectors: number | null;
     /** md's data offset on the member (dev-X/offset, 512-byte sectors): where the array's data begins. */
     dataOffsetSectors: number | null;
+}
+
+/** Why a running sync makes no progress, where the page can tell (src/md/stall.ts). */
+export type StallReason =
+    /** md waits where sync_max (512-byte sectors) says until it is raised. */
+    | { kind: 'sync-max'; sectors: number }
+    /** A reshape needs more stripe cache entries than there are. */
+    | { kind: 'stripe-cache'; size: number; needed: number };
+
+export interface SyncStall {
+    /** When the position was first seen where it still is (the samples' clock, ms). */
+    since: number;
+    forMs: number;
+    reason: StallReason | null;
 }
 
 export interface SyncModel {

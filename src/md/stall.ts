@@ -4,7 +4,7 @@
 // whose stripe cache is too small, a member that stopped answering: all look like this from
 // outside. Where what the page reads tells the reason, it is given.
 
-import type { ArrayModel, SyncModel, SyncRunState } from './modelTypes';
+import type { ArrayModel, StallReason, SyncModel, SyncRunState, SyncStall } from './modelTypes';
 import { reshapeStripeCacheMin } from './tuning/stripeCache';
 
 /**
@@ -23,19 +23,6 @@ export const STALL_AFTER_MS = 120 * 1000;
  * take a step for 5 minutes, so such a position must stand still longer before it counts.
  */
 export const COARSE_STALL_AFTER_MS = 6 * 60 * 1000;
-
-export type StallReason =
-    /** md waits where sync_max (512-byte sectors) says until it is raised. */
-    | { kind: 'sync-max'; sectors: number }
-    /** A reshape needs more stripe cache entries than there are. */
-    | { kind: 'stripe-cache'; size: number; needed: number };
-
-export interface SyncStall {
-    /** When the position was first seen where it still is (the samples' clock, ms). */
-    since: number;
-    forMs: number;
-    reason: StallReason | null;
-}
 
 /**
  * Since when a running sync's position has been where it is now; null when it is not running

@@ -5,7 +5,7 @@
 import { Alert } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
-import type { StallReason, SyncStall } from '../../md/stall';
+import type { StallReason, SyncStall } from '../../md/modelTypes';
 import { GuardedButton } from '../common/GuardedButton';
 import { durationText } from '../common/syncTexts';
 

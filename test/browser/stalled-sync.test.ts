@@ -5,28 +5,13 @@
 // lets the check go on. The simulated host runs 60 times faster than real time, so its minutes
 // pass in seconds while the page refreshes every 2 s.
 
+import { STALLED_SYNC, STALLED_SYNC_ARGS, HELD_AT_KIB } from './fixtures/stalledSync';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, closeLeftoverDialog, dialogButton, openDialog, simMdstat, simValue } from './harness/raidtunePage';
 
-const TB = 1000 ** 4;
-const HELD_AT_KIB = 8 * 1024 * 1024;
-const SCENARIO = {
-    name: 'stalled-sync',
-    description: 'A RAID1 check held at sync_max = 8 GiB per disk, which it has reached.',
-    kernel: { speedLimitMax: 50000 },
-    disks: [
-        { name: 'sda', kind: 'sata', sizeBytes: 4 * TB },
-        { name: 'sdb', kind: 'sata', sizeBytes: 4 * TB },
-    ],
-    arrays: [{
-        name: 'md0', level: 'raid1', members: [{ device: 'sda' }, { device: 'sdb' }],
-        sync: { action: 'check', doneKiB: HELD_AT_KIB, syncMaxKiB: HELD_AT_KIB },
-    }],
-};
-
 const env = setupRaidtune({
-    scenario: customScenario('stalled-sync', SCENARIO).file, simArgs: ['--time-scale', '60'], readySelector: '#array-md0',
+    scenario: customScenario('stalled-sync', STALLED_SYNC).file, simArgs: STALLED_SYNC_ARGS, readySelector: '#array-md0',
 });
 const stallAlert = () => arrayCard(env.page, 'md0').locator('.raidtune-stall');
 

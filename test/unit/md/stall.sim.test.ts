@@ -55,3 +55,18 @@ test('sync_max may be raised while the sync runs, never lowered (EBUSY); the val
     host.tick(1);
     expect(attr(host, md('md0', 'sync_max'))).toBe('4194304');
 });
+
+test('a reshape standing still with less stripe cache than it needs: that is the reason, with the size it needs', () => {
+    // The simulated reshape runs whatever the cache; the same read twice, 130 s apart, stands still.
+    const host = startHost('raid5-reshape');
+    host.tick(2);
+    const files = new Map(gather(host).files);
+    files.set('/sys/block/md0/md/stripe_cache_size', '17\n');
+    // The page's clock is the host's uptime: without it, the times given here stand.
+    files.delete('/proc/uptime');
+    const read = { ...gather(host), files };
+    const first = buildModel(read, 0);
+    const stalled = buildModel(read, 130000, first).arrays[0];
+    // 512 KiB chunks of 4 KiB stripe units, four chunks' worth: 512 entries.
+    expect(stalled.sync!.stall).toEqual({ since: 0, forMs: 130000, reason: { kind: 'stripe-cache', size: 17, needed: 512 } });
+});

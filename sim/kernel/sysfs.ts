@@ -127,6 +127,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     attr('sync_action', array.frozen ? 'frozen' : array.sync?.action ?? 'idle');
     attr('last_sync_action', array.lastSyncAction);
     attr('sync_completed', syncCompleted(array));
+    attr('sync_max', array.syncMax ?? 'max');
     attr('sync_speed', syncSpeed(array, state.time));
     attr('mismatch_cnt', mismatchCount(array));
     // md's resync_min: 0 after a check or repair completed, its checkpoint after one was interrupted.

@@ -110,11 +110,18 @@ export function interruptSync(array: MdArray): void {
     persistProgress(array, sync.action, roundDown(sync.position, syncGranularity(array.level)));
 }
 
+/** Where the running sync stops moving: its end, or a lower md/sync_max it waits at. */
+export function syncEnd(array: MdArray, sync: SyncRun): number {
+    return Math.min(sync.total, array.syncMax ?? Infinity);
+}
+
 /** The sync reached its end. */
 export function finishSync(array: MdArray): void {
     const sync = array.sync;
     array.sync = null;
     if (!sync) return;
+    // A sync that completed forgets its upper bound (md_do_sync); an interrupted one keeps it.
+    array.syncMax = null;
     switch (sync.action) {
         case 'resync':
             array.resyncCheckpoint = null;

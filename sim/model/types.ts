@@ -159,6 +159,8 @@ export interface MdArray {
     resyncCheckpoint: number | null;
     /** resync_min: where a requested check/repair resumes after an interruption. */
     requestedStart: number;
+    /** resync_max (md/sync_max), sectors: a running sync waits there until it is raised; null reads "max". */
+    syncMax: number | null;
     /** A grow in progress or pending: the raid_disks it started from, and the per-device checkpoint. */
     reshape: { fromRaidDisks: number; checkpoint: number } | null;
     /** sync_action "frozen": nothing is started or resumed. */

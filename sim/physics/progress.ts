@@ -5,7 +5,7 @@
 
 import { degradedCount } from '../model/array';
 import { roundDown, syncGranularity } from '../model/levels';
-import { isRequestedSync, recordCheckpoint } from '../model/sync';
+import { isRequestedSync, recordCheckpoint, syncEnd } from '../model/sync';
 import type { MdArray, SyncRun } from '../model/types';
 
 /** md_do_sync rewrites curr_resync_completed at least every 5 minutes ... */
@@ -69,8 +69,9 @@ function takeMarks(sync: SyncRun, t0: number, p0: number, rate: number, t1: numb
 export function advanceSync(array: MdArray, sync: SyncRun, t0: number, seconds: number): void {
     const rate = sync.rateKiBs * 2;
     const p0 = sync.position;
-    let p1 = Math.min(sync.total, p0 + rate * seconds);
-    if (sync.total - p1 < 0.5) p1 = sync.total;
+    const end = syncEnd(array, sync);
+    let p1 = Math.min(end, p0 + rate * seconds);
+    if (end - p1 < 0.5) p1 = end;
     takeCheckpoints(array, sync, t0, p0, rate, t0 + seconds, p1);
     countMismatches(array, sync, p0, p1);
     sync.position = p1;

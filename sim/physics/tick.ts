@@ -4,7 +4,7 @@
 // the same result as many short ones, give or take the speed jitter drawn once per tick.
 
 import { loadActive } from '../model/array';
-import { finishSync } from '../model/sync';
+import { finishSync, syncEnd } from '../model/sync';
 import type { HostState, IoLoad } from '../model/types';
 import type { Rng } from '../random';
 import { accountIo } from './io';
@@ -18,7 +18,9 @@ const TIME_EPSILON = 1e-9;
 function updateRates(state: HostState, jitter: (arrayIndex: number) => number): void {
     const busy = busyDisks(state);
     state.arrays.forEach((array, index) => {
-        if (array.sync?.status === 'running') array.sync.rateKiBs = syncRate(state, array, busy, jitter(index));
+        // Held at sync_max, md's thread sleeps: no sync I/O until the bound is raised.
+        const sync = array.sync;
+        if (sync?.status === 'running') sync.rateKiBs = sync.position >= syncEnd(array, sync) ? 0 : syncRate(state, array, busy, jitter(index));
     });
 }
 
@@ -31,7 +33,7 @@ function timeToNextEvent(state: HostState): number {
     let next = Infinity;
     for (const array of state.arrays) {
         const sync = array.sync;
-        if (sync?.status === 'running' && sync.rateKiBs > 0) next = Math.min(next, (sync.total - sync.position) / (sync.rateKiBs * 2));
+        if (sync?.status === 'running' && sync.rateKiBs > 0) next = Math.min(next, (syncEnd(array, sync) - sync.position) / (sync.rateKiBs * 2));
         for (const at of loadBoundaries(array.competingIo)) if (at > state.time) next = Math.min(next, at - state.time);
     }
     for (const disk of state.disks)

@@ -130,6 +130,8 @@ export interface SyncSpec {
     doneKiB?: number;
     /** Interrupted with `echo frozen > sync_action`. */
     frozen?: boolean;
+    /** md/sync_max in 1 KiB blocks (as mdcheck writes it before a check): the sync waits there. */
+    syncMaxKiB?: number;
 }
 
 export interface ArraySpec {

@@ -81,6 +81,7 @@ const arrayFields = {
         donePercent: optional(number({ min: 0, max: 100 })),
         doneKiB: optional(integer({ min: 0 })),
         frozen: optional(boolean),
+        syncMaxKiB: optional(integer({ min: 0 })),
     })),
     reshape: optional(object({ fromRaidDisks: required(integer({ min: 2 })) })),
     syncSpeedMin: optional(integer({ min: 1, max: 0xffffffff })),

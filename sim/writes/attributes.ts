@@ -3,7 +3,7 @@
 // way the kernel's store functions apply them: same parsing, same limits, same clamping, same
 // refusals. A refused write leaves the old value, so the file is put back.
 
-import { isStarted } from '../model/array';
+import { isReadOnly, isStarted } from '../model/array';
 import { defaultNrRequests } from '../model/devices';
 import { isParityLevel, isRedundant } from '../model/levels';
 import { interruptSync } from '../model/sync';
@@ -12,7 +12,7 @@ import { matchesCommand, parseLenientUnsigned, parseProcInt, parseUnsigned, UINT
 
 /** Attribute names the simulator accepts writes to (the renderers mark exactly these writable). */
 export const WRITABLE_PROC_ATTRIBUTES = ['speed_limit_min', 'speed_limit_max', 'sync_io_depth'];
-export const WRITABLE_ARRAY_ATTRIBUTES = ['sync_speed_min', 'sync_speed_max', 'sync_io_depth', 'stripe_cache_size', 'group_thread_cnt', 'sync_action'];
+export const WRITABLE_ARRAY_ATTRIBUTES = ['sync_speed_min', 'sync_speed_max', 'sync_io_depth', 'stripe_cache_size', 'group_thread_cnt', 'sync_action', 'sync_max'];
 export const WRITABLE_QUEUE_ATTRIBUTES = ['read_ahead_kb', 'nr_requests', 'scheduler'];
 
 export type WriteOutcome = { applied: true } | { applied: false; error: Errno | 'not simulated' };
@@ -82,6 +82,23 @@ function writeSyncAction(array: MdArray, text: string): WriteOutcome {
     return APPLIED;
 }
 
+/**
+ * sync_max (max_sync_store): "max" (prefix match) or a sector count, not below sync_min, a multiple
+ * of the chunk; while a sync runs on a read-write array it may be raised, never lowered (EBUSY).
+ */
+function writeSyncMax(array: MdArray, text: string): WriteOutcome {
+    if (text.startsWith('max')) {
+        array.syncMax = null;
+        return APPLIED;
+    }
+    return withNumber(parseUnsigned(text), value => {
+        if (value < array.requestedStart) return refuse('EINVAL');
+        if (value < (array.syncMax ?? Infinity) && array.sync && !isReadOnly(array)) return refuse('EBUSY');
+        if (array.chunkKiB > 0 && value % (array.chunkKiB * 2) !== 0) return refuse('EINVAL');
+        array.syncMax = value;
+    });
+}
+
 function writeArrayAttribute(array: MdArray, name: string, text: string): WriteOutcome {
     if (!isStarted(array) || !isRedundant(array.level)) return refuse('EINVAL');
     switch (name) {
@@ -89,6 +106,7 @@ function writeArrayAttribute(array: MdArray, name: string, text: string): WriteO
         case 'sync_speed_max': return writeLocalOrSystem(array, 'localSpeedMax', text);
         case 'sync_io_depth': return writeLocalOrSystem(array, 'localSyncIoDepth', text);
         case 'sync_action': return writeSyncAction(array, text);
+        case 'sync_max': return writeSyncMax(array, text);
     }
     if (!isParityLevel(array.level)) return refuse('EINVAL');
     // Parse failures of these two are EINVAL whatever the cause (the raid5 store functions say so).

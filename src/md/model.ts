@@ -21,6 +21,7 @@ import { ARRAY_SETTINGS, DISK_SETTINGS, readDeviceSettings, readGlobalSettings }
 import { buildBitmap, buildSync, stoppedPosition } from './modelSync';
 import { rateAfterLimitChange } from './etaRelearn';
 import { shareUnchanged } from './share';
+import { syncStall } from './stall';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
@@ -229,7 +230,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
     const chunk = parseChunkSize(attr('chunk_size'));
     const mismatchCount = num('mismatch_cnt');
 
-    return {
+    const array: ArrayModel = {
         ...settings,
         name: md.name,
         device: `/dev/${md.name}`,
@@ -260,7 +261,11 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         mismatchMeaning: mismatchCount === null ? null : mismatchMeaning(sync?.action ?? null, attr('last_sync_action')),
         stripeSizeBytes: settings.stripeCache === null ? null : num('stripe_size'),
         lastSyncAction: attr('last_sync_action'),
+        // "max" (no bound) parses as null.
+        syncMaxSectors: parseIntValue(attr('sync_max')),
     };
+    if (sync) sync.stall = syncStall(array, takenAt);
+    return array;
 }
 
 function buildMembers(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex): MemberModel[] {

@@ -4,6 +4,7 @@
 
 import { addSample, sameLimits, smoothedEta, type Relearning, type SmoothedEta, type SyncLimits } from './eta';
 import type { MdstatArray } from './mdstat';
+import { unmovedSince } from './stall';
 import type { ArrayModel, MemberModel, SyncAction, SyncModel, SyncRunState } from './modelTypes';
 import { parseBitmapLocation, parseBitmapType, parseIntValue, parseNumberOrNone, parseSyncCompleted } from './sysfs';
 
@@ -31,6 +32,7 @@ export function buildSync(md: MdstatArray, attr: (name: string) => string | null
     if (frozen && md.sync?.state === 'running') runState = 'frozen';
 
     let { percent = null, done: doneKiB = null, total: totalKiB = null } = md.sync ?? {};
+    const coarsePosition = doneKiB === null;
     if (doneKiB === null) {
         // Fallback when mdstat has no counters (frozen/pending): sysfs counts coarse 512-byte sectors
         // while a sync thread exists, else md's saved position says where the sync stopped.
@@ -71,6 +73,9 @@ export function buildSync(md: MdstatArray, attr: (name: string) => string | null
         reshape: action === 'reshape' && raidDisks?.previous != null
             ? { fromDisks: raidDisks.previous, toDisks: raidDisks.count } : null,
         waitingFor: [],
+        unmovedSince: unmovedSince(sameSync ? previous : null, runState, doneKiB, takenAt),
+        coarsePosition,
+        stall: null,
     };
 }
 

@@ -36,6 +36,20 @@ export interface MemberModel {
     dataOffsetSectors: number | null;
 }
 
+/** Why a running sync makes no progress, where the page can tell (src/md/stall.ts). */
+export type StallReason =
+    /** md waits where sync_max (512-byte sectors) says until it is raised. */
+    | { kind: 'sync-max'; sectors: number }
+    /** A reshape needs more stripe cache entries than there are. */
+    | { kind: 'stripe-cache'; size: number; needed: number };
+
+export interface SyncStall {
+    /** When the position was first seen where it still is (the samples' clock, ms). */
+    since: number;
+    forMs: number;
+    reason: StallReason | null;
+}
+
 export interface SyncModel {
     action: SyncAction;
     runState: SyncRunState;
@@ -61,6 +75,12 @@ export interface SyncModel {
     reshape: { fromDisks: number; toDisks: number } | null;
     /** For a DELAYED sync: arrays sharing a disk with this one whose sync runs now. */
     waitingFor: string[];
+    /** While running: since when the position has been where it is (src/md/stall.ts). */
+    unmovedSince: number | null;
+    /** The position comes from sync_completed, which md moves in coarse steps, not from mdstat. */
+    coarsePosition: boolean;
+    /** A running sync that has not moved for a while (src/md/stall.ts); null otherwise. */
+    stall: SyncStall | null;
 }
 
 export type BitmapKind = 'internal' | 'file' | 'llbitmap';
@@ -95,6 +115,8 @@ export interface ArrayModel {
     sync: SyncModel | null;
     /** sync_action reads "frozen": no resync or recovery starts until it is resumed. */
     syncFrozen: boolean;
+    /** md/sync_max in 512-byte sectors: a sync waits there; null when it reads "max" (or is absent). */
+    syncMaxSectors: number | null;
     speedMin: SpeedLimit | null;
     speedMax: SpeedLimit | null;
     /**

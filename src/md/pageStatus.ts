@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What Cockpit's menu entry for raidtune says about the host (Cockpit's "page status": a warning or
 // error icon beside the entry, with a title as its tooltip): an error while an array is inactive or
-// failed, a warning while one is degraded or rebuilding, has a failed or failing member, or a
-// finished check found mismatches; nothing otherwise. The first array of the worst kind is named.
+// failed, a warning while one is degraded or rebuilding, has a failed or failing member, a
+// finished check found mismatches, or its sync has made no progress for a while (src/md/stall.ts);
+// nothing otherwise. The first array of the worst kind is named.
 
 import { healthAdvice, type HealthSituation } from './advice/health';
 import { msg, N_, type Message } from './message';
-import type { HostModel } from './modelTypes';
+import type { ArrayModel, HostModel } from './modelTypes';
 
 export interface PageStatus {
     type: 'warning' | 'error';
@@ -25,13 +26,26 @@ export function pageStatus(model: HostModel): PageStatus | null {
     let warning: PageStatus | null = null;
     for (const array of model.arrays) {
         const advice = healthAdvice(array, model.disks);
-        if (advice) {
-            const { type, title } = TITLES[advice.situation];
-            if (type === 'error') return { type, title: msg(title, array.name) };
-            warning ??= { type, title: msg(title, array.name) };
-        } else if (array.mismatchMeaning === 'check' && (array.mismatchCount ?? 0) > 0) {
-            warning ??= { type: 'warning', title: msg(N_('The last check of $0 found mismatches'), array.name) };
-        }
+        const kind = advice ? TITLES[advice.situation] : null;
+        if (kind?.type === 'error') return { type: 'error', title: msg(kind.title, array.name) };
+        warning ??= arrayWarning(array, kind?.title ?? null);
     }
     return warning;
+}
+
+/**
+ * A stalled sync is named before the array's health: "degraded and rebuilding" would hide that
+ * the rebuild no longer moves.
+ */
+function arrayWarning(array: ArrayModel, healthTitle: string | null): PageStatus | null {
+    const stall = array.sync?.stall;
+    if (stall) {
+        return { type: 'warning', title: msg(N_('The sync of $0 has made no progress for $1 min'), array.name,
+            Math.floor(stall.forMs / 60000)) };
+    }
+    if (healthTitle) return { type: 'warning', title: msg(healthTitle, array.name) };
+    if (array.mismatchMeaning === 'check' && (array.mismatchCount ?? 0) > 0) {
+        return { type: 'warning', title: msg(N_('The last check of $0 found mismatches'), array.name) };
+    }
+    return null;
 }

@@ -71,6 +71,7 @@ function fixText(fix: FixIntent): string {
     case 'speed-limits': return [fix.minKiBs !== null ? `min ${fix.minKiBs}` : '', fix.maxKiBs !== null ? `max ${fix.maxKiBs}` : ''].filter(Boolean).join(' ');
     case 'stripe-cache': return `stripe cache ${fix.entries}`;
     case 'resume': return 'resume';
+    case 'release-sync-max': return 'sync_max max';
     }
 }
 

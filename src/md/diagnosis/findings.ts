@@ -15,7 +15,9 @@ import { STRIPE_CACHE_MAX } from '../settings/registry';
 export type FixIntent =
     | { kind: 'speed-limits'; minKiBs: number | null; maxKiBs: number | null }
     | { kind: 'stripe-cache'; entries: number }
-    | { kind: 'resume' };
+    | { kind: 'resume' }
+    /** A sync held at md/sync_max (src/md/stall.ts): raise the bound to "max". */
+    | { kind: 'release-sync-max' };
 
 export type Finding =
     | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent | null;
@@ -163,7 +165,8 @@ export function fixChange(fix: FixIntent): WhatIfChange | null {
         if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };
         return fix.maxKiBs !== null ? { kind: 'max', kiBs: fix.maxKiBs } : null;
     case 'stripe-cache': return { kind: 'stripe-cache', entries: fix.entries };
-    case 'resume': return null;
+    case 'resume':
+    case 'release-sync-max': return null;
     }
 }
 

@@ -80,6 +80,8 @@ export function fixLabel(fix: FixIntent): string {
         return fmt(_('Raise the stripe cache to $0 entries…'), fix.entries);
     case 'resume':
         return _('Resume…');
+    case 'release-sync-max':
+        return _('Raise sync_max to "max"…');
     }
 }
 

@@ -10,6 +10,7 @@ import { _ } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
 import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
+import { syncMaxReleasePlan } from '../../md/tuning/syncMax';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
 import { ArrayLimitsChange, StripeCacheChange } from '../tuning/lazyChanges';
@@ -26,6 +27,16 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
             <ChangeModal title={result.plan ? text(result.plan.title) : _('Resume')} plan={result.plan ?? null}
                 recordOriginals={false} onClose={onClose}>
                 {result.errors?.control && text(result.errors.control)}
+            </ChangeModal>
+        );
+    }
+    case 'release-sync-max': {
+        const result = syncMaxReleasePlan(array);
+        return (
+            <ChangeModal title={result.plan ? text(result.plan.title) : _('Raise sync_max')} plan={result.plan ?? null}
+                recordOriginals={false} onClose={onClose}>
+                {result.errors?.syncMax ? text(result.errors.syncMax)
+                    : _('md goes on at once. There is no undo while the sync runs: md refuses a lower sync_max then. When the sync completes, md resets sync_max to "max" itself.')}
             </ChangeModal>
         );
     }

@@ -6,6 +6,7 @@ import type { ArrayModel, HostModel, SyncModel } from '../../md/modelTypes';
 import { mergeTrend } from '../../md/trend';
 import { syncActionName } from '../common/labels';
 import { DiagnosisSection, SyncChart } from './lazySyncParts';
+import { StallAlert } from './StallAlert';
 import type { FixIntent } from '../../md/diagnosis/findings';
 import { arraySyncIoDepthText } from '../tuning/syncIoDepthTexts';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from '../common/syncTexts';
@@ -35,6 +36,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                 />
             </StackItem>
             {explanation && <StackItem><Alert isInline isPlain variant="info" component="h3" title={explanation} /></StackItem>}
+            {sync.stall && <StackItem><StallAlert stall={sync.stall} onFix={onFix} /></StackItem>}
             <StackItem>
                 <Content component="p" className="raidtune-sync-facts">
                     {sync.doneKiB !== null && (

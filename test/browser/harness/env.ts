@@ -26,6 +26,8 @@ import {
 export interface RaidtuneEnvOptions {
     /** Scenario of the simulated host (default 'raid6-recovery'); null: no simulated host. */
     scenario?: string | null;
+    /** More mdsim options (e.g. ['--time-scale', '60'] to let simulated minutes pass in seconds). */
+    simArgs?: string[];
     /** Plugin folder (default <repo>/dist). */
     pluginDir?: string;
     /** Manifest config override, merged over the simulated roots (procRoot, sysRoot). */
@@ -114,7 +116,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
 
     beforeAll(async () => {
         if (scenario !== null) {
-            sim = await startSimulatedHost({ scenario });
+            sim = await startSimulatedHost({ scenario, args: options.simArgs });
             logTiming(`mdsim ${scenario} ready`, sim.startMs);
             // mkdtemp made the root 0700: let another user in, to read like on a real host.
             if (options.runAs) await chmod(sim.root, 0o755);

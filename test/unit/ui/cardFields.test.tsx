@@ -46,6 +46,7 @@ const MORE_VALUES: Partial<Record<keyof ArrayModel, unknown[]>> = {
     readOnly: ['read-only', 'auto-read-only'],
     metadata: ['0.90', 'external:imsm'],
     previousChunkKiB: [64, 1024],
+    syncMaxSectors: [8192, 1048576],
     partitions: [[{ name: 'md0p1', startSectors: 2048 }], [{ name: 'md0p1', startSectors: 63 }, { name: 'md0p2', startSectors: null }]],
 };
 

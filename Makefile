@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-unit check-browser check-vm lint typecheck \
-        demo bench soak bench-rebuild bench-eta clean install-files install-metrics install-history po-update dist srpm rpm screenshots
+        demo bench soak bench-rebuild bench-eta bench-eta-replay clean install-files install-metrics install-history po-update dist srpm rpm screenshots
 
 all: dist/index.js
 
@@ -198,6 +198,10 @@ bench-rebuild: all
 bench-eta: all
 	for k in $(BENCH_KERNELS); do RAIDTUNE_VM_KERNEL=$$k tools/vm/build-guest.sh || exit 1; done
 	node build/bench-eta.mjs --kernels $(shell echo $(BENCH_KERNELS) | tr ' ' ,) $(BENCH_ARGS)
+
+# The recorded samples of bench/eta.json through other averaging windows (reads the file only).
+bench-eta-replay: all
+	node build/eta-replay.mjs
 
 # Release tarball: the files git tracks or would track (not ignored), the built dist/ and the
 # spec; reproducible (tools/dist-tarball.sh): two runs give the same bytes.

@@ -13,7 +13,7 @@ const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
 
 const ESTIMATE = 'raidtune estimate';
-const MEASURED = /^(\d+) h (\d+) min \(average of \d+ samples over \d+ s\)$/;
+const MEASURED = /^(\d+) h (\d+) min \(at the average speed of the last \d+ s\)$/;
 const PREDICTED = /^(?:(\d+) h )?(\d+) min by the what-if \(re-learning the speed since the limits changed\)$/;
 
 const minutes = (match: RegExpMatchArray) => Number(match[1] ?? 0) * 60 + Number(match[2]);

@@ -10,6 +10,7 @@
 //   node build/bench-eta.mjs --kernels 7     one kernel
 //   node build/bench-eta.mjs --runs a,b      only these runs (their names below)
 //   node build/bench-eta.mjs --short         one short run: test-results/bench/
+//   node build/bench-eta.mjs --name eta-x    writes eta-x.json and eta-x.svg instead
 //
 // Time is not scaled. The disk model scales bandwidth and the member size by the same factor, so a
 // rebuild here lasts as long as the real one of a member 1/scale as large (a 3840 MiB member stands
@@ -17,6 +18,7 @@
 // load's phases are real seconds, a minute or two each. The kernel's finish= looks at md's last
 // ~30 s of wall time, which cannot be scaled; raidtune's window is therefore left as the page has it.
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { shownEstimate } from '../../src/md/eta';
 import type { ArrayModel, HostModel } from '../../src/md/modelTypes';
@@ -25,7 +27,8 @@ import { repoRoot } from '../cockpit/proc';
 import { buildHelper, fields, startHelperGuest, type BenchGuest } from './benchGuest';
 import { readModel, writeAttribute } from './benchHost';
 import { DISK_MODELS, modelMBs, scaledDefaults, scaledKiBs } from './diskModels';
-import { etaSvg, type EtaPoint } from './etaPlot';
+import { etaSvg } from './etaPlot';
+import { JUDGED_FROM_PERCENT, round, summarise, type Checkpoint, type EtaRunResult } from './etaScore';
 
 const short = process.argv.includes('--short');
 const argValue = (name: string) => {
@@ -34,6 +37,8 @@ const argValue = (name: string) => {
 };
 const KERNELS = argValue('--kernels')?.split(',') ?? (short ? [process.env.RAIDTUNE_VM_KERNEL || '6.1'] : ['6.1', '7']);
 const RUN_FILTER = argValue('--runs')?.split(',') ?? null;
+const OUT_NAME = argValue('--name') ?? 'eta';
+if (!/^[\w.-]+$/.test(OUT_NAME)) throw new Error(`--name ${OUT_NAME}: letters, digits, . _ - only`);
 
 const MODEL = DISK_MODELS.hdd;
 /** The page's refresh while a sync runs (src/ui/app/useHostModel.ts BUSY_INTERVAL_MS). */
@@ -48,8 +53,6 @@ const MEMBERS = 5;
 const REBUILT = 'vdb';
 const LOAD_BLOCK_KIB = 64;
 const STEP_PERCENT = 5;
-/** The goal is judged from this much progress on (before, every estimator has little to go on). */
-const JUDGED_FROM_PERCENT = 20;
 
 /** One phase of the competing load: this many real MB/s (scaled by the model) for this long. */
 interface LoadPhase { seconds: number; realMBs: number }
@@ -75,60 +78,10 @@ const RUNS: EtaRun[] = [
 const RUNS_BY_KERNEL: Record<string, string[]> = short ? { '6.1': ['bursts'], '7': ['bursts'] }
     : { '6.1': RUNS.map(r => r.name), '7': RUNS.map(r => r.name) };
 
-interface Checkpoint extends EtaPoint {
-    /** Seconds since the --add. */
-    atS: number;
-}
 
-interface Summary {
-    /** Checkpoints from JUDGED_FROM_PERCENT on where the estimator had a figure. */
-    points: number;
-    meanErrorMin: number | null;
-    worstErrorMin: number | null;
-    /** |error| / real time left. */
-    meanShare: number | null;
-    worstShare: number | null;
-}
-
-export interface EtaRunResult {
-    kernel: string;
-    run: string;
-    what: string;
-    memberMiB: number;
-    /** md's KiB to rebuild per device. */
-    totalKiB: number;
-    scale: number;
-    totalS: number;
-    checkpoints: Checkpoint[];
-    raidtune: Summary;
-    kernelFinish: Summary;
-    /** Checkpoints from JUDGED_FROM_PERCENT on where raidtune showed no estimate. */
-    raidtuneMissing: number;
-    /** Runs with a change: the same from the first checkpoint after it (nothing could foresee it). */
-    afterChange: { raidtune: Summary; kernelFinish: Summary } | null;
-    /** Every refresh: seconds since the --add, KiB done per device, both estimates (replays of other estimators). */
-    samples: { atS: number; doneKiB: number; raidtuneS: number | null; kernelS: number | null }[];
-}
-
-const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
 const MAX_PATH = GLOBAL_SETTINGS.speedMax.path;
 const MIN_PATH = GLOBAL_SETTINGS.speedMin.path;
-
-function summarise(points: Checkpoint[], key: 'raidtuneS' | 'kernelS', from = JUDGED_FROM_PERCENT): Summary {
-    const judged = points.filter(p => p.percent >= from && p[key] !== null && p.trueS > 0);
-    const errors = judged.map(p => Math.abs(p[key]! - p.trueS));
-    const shares = judged.map((p, i) => errors[i] / p.trueS);
-    const mean = (list: number[]) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : null);
-    const worst = (list: number[]) => (list.length ? Math.max(...list) : null);
-    const minutes = (s: number | null) => (s === null ? null : round(s / 60, 3));
-    return {
-        points: judged.length,
-        meanErrorMin: minutes(mean(errors)), worstErrorMin: minutes(worst(errors)),
-        meanShare: mean(shares) === null ? null : round(mean(shares)!, 3),
-        worstShare: worst(shares) === null ? null : round(worst(shares)!, 3),
-    };
-}
 
 const stretched = (p: LoadPhase) => Math.max(1, Math.round(p.seconds * PHASE_STRETCH));
 
@@ -165,6 +118,7 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
     const uptime = '$(cut -d" " -f1 /proc/uptime)';
     const t0 = 1000 * fields(await guest.runOk(`echo "@@t s=${uptime}"; mdadm /dev/md0 --add ${dev} >/dev/null 2>&1`), '@@t').s;
     const samples: (EtaRunResult['samples'][number] & { percent: number })[] = [];
+    const loads: number[] = [];
     let host: HostModel | null = null;
     let halved = false;
     let finishS: number | null = null;
@@ -179,6 +133,7 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
             const sync = a!.sync!;
             totalKiB = sync.totalKiB!;
             const percent = (100 * sync.doneKiB!) / totalKiB;
+            loads.push(loadavg()[0]);
             samples.push({
                 atS, percent, doneKiB: sync.doneKiB!,
                 raidtuneS: shownEstimate(sync)?.seconds ?? null,
@@ -214,6 +169,10 @@ async function runOne(b: BenchGuest, kernel: string, run: EtaRun): Promise<EtaRu
     return {
         kernel, run: run.name, what: describeRun(run), memberMiB: MEMBER_MIB, totalKiB, scale: MODEL.scale,
         totalS: round(finishS, 1),
+        hostLoad: {
+            mean: round(loads.reduce((sum, l) => sum + l, 0) / loads.length, 1),
+            max: round(Math.max(...loads), 1),
+        },
         checkpoints,
         raidtune: summarise(checkpoints, 'raidtuneS'), kernelFinish: summarise(checkpoints, 'kernelS'),
         raidtuneMissing: checkpoints.filter(c => c.percent >= JUDGED_FROM_PERCENT && c.raidtuneS === null).length,
@@ -265,15 +224,16 @@ async function runKernel(helper: string, kernel: string): Promise<EtaRunResult[]
 async function main() {
     const t0 = performance.now();
     const helper = buildHelper();
-    // Each guest's disks are throttled by QEMU, not by the host's CPU: the kernels' runs do not slow each other.
+    // Side by side: each guest's disks are throttled by QEMU; the emulated guests share the host's
+    // CPU, which each run's hostLoad records.
     const results = (await Promise.all(KERNELS.map(kernel => runKernel(helper, kernel)))).flat();
     console.log(`\n${table(results)}`);
     const dir = short ? join(repoRoot(), 'test-results', 'bench') : join(repoRoot(), 'bench');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'eta.json'), JSON.stringify(results, null, 2) + '\n');
-    writeFileSync(join(dir, 'eta.svg'), etaSvg(results.map(r => ({ title: `${r.kernel}: ${r.run}`, points: r.checkpoints })),
+    writeFileSync(join(dir, `${OUT_NAME}.json`), JSON.stringify(results, null, 2) + '\n');
+    writeFileSync(join(dir, `${OUT_NAME}.svg`), etaSvg(results.map(r => ({ title: `${r.kernel}: ${r.run}`, points: r.checkpoints })),
         'Time left over a rebuild: real, raidtune and the kernel'));
-    console.log(`written: ${join(dir, 'eta.json')}, eta.svg (${round((performance.now() - t0) / 1000, 0)} s)`);
+    console.log(`written: ${join(dir, `${OUT_NAME}.json`)}, ${OUT_NAME}.svg (${round((performance.now() - t0) / 1000, 0)} s)`);
 }
 
 main().catch(error => {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Sentences that explain a sync's state and the numbers behind it.
 
-import { _, fmt, ngettext } from '../../host/i18n';
+import { _, fmt } from '../../host/i18n';
 import { shownEstimate } from '../../md/eta';
 import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
@@ -46,8 +46,7 @@ export function smoothedEstimateText(sync: SyncModel): string {
         return fmt(_('$0 by the what-if (re-learning the speed since the limits changed)'), durationText(shown.seconds));
     }
     if (!sync.eta) return sync.relearning ? _('re-learning the speed since the limits changed…') : _('measuring…');
-    return fmt(ngettext('$0 (average of $1 sample over $2)', '$0 (average of $1 samples over $2)', sync.eta.samples),
-        durationText(sync.eta.seconds), sync.eta.samples, durationText(sync.eta.windowSeconds));
+    return fmt(_('$0 (at the average speed of the last $1)'), durationText(sync.eta.seconds), durationText(sync.eta.windowSeconds));
 }
 
 export function limitText(limit: SpeedLimit | null): string {

@@ -37,7 +37,7 @@ test('shows the recovery progress the kernel reports, with both estimates', asyn
     // raidtune's own estimate needs samples over 10 s: it says so, then gives an averaged figure.
     expect(await syncFact(env.page, 'md0', 'raidtune estimate')).toBe('measuring…');
     await waitForRefreshes(env.page, 6);
-    expect(await syncFact(env.page, 'md0', 'raidtune estimate')).toMatch(/^\d+ h \d+ min \(average of \d+ samples over \d+ s\)$/);
+    expect(await syncFact(env.page, 'md0', 'raidtune estimate')).toMatch(/^\d+ h \d+ min \(at the average speed of the last \d+ s\)$/);
     await saveScreenshot(env.page, 'raid6-recovery');
 });
 

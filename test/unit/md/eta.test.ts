@@ -34,4 +34,27 @@ describe('smoothed ETA', () => {
         history = addSample(history, { at: ETA_WINDOW_MS + 1, doneKiB: 20 });
         expect(history.map(s => s.at)).toEqual([ETA_WINDOW_MS / 2, ETA_WINDOW_MS + 1]);
     });
+
+    test('keeps older samples 5 s apart and the newest always: the estimate is the same as from every sample', () => {
+        let thinned: ReturnType<typeof addSample> = [];
+        for (let at = 0; at <= 60_000; at += 2000) thinned = addSample(thinned, { at, doneKiB: at / 10 + (at % 4000 ? 7 : 0) });
+        const gaps = thinned.slice(1, -1).map((s, i) => s.at - thinned[i].at);
+        expect(Math.min(...gaps)).toBeGreaterThanOrEqual(5000);
+        expect(thinned[0]).toEqual({ at: 0, doneKiB: 0 });
+        expect(thinned[thinned.length - 1]).toEqual({ at: 60_000, doneKiB: 6000 });
+        expect(thinned.length).toBeLessThan(16);
+        // First and last are what the rate comes from: 6000 KiB in 60 s.
+        expect(smoothedEta(thinned, 12_000)).toMatchObject({ rateKiBs: 100, windowSeconds: 60 });
+    });
+
+    test('a window of 15 minutes: a sample 14 minutes old still counts, one of 16 does not', () => {
+        const minute = 60_000;
+        let history = addSample([], { at: 0, doneKiB: 0 });
+        history = addSample(history, { at: 2 * minute, doneKiB: 100 });
+        history = addSample(history, { at: 16 * minute, doneKiB: 1500 });
+        expect(history.map(s => s.at)).toEqual([2 * minute, 16 * minute]);
+        expect(ETA_WINDOW_MS).toBe(15 * minute);
+        // Another window (the benchmark's replay): 5 minutes forgets both older ones.
+        expect(addSample(history, { at: 20 * minute, doneKiB: 1900 }, 5 * minute).map(s => s.at)).toEqual([16 * minute, 20 * minute]);
+    });
 });

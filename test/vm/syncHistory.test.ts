@@ -27,12 +27,8 @@ async function waitForGuest(what: string, probe: () => Promise<boolean>, timeout
 
 const idle = async () => await guestValue('/sys/block/md0/md/sync_action') === 'idle';
 
-afterAll(async () => {
-    await vm.guest.run(`rm -f ${LOOP_FLAG}`);
-});
-
-test('a resync, a check, a stopped check and a rebuild are recorded with the kernel\'s figures and shown by the page', async () => {
-    // The script goes in as the package installs it; the loop stands for the timer.
+/** The script goes in as the package installs it; the loop stands for the timer. */
+async function startRecorderAndCreate(): Promise<void> {
     await vm.guest.runOk(`mkdir -p /run/raidtune-bin && cat > /run/raidtune-bin/raidtune-history <<'RAIDTUNE_EOF'
 ${RECORDER}RAIDTUNE_EOF
 touch ${LOOP_FLAG}
@@ -40,6 +36,20 @@ touch ${LOOP_FLAG}
 echo 20000 > /proc/sys/dev/raid/speed_limit_max
 (while [ -f ${LOOP_FLAG} ]; do sh /run/raidtune-bin/raidtune-history /sys /proc ${VM_STATE_DIR} 50; sleep 2; done) </dev/null >/dev/null 2>&1 &
 mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
+}
+
+test('a resync, a check, a stopped check and a rebuild are recorded with the kernel\'s figures and shown by the page', async () => {
+    await startRecorderAndCreate();
+    // Stopped inside the test: after it, the file's guest connection is closed (an afterAll here
+    // would open another and hold the guest's one control port from the next test file).
+    try {
+        await recordedAndShown();
+    } finally {
+        await vm.guest.run(`rm -f ${LOOP_FLAG}`);
+    }
+}, 900000);
+
+async function recordedAndShown(): Promise<void> {
     const uuid = await guestValue('/sys/block/md0/md/uuid');
     const file = `${VM_STATE_DIR}/history/${uuid}.jsonl`;
     const recorded = async () => {
@@ -90,4 +100,4 @@ mdadm /dev/md0 --add /dev/vdb`);
     expect(await rows.nth(2).locator('td').nth(6).innerText()).toBe(String(mismatches));
     // No systemd in the guest: the page says it cannot tell whether recording is on.
     expect(await page.locator('#history-recording-state').getAttribute('data-state')).toBe('unknown');
-}, 900000);
+}

@@ -121,6 +121,9 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
                 await resetMd();
         } finally {
             await guest?.detach();
+            // A later use would open a new connection and hold the guest's one control port from
+            // the next test file: it fails here instead ("no guest").
+            guest = undefined;
             await browser?.stop();
         }
     });
@@ -128,7 +131,7 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
     return {
         get guest() {
             if (!guest)
-                throw new Error('the guest is attached in beforeAll');
+                throw new Error('no guest: it is attached in beforeAll and detached in afterAll');
             return guest;
         },
         info,

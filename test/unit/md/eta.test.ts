@@ -37,7 +37,8 @@ describe('smoothed ETA', () => {
 
     test('keeps older samples 5 s apart and the newest always: the estimate is the same as from every sample', () => {
         let thinned: ReturnType<typeof addSample> = [];
-        for (let at = 0; at <= 60_000; at += 2000) thinned = addSample(thinned, { at, doneKiB: at / 10 + (at % 4000 ? 7 : 0) });
+        for (let at = 0; at <= 60_000; at += 2000)
+            thinned = addSample(thinned, { at, doneKiB: at / 10 + (at % 4000 ? 7 : 0) });
         const gaps = thinned.slice(1, -1).map((s, i) => s.at - thinned[i].at);
         expect(Math.min(...gaps)).toBeGreaterThanOrEqual(5000);
         expect(thinned[0]).toEqual({ at: 0, doneKiB: 0 });
@@ -55,6 +56,7 @@ describe('smoothed ETA', () => {
         expect(history.map(s => s.at)).toEqual([2 * minute, 16 * minute]);
         expect(ETA_WINDOW_MS).toBe(15 * minute);
         // Another window (the benchmark's replay): 5 minutes forgets both older ones.
-        expect(addSample(history, { at: 20 * minute, doneKiB: 1900 }, 5 * minute).map(s => s.at)).toEqual([16 * minute, 20 * minute]);
+        const fiveMinutes = addSample(history, { at: 20 * minute, doneKiB: 1900 }, 5 * minute);
+        expect(fiveMinutes.map(s => s.at)).toEqual([16 * minute, 20 * minute]);
     });
 });

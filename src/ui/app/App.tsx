@@ -6,6 +6,7 @@ import { ArrayList } from '../arrays/ArrayList';
 import { NoArrays } from '../arrays/NoArrays';
 import { GlobalLimits } from '../sync/GlobalLimits';
 import { HealthOverTime } from '../health/HealthOverTime';
+import { SyncHistory } from '../health/SyncHistory';
 import { useMonitorState } from '../health/AlertsCard';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { RestoreBanner } from '../tuning/RestoreBanner';
@@ -103,12 +104,17 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
             {model?.mdAvailable && (
-                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} historyArrays={historyArrays(model)}
-                    history={model.history} />
+                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} />
             )}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                 : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}
+            {model?.mdAvailable && (
+                <StackItem>
+                    <SyncHistory arrays={historyArrays(model)} history={model.history} monitor={monitor.state}
+                        reread={monitor.reread} />
+                </StackItem>
+            )}
         </Stack>
     );
 }

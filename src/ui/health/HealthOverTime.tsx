@@ -7,11 +7,11 @@
 import { StackItem } from '../pf';
 import { AlertsCard, type MonitorRead } from './AlertsCard';
 import { CheckSchedule } from './CheckSchedule';
-import { SyncHistory, type HistoryArray } from './SyncHistory';
-import type { SyncHistory as History } from '../../md/history';
 
-export function HealthOverTime({ monitor: { state, error, reread }, arrays, historyArrays, history }: {
-    monitor: MonitorRead; arrays: string[]; historyArrays: HistoryArray[]; history: History;
+// The sync history is not here but below the array cards (App.tsx): ten operations per array would
+// push the arrays, what an admin opens the page for, off the first screen.
+export function HealthOverTime({ monitor: { state, error, reread }, arrays }: {
+    monitor: MonitorRead; arrays: string[];
 }) {
     return (
         <>
@@ -19,9 +19,6 @@ export function HealthOverTime({ monitor: { state, error, reread }, arrays, hist
             {state && (
                 <StackItem><CheckSchedule state={state} arrays={arrays} reread={reread} /></StackItem>
             )}
-            <StackItem>
-                <SyncHistory arrays={historyArrays} history={history} monitor={state} reread={reread} />
-            </StackItem>
         </>
     );
 }

@@ -61,6 +61,31 @@ test('every control that changes the host is disabled, and says why', async () =
     }
 });
 
+test('a disabled control\'s tooltip goes when the pointer passes over it at once', async () => {
+    const button = env.page.getByRole('button', { name: 'Restart sync', exact: true }).first();
+    await env.page.mouse.move(0, 0);
+    await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
+    // A pointer crossing the button: in, then out, within one task (before React has rendered).
+    await button.evaluate(element => {
+        for (const type of ['mouseover', 'mouseenter', 'mouseout', 'mouseleave']) {
+            element.dispatchEvent(new MouseEvent(type, { bubbles: type.startsWith('mouseo'), relatedTarget: document.body }));
+        }
+    });
+    await env.page.waitForTimeout(1500); // past the tooltip's entry delay and its animation
+    expect(await env.page.getByRole('tooltip').count()).toBe(0);
+});
+
+test('a disabled control\'s tooltip comes with the keyboard focus and goes with Escape', async () => {
+    const button = env.page.getByRole('button', { name: 'Restart sync', exact: true }).first();
+    await env.page.mouse.move(0, 0);
+    await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
+    await button.focus();
+    await env.page.getByRole('tooltip').getByText(ADMIN_REASON).waitFor();
+    await env.page.keyboard.press('Escape');
+    await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
+    expect(await button.evaluate(element => element === document.activeElement)).toBe(true);
+});
+
 test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
     const alerts = env.page.locator('#monitor-alerts');
     // The simulated host's default: mail to root, the monitor running.

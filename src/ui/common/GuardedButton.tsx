@@ -7,26 +7,53 @@
 // React's DOM updates: with a few disabled buttons on each syncing card of a 128-array host that was
 // about a third of a refresh's main-thread time. It is attached by `triggerRef`, beside the button
 // rather than around it, so mounting it does not remount the button (a focused button keeps focus).
+//
+// Its visibility is ours (trigger "manual"), not PatternFly's listeners: those are attached only after
+// the tooltip has mounted, so a pointer that left before then was never seen leaving, and the tooltip
+// stayed on screen for good.
 
 import { useRef, useState } from 'react';
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
 import { useAdmin } from './HostContext';
 
-export function GuardedButton({ disabledReason, children, onMouseEnter, onFocus, ...props }:
-    ButtonProps & { disabledReason?: string | null }) {
+/**
+ * Shown when the pointer (on the button or its tooltip) or the focus arrives; hidden when either
+ * leaves, or on Escape (WCAG 1.4.13: dismissible without moving). The last event wins, as in
+ * PatternFly's own triggers: a clicked button keeps its focus, and its tooltip still goes with the pointer.
+ */
+function useTooltipReach() {
+    const [shown, setShown] = useState(false);
+    const [reached, setReached] = useState(false);
+    const show = () => { setShown(true); setReached(true); };
+    const hide = () => setShown(false);
+    return { reached, shown, show, hide };
+}
+
+export function GuardedButton({
+    disabledReason, children, onMouseEnter, onMouseLeave, onFocus, onBlur, onKeyDown, ...props
+}: ButtonProps & { disabledReason?: string | null }) {
     const admin = useAdmin();
     const reason = admin === false ? _('Requires administrative access. Turn it on in Cockpit\'s top bar.') : disabledReason ?? null;
     const buttonRef = useRef<HTMLButtonElement>(null);
-    const [reached, setReached] = useState(false);
+    const reach = useTooltipReach();
     return (
         <>
             <Button {...props} ref={buttonRef} isAriaDisabled={reason !== null || admin === null}
-                onMouseEnter={event => { setReached(true); onMouseEnter?.(event); }}
-                onFocus={event => { setReached(true); onFocus?.(event); }}>
+                onMouseEnter={event => { reach.show(); onMouseEnter?.(event); }}
+                onMouseLeave={event => { reach.hide(); onMouseLeave?.(event); }}
+                onFocus={event => { reach.show(); onFocus?.(event); }}
+                onBlur={event => { reach.hide(); onBlur?.(event); }}
+                onKeyDown={event => {
+                    if (event.key === 'Escape') reach.hide();
+                    onKeyDown?.(event);
+                }}>
                 {children}
             </Button>
-            {reason && reached && <Tooltip triggerRef={buttonRef} content={reason} isVisible />}
+            {reason && reach.reached &&
+                <Tooltip triggerRef={buttonRef} trigger="manual" isVisible={reach.shown} content={
+                    <span onMouseEnter={reach.show} onMouseLeave={reach.hide}>{reason}</span>
+                } />}
         </>
     );
 }

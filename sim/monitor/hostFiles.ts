@@ -29,6 +29,8 @@ export interface SimulatedUnit {
     nextElapse?: string;
     /** A timer's OnCalendar as its package ships it (a drop-in may replace it: see daemon-reload). */
     calendar?: string;
+    /** A service's Environment as systemctl prints the package's ('"MDADM_CHECK_DURATION=6 hours"'). */
+    environment?: string;
 }
 
 function writeIfMissing(path: string, text: string): void {
@@ -46,6 +48,9 @@ export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
     rmSync(`${path}.loaded`, { force: true });
     if (unit.calendar) writeFileSync(`${path}.calendar`, `${unit.calendar}\n`);
     else rmSync(`${path}.calendar`, { force: true });
+    rmSync(`${path}.env-loaded`, { force: true });
+    if (unit.environment) writeFileSync(`${path}.environment`, `${unit.environment}\n`);
+    else rmSync(`${path}.environment`, { force: true });
 }
 
 /** Debian's monthly check: checkarray from cron (AUTOCHECK in /etc/default/mdadm switches it off). */
@@ -70,10 +75,12 @@ function shellWord(text: string): string {
 
 /**
  * The `systemctl` stand-in, on the unit files in <root>/run/systemd-sim:
- * - `show` prints each unit named (options skipped), with a timer's TimersCalendar, or "not-found"
- *   as systemd does for a unit it has no file for;
+ * - `show` prints each unit named (options skipped), with a timer's TimersCalendar and a service's
+ *   Environment, or "not-found" as systemd does for a unit it has no file for;
  * - `daemon-reload` loads each timer's calendar: the last OnCalendar of raidtune's drop-in under
- *   <root>/etc/systemd/system, else the package's own (`<unit>.calendar`);
+ *   <root>/etc/systemd/system, else the package's own (`<unit>.calendar`); and each service's
+ *   Environment: the drop-in's last Environment= (it replaces the package's variable of the same
+ *   name, as systemd's does: the simulated services have one variable), else the package's;
  * - `restart` and `try-restart` of a known unit succeed; a running timer computes its next run from
  *   the calendar it has loaded (with this machine's own `systemd-analyze calendar`);
  * - `enable` and `disable` (with `--now`: start or stop) change the unit's state;
@@ -86,6 +93,7 @@ export function writeSystemctlStandIn(path: string, root: string): void {
         `units=${shellWord(join(root, UNITS_DIR))}`,
         `etc=${shellWord(join(root, 'etc'))}`,
         'calendar() { if [ -f "$units/$1.loaded" ]; then cat "$units/$1.loaded"; elif [ -f "$units/$1.calendar" ]; then cat "$units/$1.calendar"; fi; }',
+        'environment() { if [ -f "$units/$1.env-loaded" ]; then cat "$units/$1.env-loaded"; elif [ -f "$units/$1.environment" ]; then cat "$units/$1.environment"; fi; }',
         'analyze() { systemd-analyze calendar -- "$1" 2>/dev/null | sed -n "s/^ *$2: //p"; }',
         'set_key() { grep -v "^$2=" "$units/$1" > "$units/$1.new"; [ -z "$3" ] || echo "$2=$3" >> "$units/$1.new"; mv "$units/$1.new" "$units/$1"; }',
         'rearm() { spec=$(calendar "$1"); [ -z "$spec" ] || set_key "$1" NextElapseUSecRealtime "$(analyze "$spec" "Next elapse")"; }',
@@ -100,6 +108,7 @@ export function writeSystemctlStandIn(path: string, root: string): void {
         '      cat "$units/$unit"',
         '      spec=$(calendar "$unit")',
         '      [ -z "$spec" ] || echo "TimersCalendar={ OnCalendar=$(analyze "$spec" "Normalized form") ; next_elapse=$(analyze "$spec" "Next elapse") }"',
+        '      env=$(environment "$unit"); [ -z "$env" ] || echo "Environment=$env"',
         '    else printf \'LoadState=not-found\\nActiveState=inactive\\nUnitFileState=\\n\'; fi',
         '    echo',
         '  done;;',
@@ -108,6 +117,11 @@ export function writeSystemctlStandIn(path: string, root: string): void {
         '    [ -f "$file" ] || continue',
         '    unit=${file##*/}; dropin="$etc/systemd/system/$unit.d/raidtune.conf"',
         '    if [ -f "$dropin" ]; then sed -n "s/^OnCalendar=//p" "$dropin" | tail -n 1 > "$file.loaded"; else rm -f "$file.loaded"; fi',
+        '  done',
+        '  for file in "$units"/*.service; do',
+        '    [ -f "$file" ] || continue',
+        '    unit=${file##*/}; dropin="$etc/systemd/system/$unit.d/raidtune.conf"',
+        '    if [ -f "$dropin" ]; then sed -n "s/^Environment=//p" "$dropin" | tail -n 1 > "$file.env-loaded"; else rm -f "$file.env-loaded"; fi',
         '  done;;',
         'restart|try-restart)',
         '  known "$1"',

@@ -12,7 +12,8 @@ import { testAlertArgv } from '../md/alerts/alertsPlan';
 import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import { HISTORY_TIMER } from '../md/history';
 import {
-    CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES, type MonitorState,
+    CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES,
+    type MonitorState,
 } from '../md/alerts/monitor';
 
 // $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
@@ -41,7 +42,7 @@ function reason(error: unknown): string {
 
 export async function readMonitorState(config: HostConfig): Promise<MonitorState> {
     const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES, ...MONITOR_UNITS,
-        ...CHECK_TIMERS, HISTORY_TIMER];
+        ...CHECK_TIMERS, ...CHECK_SERVICES, HISTORY_TIMER];
     try {
         // 'try': a file only root may read is still read where the session may become root.
         const output = await cockpitApi().spawn(argv, { superuser: 'try', err: 'message', environ: ['LC_ALL=C'] });

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
-import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 
 const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#check-schedule' });
@@ -215,4 +215,51 @@ test('mdcheck: its timers disabled with systemctl, and enabled again by the undo
     await applyDialog();
     const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
     await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${systemd.next} (${systemd.normalized})`));
+});
+
+test('mdcheck\'s window: a drop-in on both services sets how long one run may check; the undo takes them away', async () => {
+    const services = ['mdcheck_start.service', 'mdcheck_continue.service'];
+    for (const id of services) {
+        writeUnit(env.sim.root, id, { activeState: 'inactive', unitFileState: 'static', environment: '"MDADM_CHECK_DURATION=6 hours"' });
+    }
+    await reload();
+    const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
+    const shown = (window: string) => `${systemd.next} (${systemd.normalized}), for at most ${window} a run`;
+    await waitUntil('the package\'s window on the card', async () => (await rows()).every(r => r[3] === shown('6 hours')));
+
+    const dialog = await openDialog(env.page.locator('#schedule-change-mdcheck'));
+    const window = dialog.locator('#schedule-window');
+    expect(await window.inputValue()).toBe('');
+    await dialog.getByText('In force now: 6 hours').waitFor();
+    await window.fill('30');
+    await dialog.getByText('Enter the hours one run may check, from 0.25 to 23 (such as 4 or 1.5); empty keeps the package\'s own.').waitFor();
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+
+    await window.fill('1.5');
+    const dropIn = (id: string) => `# Written by raidtune: how long one run of ${id} may check (mdcheck --duration).\n` +
+        '[Service]\nEnvironment="MDADM_CHECK_DURATION=90 minutes"\n';
+    const file = (id: string) => `systemd/system/${id}.d/raidtune.conf`;
+    const systemctl = join(env.sim.root, 'bin/systemctl');
+    const preview = dialog.locator('.raidtune-commands');
+    await preview.getByText('daemon-reload', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe([
+        ...services.map(id => `cat > ${etcPath(file(id))} <<'EOF'\n${dropIn(id)}EOF`),
+        `${systemctl} daemon-reload`,
+    ].join('\n'));
+    await applyDialog();
+    expect(services.map(id => etcText(file(id)))).toEqual(services.map(dropIn));
+    await waitUntil('the new window on the card', async () => (await rows()).every(r => r[3] === shown('90 minutes')));
+    // What systemd holds after the reload: the simulated systemctl loaded the drop-ins.
+    const held = execFileSync(systemctl, ['show', '--property=Environment', ...services], { encoding: 'utf8' });
+    expect(held.split('\n').filter(l => l.startsWith('Environment='))).toEqual(services.map(() => 'Environment="MDADM_CHECK_DURATION=90 minutes"'));
+
+    await openDialog(env.page.locator('#schedule-undo'));
+    await preview.getByText('daemon-reload', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe([
+        ...[...services].reverse().map(id => `rm -f ${etcPath(file(id))}`),
+        `${systemctl} daemon-reload`,
+    ].join('\n'));
+    await applyDialog();
+    expect(services.map(id => etcText(file(id)))).toEqual([null, null]);
+    await waitUntil('the package\'s window again', async () => (await rows()).every(r => r[3] === shown('6 hours')));
 });

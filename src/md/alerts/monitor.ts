@@ -13,13 +13,17 @@ import { parseMonitorConf, type MonitorConf } from './mdadmConf';
 export const MONITOR_UNITS = ['mdmonitor.service', 'mdadm.service'] as const;
 /** The timers of a periodic check (RHEL/Fedora's raid-check, mdadm's own mdcheck): checkSchedule.ts. */
 export const CHECK_TIMERS = ['raid-check.timer', 'mdcheck_start.timer', 'mdcheck_continue.timer'] as const;
-export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar';
+/** The services whose Environment holds mdcheck's window (checkWindow.ts). */
+export const CHECK_SERVICES = ['mdcheck_start.service', 'mdcheck_continue.service'] as const;
+export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment';
 
 /** The files that say whether and how the host checks its arrays, relative to the configured /etc. */
 export const SCHEDULE_FILES = [
     'sysconfig/raid-check', 'default/mdadm', 'cron.d/mdadm', 'cron.d/raid-check',
     // raidtune's own drop-ins, which set a timer's OnCalendar (schedulePlan.ts).
     'systemd/system/raid-check.timer.d/raidtune.conf', 'systemd/system/mdcheck_start.timer.d/raidtune.conf',
+    // ... and the ones that set mdcheck's window (checkWindow.ts).
+    'systemd/system/mdcheck_start.service.d/raidtune.conf', 'systemd/system/mdcheck_continue.service.d/raidtune.conf',
 ] as const;
 
 /** mdadm's own order: /etc/mdadm.conf, then /etc/mdadm/mdadm.conf (relative to the configured /etc). */
@@ -42,6 +46,8 @@ export interface MonitorUnit {
     nextElapse: string | null;
     /** A timer's OnCalendar as systemd holds it (normalized); null for a service. */
     calendar: string | null;
+    /** The Environment property as systemctl prints it; null when empty. */
+    environment: string | null;
 }
 
 export interface MonitorState {
@@ -116,6 +122,7 @@ function parseUnits(lines: string[]): MonitorUnit[] | null {
         id: b.Id, loadState: b.LoadState, activeState: b.ActiveState ?? '', unitFileState: b.UnitFileState ?? '',
         nextElapse: b.NextElapseUSecRealtime && b.NextElapseUSecRealtime !== 'n/a' ? b.NextElapseUSecRealtime : null,
         calendar: timerCalendar(b.TimersCalendar),
+        environment: b.Environment || null,
     }));
 }
 

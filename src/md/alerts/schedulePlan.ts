@@ -19,8 +19,9 @@ import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
 import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
 import type { MonitorState, MonitorUnit } from './monitor';
+import * as checkWindow from './checkWindow';
 
-export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs';
+export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs' | 'window';
 
 export interface ScheduleInput {
     enabled: boolean;
@@ -32,6 +33,8 @@ export interface ScheduleInput {
     skipDevs: string;
     /** The timer's OnCalendar; '' is the package's own (raidtune's drop-in removed). */
     calendar: string;
+    /** mdcheck's window in hours, as typed; '' is the package's own (checkWindow.ts). */
+    window: string;
 }
 
 /** The host's answer for one calendar spec (`systemd-analyze calendar`). */
@@ -148,6 +151,7 @@ export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled
         repairDevs: listOf(vars.get('REPAIR_DEVS')),
         skipDevs: listOf(vars.get('SKIP_DEVS')),
         calendar: timer ? currentCalendar(state, timer) ?? '' : '',
+        window: checkWindow.windowInputText(state),
     };
 }
 
@@ -173,6 +177,21 @@ function variablesStep(state: MonitorState, relative: string, values: Variable[]
 
 function run(setting: Message, argv: string[], undoArgv: string[]): RunCommandStep {
     return { kind: 'run', setting, argv, undoArgv };
+}
+
+/** mdcheck's window as drop-ins on its services (none where the host has neither service). */
+function windowFiles(state: MonitorState, input: string): { error: Message } | { files: (WriteFileStep | null)[] } {
+    const services = checkWindow.windowServices(state);
+    if (!services.length) return { files: [] };
+    const parsed = checkWindow.parseWindowInput(input);
+    if (parsed.error) return { error: parsed.error };
+    const minutes = parsed.value;
+    const text = (service: string) => (minutes === null ? null
+        : checkWindow.windowDropInText(service, checkWindow.windowDuration(minutes)));
+    const step = (service: string) =>
+        fileStep(state, checkWindow.windowDropInFile(service),
+            checkWindow.windowSetting(state, service), text(service));
+    return { files: services.map(step) };
 }
 
 type Checked = { errors: Partial<Record<ScheduleField, Message>> }
@@ -218,6 +237,11 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
         const autocheck: Variable = ['AUTOCHECK', input.enabled ? 'true' : 'false', now => autocheckOn(now) === input.enabled];
         files.push(variablesStep(state, DEFAULT_MDADM, [autocheck]));
     }
+    if (scheduler === 'mdcheck') {
+        const window = windowFiles(state, input.window);
+        if ('error' in window) errors.window = window.error;
+        else files.push(...window.files);
+    }
     const timer = scheduleTimer(state, scheduler);
     let waiting = false;
     if (timer) {
@@ -235,7 +259,8 @@ export function schedulePlanTitle(scheduler: Scheduler): Message {
 }
 
 /**
- * The change as a plan: the files first, then `daemon-reload` when a drop-in changed, then mdcheck's
+ * The change as a plan: the files first (mdcheck's window among them: checkWindow.ts), then
+ * `daemon-reload` when a drop-in changed, then mdcheck's
  * timers enabled or disabled, then `try-restart` of the timer whose calendar changed. `timerEnabled`:
  * whether mdcheck's timer runs now. No plan and no error while the host has not yet answered for the
  * calendar spec typed.
@@ -249,9 +274,10 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
     const files = checked.files.filter((s): s is WriteFileStep => s !== null);
     const timer = checked.calendar;
     const dropInChanged = timer !== null && files.some(f => f.path.endsWith(dropInFile(timer)));
+    const unitsChanged = files.some(f => f.path.startsWith(`${state.etcDir}/systemd/`));
     const steps: Step[] = [...files];
     const systemctl = (...args: string[]) => [context.systemctl, ...args];
-    if (dropInChanged) steps.push(run(msg(N_('systemd\'s unit files')), systemctl('daemon-reload'), systemctl('daemon-reload')));
+    if (unitsChanged) steps.push(run(msg(N_('systemd\'s unit files')), systemctl('daemon-reload'), systemctl('daemon-reload')));
     if (scheduler === 'mdcheck' && input.enabled !== context.timerEnabled) {
         const timers = ['mdcheck_start.timer', 'mdcheck_continue.timer'].filter(id => unitOf(state, id));
         const [on, off] = [systemctl('enable', '--now', ...timers), systemctl('disable', '--now', ...timers)];

@@ -13,7 +13,7 @@ export function NumberField({ id, label, value, onChange, error, inputMode = 'nu
     onChange: (value: string) => void;
     error?: Message;
     /** 'text' or 'email' for the few fields that take no number (an address, a path). */
-    inputMode?: 'numeric' | 'text' | 'email';
+    inputMode?: 'numeric' | 'decimal' | 'text' | 'email';
     /** Helper text items shown under the field. */
     children?: React.ReactNode;
 }) {

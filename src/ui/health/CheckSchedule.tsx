@@ -15,6 +15,7 @@ import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
+import { checkWindow, type CheckWindow } from '../../md/alerts/checkWindow';
 import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
 
@@ -38,16 +39,23 @@ function whenText(schedule: ScheduledCheck): string {
     return schedule.cron ? fmt(_('cron: $0'), schedule.cron) : _('unknown');
 }
 
+/** mdcheck's window beside its next run: a check longer than that goes on at the next runs. */
+function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null): string {
+    const when = whenText(schedule);
+    if (schedule.scheduler !== 'mdcheck' || !schedule.enabled || !window) return when;
+    return fmt(_('$0, for at most $1 a run'), when, window.duration);
+}
+
 interface Row {
     array: string;
     schedule: ScheduledCheck;
 }
 
-const columns = (): Column<Row>[] => [
+const columns = (window: CheckWindow | null): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
-    { title: _('Next run'), cell: r => whenText(r.schedule) },
+    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window) },
 ];
 
 /** The check after a change: systemd follows raidtune's drop-in for the timer (a warning when not). */
@@ -111,7 +119,7 @@ export function CheckSchedule({ state, arrays, reread }: {
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns()} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns(checkWindow(state))} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>

@@ -14,6 +14,7 @@ import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
+import { checkWindow, windowServices } from '../../md/alerts/checkWindow';
 import {
     scheduleInput, schedulePlan, scheduleTimer, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
@@ -44,6 +45,7 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
     const result = schedulePlan(state, scheduler, input,
         { arrays, calendar: answer, systemctl: config.systemctl, timerEnabled: schedule.enabled });
     const timer = scheduleTimer(state, scheduler);
+    const window = checkWindow(state);
     const onOff: ['yes' | 'no', string][] = [['yes', _('Run the check')], ['no', _('Do not run it')]];
     const list = (key: 'checkDevs' | 'repairDevs' | 'skipDevs', id: string, label: string) => (
         <NumberField id={id} label={label} inputMode="text" value={input[key]} onChange={set(key)} error={result.errors?.[key]} />
@@ -69,6 +71,13 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
                         value={input.calendar} onChange={set('calendar')} error={result.errors?.calendar}>
                         {answer?.nextElapse && <HelperTextItem>{fmt(_('Next run: $0'), answer.nextElapse)}</HelperTextItem>}
                         <HelperTextItem>{_('A systemd calendar spec, such as "Sun *-*-* 01:00" (see systemd.time(7)); empty keeps the package\'s own.')}</HelperTextItem>
+                    </NumberField>
+                )}
+                {scheduler === 'mdcheck' && windowServices(state).length > 0 && (
+                    <NumberField id="schedule-window" label={_('Hours one run may check (MDADM_CHECK_DURATION)')} inputMode="decimal"
+                        value={input.window} onChange={set('window')} error={result.errors?.window}>
+                        <HelperTextItem>{_('mdcheck stops after this long; mdcheck_continue.timer resumes the check where it stopped at its next run. Empty keeps the package\'s own (mdadm ships 6 hours).')}</HelperTextItem>
+                        {window && <HelperTextItem>{fmt(_('In force now: $0'), window.duration)}</HelperTextItem>}
                     </NumberField>
                 )}
                 {scheduler === 'raid-check' && !timer && schedule.cron && (

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The window of mdadm's own periodic check: how long one run of `mdcheck` may check before it stops.
+// mdcheck records where it stopped, and mdcheck_continue.timer's next run resumes from there (through
+// md's sync_min), so a check too long for one night is split over several. Both mdcheck_start.service
+// and mdcheck_continue.service pass MDADM_CHECK_DURATION to `mdcheck --duration`, which hands it to
+// `date --date "now + <duration>"`; mdadm ships "6 hours". raidtune sets it with a drop-in on each
+// service (an Environment= line that sorts after the package's), never by editing the package's units.
+
+import { N_, msg } from '../message';
+import { fieldError, type Parsed } from '../validate';
+import { CHECK_SERVICES, type MonitorState, type MonitorUnit } from './monitor';
+
+export const WINDOW_SERVICES = CHECK_SERVICES;
+export const DURATION_VARIABLE = 'MDADM_CHECK_DURATION';
+export const windowDropInFile = (service: string) => `systemd/system/${service}.d/raidtune.conf`;
+
+/** The shortest and longest window raidtune writes, in minutes (a run longer than a day meets the next day's). */
+export const WINDOW_MINUTES = { min: 15, max: 23 * 60 } as const;
+
+/**
+ * systemd's Environment property -> its variables. systemd 246 and later quote an entry with blanks
+ * ("NAME=6 hours"); older ones print it bare, so a bare word without '=' continues the entry before it.
+ */
+export function environmentEntries(value: string): Map<string, string> {
+    const entries: string[] = [];
+    const token = /"((?:[^"\\]|\\.)*)"|(\S+)/g;
+    for (let m = token.exec(value); m; m = token.exec(value)) {
+        if (m[1] !== undefined) entries.push(m[1].replace(/\\(.)/g, '$1'));
+        else if (m[2].includes('=') || !entries.length) entries.push(m[2]);
+        else entries[entries.length - 1] += ` ${m[2]}`;
+    }
+    return new Map(entries.filter(e => e.includes('=')).map(e => [e.slice(0, e.indexOf('=')), e.slice(e.indexOf('=') + 1)]));
+}
+
+/** The duration a drop-in sets: its last Environment= line that assigns it; null when none does. */
+export function dropInDuration(text: string | undefined): string | null {
+    const values = (text ?? '').split('\n').map(l => /^\s*Environment\s*=\s*(.*?)\s*$/.exec(l)?.[1])
+        .filter((v): v is string => v !== undefined).map(v => environmentEntries(v).get(DURATION_VARIABLE))
+        .filter((v): v is string => v !== undefined);
+    return values.length ? values[values.length - 1] : null;
+}
+
+const UNIT_SECONDS: [RegExp, number][] = [
+    [/^(?:min|mins|minute|minutes)$/i, 60], [/^(?:hour|hours)$/i, 3600], [/^(?:day|days)$/i, 86400],
+];
+
+/** Seconds of a duration as date(1) reads "now + 6 hours" ("1 hour 30 minutes" too); null otherwise. */
+export function durationSeconds(text: string): number | null {
+    const parts = text.trim().split(/\s+/);
+    if (parts.length % 2 || !parts[0]) return null;
+    let seconds = 0;
+    for (let i = 0; i < parts.length; i += 2) {
+        const unit = UNIT_SECONDS.find(([names]) => names.test(parts[i + 1]));
+        if (!/^\d+$/.test(parts[i]) || !unit) return null;
+        seconds += Number(parts[i]) * unit[1];
+    }
+    return seconds;
+}
+
+export interface CheckWindow {
+    /** MDADM_CHECK_DURATION as mdcheck gets it ("6 hours"). */
+    duration: string;
+    /** Its length; null when it is not a duration raidtune reads. */
+    seconds: number | null;
+    /** Whose it is: raidtune's drop-in, or the package's unit as systemd holds it. */
+    source: 'raidtune' | 'package';
+}
+
+const unit = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
+
+/** The window mdcheck_start.service runs with; null where the host has no such service. */
+export function checkWindow(state: MonitorState): CheckWindow | null {
+    const service = unit(state, WINDOW_SERVICES[0]);
+    if (!service) return null;
+    const own = dropInDuration(state.scheduleFiles.get(windowDropInFile(WINDOW_SERVICES[0])));
+    const duration = own ?? environmentEntries(service.environment ?? '').get(DURATION_VARIABLE) ?? null;
+    if (duration === null) return null;
+    return { duration, seconds: durationSeconds(duration), source: own === null ? 'package' : 'raidtune' };
+}
+
+/** The services of the window the host has (mdcheck_continue.service may be missing on old mdadm). */
+export function windowServices(state: MonitorState): string[] {
+    return WINDOW_SERVICES.filter(id => unit(state, id));
+}
+
+/** The window as typed, in hours ("4", "1.5"): minutes, or null for '' (the package's own). */
+export function parseWindowInput(input: string): Parsed<number | null> {
+    const text = input.trim().replace(',', '.');
+    if (text === '') return { value: null };
+    const minutes = /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 60) : NaN;
+    if (!(minutes >= WINDOW_MINUTES.min && minutes <= WINDOW_MINUTES.max)) {
+        return fieldError(N_('Enter the hours one run may check, from $0 to $1 (such as 4 or 1.5); empty keeps the package\'s own.'),
+            WINDOW_MINUTES.min / 60, WINDOW_MINUTES.max / 60);
+    }
+    return { value: minutes };
+}
+
+/** The duration written for mdcheck: whole hours as hours, else minutes (both as date(1) reads them). */
+export function windowDuration(minutes: number): string {
+    return minutes % 60 === 0 ? `${minutes / 60} hours` : `${minutes} minutes`;
+}
+
+/** What the dialog opens with: raidtune's window in hours, '' when the package's own is in force. */
+export function windowInputText(state: MonitorState): string {
+    const window = checkWindow(state);
+    if (!window || window.source === 'package' || window.seconds === null) return '';
+    return String(Math.round(window.seconds / 36) / 100);
+}
+
+export function windowDropInText(service: string, duration: string): string {
+    return `# Written by raidtune: how long one run of ${service} may check (mdcheck --duration).\n` +
+        `[Service]\nEnvironment="${DURATION_VARIABLE}=${duration}"\n`;
+}
+
+/** How many windows a whole check needs at `bytesPerSecond`; null when that cannot be said. */
+export function windowsNeeded(bytes: number, bytesPerSecond: number, window: CheckWindow): number | null {
+    if (!window.seconds || !(bytesPerSecond > 0) || !(bytes > 0)) return null;
+    return Math.ceil(bytes / bytesPerSecond / window.seconds);
+}
+
+export const windowSetting = (state: MonitorState, service: string) =>
+    msg(N_('drop-in $0'), `${state.etcDir}/${windowDropInFile(service)}`);

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// mdcheck's window (src/md/alerts/checkWindow.ts): read from systemd's Environment property or
+// raidtune's drop-in, checked as typed, written as drop-ins on both services, and undone.
+import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
+import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
+import {
+    checkWindow, dropInDuration, durationSeconds, environmentEntries, parseWindowInput, windowDuration, windowsNeeded,
+} from '../../../../src/md/alerts/checkWindow';
+import { scheduleInput, schedulePlan, scheduleUndo } from '../../../../src/md/alerts/schedulePlan';
+
+const unit = (id: string, extra: string[] = []) => [`Id=${id}`, 'LoadState=loaded', 'ActiveState=inactive', 'UnitFileState=static', ...extra, ''];
+const timer = (id: string) => unit(id, ['TimersCalendar={ OnCalendar=Sun *-*-01..07 01:00:00 ; next_elapse=Sun 2026-12-06 01:00:00 UTC }']);
+// As systemd 246 and later print a package's Environment="MDADM_CHECK_DURATION=6 hours".
+const SHIPPED = 'Environment="MDADM_CHECK_DURATION=6 hours"';
+
+function host(files: Record<string, string> = {}, services = ['mdcheck_start.service', 'mdcheck_continue.service']) {
+    const lines = Object.entries(files).flatMap(([path, text]) => [`@@file /etc/${path}`, ...text.replace(/\n$/, '').split('\n').map(l => `|${l}`)]);
+    const units = [...timer('mdcheck_start.timer'), ...services.flatMap(id => unit(id, [SHIPPED]))];
+    return parseMonitorRead([...lines, '@@units', ...units, '@@end'].join('\n'), '/etc');
+}
+const context = { arrays: ['md0'], calendar: null, systemctl: 'systemctl', timerEnabled: false };
+const planOf = (result: ReturnType<typeof schedulePlan>): Plan => {
+    if (!result.plan) throw new Error(JSON.stringify(result.errors));
+    return result.plan;
+};
+const START_DROP_IN = 'systemd/system/mdcheck_start.service.d/raidtune.conf';
+
+test('environmentEntries: quoted entries (systemd 246+), bare ones, and the old unquoted form with blanks', () => {
+    expect(environmentEntries('"MDADM_CHECK_DURATION=6 hours" LANG=C')).toEqual(new Map([['MDADM_CHECK_DURATION', '6 hours'], ['LANG', 'C']]));
+    expect(environmentEntries('MDADM_CHECK_DURATION=6 hours')).toEqual(new Map([['MDADM_CHECK_DURATION', '6 hours']]));
+    expect(environmentEntries('"A=say \\"hi\\""')).toEqual(new Map([['A', 'say "hi"']]));
+    expect(environmentEntries('')).toEqual(new Map());
+});
+
+test('dropInDuration: the last Environment= line that sets it counts', () => {
+    expect(dropInDuration('[Service]\nEnvironment="MDADM_CHECK_DURATION=2 hours"\nEnvironment=LANG=C\n')).toBe('2 hours');
+    expect(dropInDuration('[Service]\nEnvironment="MDADM_CHECK_DURATION=2 hours"\nEnvironment="MDADM_CHECK_DURATION=90 minutes"\n')).toBe('90 minutes');
+    expect(dropInDuration('[Service]\nNice=19\n')).toBeNull();
+    expect(dropInDuration(undefined)).toBeNull();
+});
+
+test('durationSeconds: what date(1) reads after "now +", or null', () => {
+    expect(durationSeconds('6 hours')).toBe(21600);
+    expect(durationSeconds('1 hour 30 minutes')).toBe(5400);
+    expect(durationSeconds('90 min')).toBe(5400);
+    expect(durationSeconds('1 day')).toBe(86400);
+    for (const bad of ['', 'hours', '6', '6 fortnights', '-1 hours', '6 hours 3']) expect(durationSeconds(bad)).toBeNull();
+});
+
+test('parseWindowInput: hours from 0.25 to 23, a decimal comma too; empty is the package\'s own', () => {
+    expect(parseWindowInput(' 4 ')).toEqual({ value: 240 });
+    expect(parseWindowInput('1,5')).toEqual({ value: 90 });
+    expect(parseWindowInput('0.25')).toEqual({ value: 15 });
+    expect(parseWindowInput('')).toEqual({ value: null });
+    for (const bad of ['0', '0.2', '24', '-1', '4h', '4 hours', '1e1', '4;reboot']) {
+        expect(parseWindowInput(bad).error?.args).toEqual([0.25, 23]);
+    }
+    expect(windowDuration(240)).toBe('4 hours');
+    expect(windowDuration(90)).toBe('90 minutes');
+});
+
+test('checkWindow: the package\'s as systemd holds it, raidtune\'s drop-in before it; none without mdcheck_start.service', () => {
+    expect(checkWindow(host())).toEqual({ duration: '6 hours', seconds: 21600, source: 'package' });
+    const own = host({ [START_DROP_IN]: '[Service]\nEnvironment="MDADM_CHECK_DURATION=90 minutes"\n' });
+    expect(checkWindow(own)).toEqual({ duration: '90 minutes', seconds: 5400, source: 'raidtune' });
+    expect(scheduleInput(own, 'mdcheck', true).window).toBe('1.5');
+    expect(scheduleInput(host(), 'mdcheck', true).window).toBe('');
+    expect(checkWindow(host({}, []))).toBeNull();
+});
+
+test('windowsNeeded: whole windows at the speed given; unknown without a speed or a length', () => {
+    const sixHours = { duration: '6 hours', seconds: 21600, source: 'package' as const };
+    expect(windowsNeeded(8e12, 100e6, sixHours)).toBe(4); // 80000 s of checking: 3.7 windows
+    expect(windowsNeeded(1e9, 100e6, sixHours)).toBe(1);
+    expect(windowsNeeded(8e12, 0, sixHours)).toBeNull();
+    expect(windowsNeeded(8e12, 100e6, { ...sixHours, seconds: null })).toBeNull();
+});
+
+test('the window is a drop-in on both services, then a reload; the undo takes them away and reloads', () => {
+    const state = host();
+    const input = { ...scheduleInput(state, 'mdcheck', false), window: '4' };
+    const plan = planOf(schedulePlan(state, 'mdcheck', input, context));
+    const files = plan.steps.filter((s): s is WriteFileStep => s.kind === 'write-file');
+    expect(files.map(f => [f.path, f.previous])).toEqual([
+        ['/etc/systemd/system/mdcheck_start.service.d/raidtune.conf', null],
+        ['/etc/systemd/system/mdcheck_continue.service.d/raidtune.conf', null],
+    ]);
+    expect(files.map(f => dropInDuration(f.content ?? ''))).toEqual(['4 hours', '4 hours']);
+    expect(files[0].content).toMatch(/^\[Service\]$/m);
+    expect(describePlan({ ...plan, steps: plan.steps.filter(s => s.kind === 'run') })).toBe('systemctl daemon-reload');
+    const undo = scheduleUndo(plan.title, plan.steps);
+    expect(undo.steps.map(s => (s.kind === 'write-file' ? [s.path, s.content] : s.kind === 'run' ? s.argv : s))).toEqual([
+        ['/etc/systemd/system/mdcheck_continue.service.d/raidtune.conf', null],
+        ['/etc/systemd/system/mdcheck_start.service.d/raidtune.conf', null],
+        ['systemctl', 'daemon-reload'],
+    ]);
+});
+
+test('the window: unchanged plans nothing, a bad value gives its message and no plan, empty removes raidtune\'s', () => {
+    const state = host();
+    expect(planOf(schedulePlan(state, 'mdcheck', scheduleInput(state, 'mdcheck', false), context)).steps).toEqual([]);
+    const bad = schedulePlan(state, 'mdcheck', { ...scheduleInput(state, 'mdcheck', false), window: '30' }, context);
+    expect(bad.plan).toBeUndefined();
+    expect(bad.errors?.window?.message).toMatch(/^Enter the hours one run may check/);
+    const own = host({ [START_DROP_IN]: '[Service]\nEnvironment="MDADM_CHECK_DURATION=2 hours"\n' }, ['mdcheck_start.service']);
+    const back = planOf(schedulePlan(own, 'mdcheck', { ...scheduleInput(own, 'mdcheck', false), window: '' }, context));
+    expect(back.steps.map(s => (s.kind === 'write-file' ? [s.path, s.content] : s.kind === 'run' ? s.argv : s))).toEqual([
+        ['/etc/systemd/system/mdcheck_start.service.d/raidtune.conf', null],
+        ['systemctl', 'daemon-reload'],
+    ]);
+});

@@ -10,6 +10,7 @@ import type { HostConfig } from './config';
 import { _, fmt } from './i18n';
 import { testAlertArgv } from '../md/alerts/alertsPlan';
 import type { CalendarAnswer } from '../md/alerts/schedulePlan';
+import { parseCalendarIterations } from '../md/alerts/checkWindow';
 import { HISTORY_TIMER } from '../md/history';
 import {
     CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES,
@@ -82,5 +83,18 @@ export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
         return { spec, error: null, nextElapse: field('Next elapse'), normalized: field('Normalized form') };
     } catch (error) {
         return { spec, error: reason(error), nextElapse: null, normalized: null };
+    }
+}
+
+/**
+ * The next `count` times a calendar spec elapses after `baseTime` (unix seconds), as systemd's own
+ * parser computes them (TZ=UTC, so the times read back without the host's zone); [] when it cannot.
+ */
+export async function calendarRuns(spec: string, baseTime: number, count: number): Promise<number[]> {
+    const argv = ['systemd-analyze', 'calendar', `--iterations=${count}`, `--base-time=@${Math.floor(baseTime)}`, '--', spec];
+    try {
+        return parseCalendarIterations(await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C', 'TZ=UTC'] }));
+    } catch {
+        return [];
     }
 }

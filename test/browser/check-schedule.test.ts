@@ -217,8 +217,28 @@ test('mdcheck: its timers disabled with systemctl, and enabled again by the undo
     await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${systemd.next} (${systemd.normalized})`));
 });
 
+/** What this machine's systemd gives as the next runs of a spec after `base` (unix seconds), in UTC. */
+function systemdRuns(spec: string, base: number, count: number): number[] {
+    const out = execFileSync('systemd-analyze', ['calendar', `--iterations=${count}`, `--base-time=@${base}`, '--', spec],
+        { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
+    return [...out.matchAll(/(?:Next elapse|Iter\. #\d+): \w+ (\S+) (\S+) UTC/g)].map(m => Date.parse(`${m[1]}T${m[2]}Z`) / 1000);
+}
+
+/** One operation as the recorder writes it (recorder/raidtune-history). */
+function recordedCheck(array: string, uuid: string, sizeKiB: number, avgKiBps: number): string {
+    const end = Math.floor(Date.now() / 1000) - 86400;
+    const seconds = Math.round(sizeKiB / avgKiBps);
+    return JSON.stringify({
+        v: 1, array, uuid, type: 'check', start: end - seconds, end, seconds, result: 'finished', limitsChanged: false,
+        startKiB: 0, doneKiB: sizeKiB, sizeKiB, avgKiBps, speedMin: 1000, speedMax: 200000, mismatches: 0, interval: 60,
+    }) + '\n';
+}
+
 test('mdcheck\'s window: a drop-in on both services sets how long one run may check; the undo takes them away', async () => {
     const services = ['mdcheck_start.service', 'mdcheck_continue.service'];
+    for (const [id, calendar] of [['mdcheck_start.timer', 'Sun *-*-1..7 1:00:00'], ['mdcheck_continue.timer', '1:05:00']]) {
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-12-06 01:00:00 UTC', calendar });
+    }
     for (const id of services) {
         writeUnit(env.sim.root, id, { activeState: 'inactive', unitFileState: 'static', environment: '"MDADM_CHECK_DURATION=6 hours"' });
     }
@@ -262,4 +282,31 @@ test('mdcheck\'s window: a drop-in on both services sets how long one run may ch
     await applyDialog();
     expect(services.map(id => etcText(file(id)))).toEqual([null, null]);
     await waitUntil('the package\'s window again', async () => (await rows()).every(r => r[3] === shown('6 hours')));
+});
+
+test('a whole check over mdcheck\'s windows: runs and end at the array\'s last recorded speed, from systemd\'s timers', async () => {
+    // Left by the test above: mdcheck's timers running, its window the package's 6 hours.
+    await waitUntil('no speed known yet', async () => (await rows()).every(r => r[4] === 'not known: no check recorded'));
+    expect(await env.page.locator('#whole-check-note').innerText()).toMatch(/^Whole check: at the speed of the array's last recorded check/);
+    // md0's last check: 50,400,000 KiB at 1000 KiB/s, 14 hours. Six on the start night (the 01:05
+    // continuation that night finds it still running), six the next night from 01:05, two the night after.
+    const uuid = readFileSync(join(env.sim.sysRoot, 'block/md0/md/uuid'), 'utf8').trim();
+    const history = join(env.sim.root, 'var/lib/raidtune/history', `${uuid}.jsonl`);
+    mkdirSync(dirname(history), { recursive: true });
+    writeFileSync(history, recordedCheck('md0', uuid, 50_400_000, 1000));
+    try {
+        const [start] = systemdRuns('Sun *-*-1..7 1:00:00', Math.floor(Date.now() / 1000), 1);
+        const continuations = systemdRuns('1:05:00', start, 3);
+        expect(continuations[0] - start).toBe(300);
+        const finish = continuations[2] + 2 * 3600;
+        const shownFinish = await env.page.evaluate(t => new Date(t * 1000).toLocaleString(), finish);
+        const md0 = await waitUntil('md0\'s whole check', async () => {
+            const row = (await rows()).find(r => r[0] === 'md0');
+            return row && row[4] !== 'not known: no check recorded' && row[4];
+        }, 30_000);
+        expect(md0).toBe(`3 runs, ends about ${shownFinish}`);
+        expect((await rows()).find(r => r[0] === 'md1')?.[4]).toBe('not known: no check recorded');
+    } finally {
+        rmSync(history);
+    }
 });

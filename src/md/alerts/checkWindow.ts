@@ -9,6 +9,7 @@
 import { N_, msg } from '../message';
 import { fieldError, type Parsed } from '../validate';
 import { CHECK_SERVICES, type MonitorState, type MonitorUnit } from './monitor';
+import type { SyncOperation } from '../history';
 
 export const WINDOW_SERVICES = CHECK_SERVICES;
 export const DURATION_VARIABLE = 'MDADM_CHECK_DURATION';
@@ -112,11 +113,68 @@ export function windowDropInText(service: string, duration: string): string {
         `[Service]\nEnvironment="${DURATION_VARIABLE}=${duration}"\n`;
 }
 
-/** How many windows a whole check needs at `bytesPerSecond`; null when that cannot be said. */
-export function windowsNeeded(bytes: number, bytesPerSecond: number, window: CheckWindow): number | null {
-    if (!window.seconds || !(bytesPerSecond > 0) || !(bytes > 0)) return null;
-    return Math.ceil(bytes / bytesPerSecond / window.seconds);
-}
-
 export const windowSetting = (state: MonitorState, service: string) =>
     msg(N_('drop-in $0'), `${state.etcDir}/${windowDropInFile(service)}`);
+
+/**
+ * The times `systemd-analyze calendar --iterations=N` prints, run with TZ=UTC ("Next elapse: Sun
+ * 2026-12-06 01:00:00 UTC", then "Iter. #2: ..."): unix seconds, in order.
+ */
+export function parseCalendarIterations(output: string): number[] {
+    const line = /^\s*(?:Next elapse|Iter\. #\d+): \w{3} (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) UTC$/gm;
+    const times: number[] = [];
+    for (let m = line.exec(output); m; m = line.exec(output)) {
+        const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
+        times.push(Date.UTC(year, month - 1, day, hour, minute, second) / 1000);
+    }
+    return times;
+}
+
+/** The speed of the array's newest recorded check or repair (one stopped at a window's end counts too). */
+export interface CheckSpeed {
+    kibPerSecond: number;
+    sizeKiB: number;
+}
+
+export function lastCheckSpeed(operations: readonly SyncOperation[]): CheckSpeed | null {
+    const last = operations.find(o => (o.type === 'check' || o.type === 'repair') && (o.avgKiBs ?? 0) > 0 && (o.sizeKiB ?? 0) > 0);
+    return last ? { kibPerSecond: last.avgKiBs as number, sizeKiB: last.sizeKiB as number } : null;
+}
+
+export interface SplitCheck {
+    runs: number;
+    /** Unix seconds. */
+    finish: number;
+}
+
+/**
+ * When a whole check that needs `checkSeconds` ends: it starts at `start` and stops after each
+ * window; it goes on at the first continuation run after the one before has stopped (a
+ * continuation that comes while it still runs finds the array busy and leaves it). null when the
+ * continuation runs given end before the check does.
+ */
+export function splitCheck(checkSeconds: number, windowSeconds: number, start: number,
+    continuations: readonly number[]): SplitCheck | null {
+    let runStart = start;
+    let left = checkSeconds;
+    for (let runs = 1; ; runs++) {
+        if (left <= windowSeconds) return { runs, finish: runStart + left };
+        left -= windowSeconds;
+        const stopped = runStart + windowSeconds;
+        const next = continuations.find(t => t > stopped);
+        if (next === undefined) return null;
+        runStart = next;
+    }
+}
+
+/** A whole check of one array: not known without a recorded speed, or past the continuation runs asked for. */
+export type WholeCheck = { kind: 'no-speed' } | { kind: 'beyond'; runs: number } | ({ kind: 'split' } & SplitCheck);
+
+/** A whole check at the array's last speed, over the window's runs; null when the window's length is unknown. */
+export function wholeCheck(speed: CheckSpeed | null, window: CheckWindow,
+    runs: { start: number; continuations: readonly number[] }): WholeCheck | null {
+    if (window.seconds === null) return null;
+    if (!speed) return { kind: 'no-speed' };
+    const split = splitCheck(speed.sizeKiB / speed.kibPerSecond, window.seconds, runs.start, runs.continuations);
+    return split ? { kind: 'split', ...split } : { kind: 'beyond', runs: runs.continuations.length + 1 };
+}

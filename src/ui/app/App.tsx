@@ -21,6 +21,8 @@ import { tellPageStatus } from '../../host/pageStatus';
 import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
 import { memoLast } from '../../md/memo';
+import { lastCheckSpeed } from '../../md/alerts/checkWindow';
+import { historyOf } from '../../md/history';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
 import { preloadSyncParts } from '../sync/lazySyncParts';
@@ -53,6 +55,11 @@ export function App() {
 const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
 const historyArrays = memoLast((model: HostModel) => [model.arrays.map(a => `${a.name}=${a.uuid}`).join(' ')],
     (model: HostModel) => model.arrays.map(a => ({ name: a.name, uuid: a.uuid })));
+
+/** Each array's last recorded check speed (the schedule card's whole-check estimate): new only when a history is. */
+const lastCheckSpeeds = memoLast((model: HostModel) => model.arrays.flatMap(a => [a.name, historyOf(model.history, a)]),
+    (model: HostModel) => new Map(model.arrays.map(a =>
+        [a.name, lastCheckSpeed(historyOf(model.history, a)?.operations ?? [])] as const)));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
@@ -104,7 +111,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
             {model?.mdAvailable && (
-                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} />
+                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)} />
             )}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>

@@ -10,12 +10,13 @@ import { GuardedButton } from '../common/GuardedButton';
 import { ChangeModal } from '../plan/lazyChangeModal';
 import { lazyModule } from '../common/lazyPart';
 import { text } from '../common/message';
-import { useCalendarAnswer } from './calendarAnswer';
-import { _, fmt } from '../../host/i18n';
+import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswer';
+import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
-import { checkWindow, type CheckWindow } from '../../md/alerts/checkWindow';
+import { checkWindow, wholeCheck, type CheckSpeed, type CheckWindow } from '../../md/alerts/checkWindow';
+import { currentCalendar } from '../../md/alerts/schedulePlan';
 import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
 
@@ -51,11 +52,35 @@ interface Row {
     schedule: ScheduledCheck;
 }
 
-const columns = (window: CheckWindow | null): Column<Row>[] => [
+const time = (seconds: number) => new Date(seconds * 1000).toLocaleString();
+
+/** How a whole check of the array goes over mdcheck's windows, at its last recorded speed. */
+function wholeCheckText(speed: CheckSpeed | null, window: CheckWindow, runs: SplitRuns | null): string {
+    if (!runs) return '';
+    const whole = wholeCheck(speed, window, runs);
+    if (whole === null) return '';
+    if (whole.kind === 'no-speed') return _('not known: no check recorded');
+    if (whole.kind === 'beyond') return fmt(_('more than $0 runs'), whole.runs);
+    return fmt(ngettext('$0 run, ends about $1', '$0 runs, ends about $1', whole.runs), whole.runs, time(whole.finish));
+}
+
+/** mdcheck's window and when its runs come: what the "Whole check" column needs. */
+interface SplitContext {
+    window: CheckWindow;
+    runs: SplitRuns | null;
+    lastChecks: ReadonlyMap<string, CheckSpeed | null>;
+}
+
+const columns = (window: CheckWindow | null, split: SplitContext | null): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
     { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window) },
+    ...(split ? [{
+        title: _('Whole check'),
+        cell: (r: Row) => (r.schedule.scheduler === 'mdcheck' && r.schedule.actionFor(r.array)
+            ? wholeCheckText(split.lastChecks.get(r.array) ?? null, split.window, split.runs) : ''),
+    }] : []),
 ];
 
 /** The check after a change: systemd follows raidtune's drop-in for the timer (a warning when not). */
@@ -67,10 +92,16 @@ function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) 
     );
 }
 
-export function CheckSchedule({ state, arrays, reread }: {
-    state: MonitorState; arrays: string[]; reread: () => void;
+export function CheckSchedule({ state, arrays, lastChecks, reread }: {
+    state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
 }) {
     const schedules = checkSchedules(state);
+    const window = checkWindow(state);
+    // A whole check over mdcheck's windows: its start timer's next run, then the continuation's.
+    const splitting = window !== null && schedules.some(s => s.scheduler === 'mdcheck' && s.enabled);
+    const runs = useSplitRuns(splitting ? currentCalendar(state, 'mdcheck_start.timer') : null,
+        currentCalendar(state, 'mdcheck_continue.timer'));
+    const split = splitting && window ? { window, runs, lastChecks } : null;
     const byName = [...arrays].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     const rows = schedules.flatMap(schedule => byName.map(array => ({ array, schedule })));
     const [changing, setChanging] = useState<Scheduler | null>(null);
@@ -119,10 +150,15 @@ export function CheckSchedule({ state, arrays, reread }: {
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns(checkWindow(state))} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, split)} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>
+                    {split && (
+                        <StackItem><Content component="small" id="whole-check-note">
+                            {_('Whole check: at the speed of the array\'s last recorded check (sync history); each run stops after the window, and the check goes on at mdcheck_continue.timer\'s next run.')}
+                        </Content></StackItem>
+                    )}
                 </Stack>
             </CardBody>
         </Card>

@@ -7,17 +7,20 @@
 import { StackItem } from '../pf';
 import { AlertsCard, type MonitorRead } from './AlertsCard';
 import { CheckSchedule } from './CheckSchedule';
+import type { CheckSpeed } from '../../md/alerts/checkWindow';
 
 // The sync history is not here but below the array cards (App.tsx): ten operations per array would
 // push the arrays, what an admin opens the page for, off the first screen.
-export function HealthOverTime({ monitor: { state, error, reread }, arrays }: {
-    monitor: MonitorRead; arrays: string[];
+export function HealthOverTime({ monitor: { state, error, reread }, arrays, lastChecks }: {
+    monitor: MonitorRead; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>;
 }) {
     return (
         <>
             <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>
             {state && (
-                <StackItem><CheckSchedule state={state} arrays={arrays} reread={reread} /></StackItem>
+                <StackItem>
+                    <CheckSchedule state={state} arrays={arrays} lastChecks={lastChecks} reread={reread} />
+                </StackItem>
             )}
         </>
     );

@@ -4,7 +4,8 @@
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
-    checkWindow, dropInDuration, durationSeconds, environmentEntries, parseWindowInput, windowDuration, windowsNeeded,
+    checkWindow, dropInDuration, durationSeconds, environmentEntries, lastCheckSpeed, parseCalendarIterations,
+    parseWindowInput, splitCheck, windowDuration,
 } from '../../../../src/md/alerts/checkWindow';
 import { scheduleInput, schedulePlan, scheduleUndo } from '../../../../src/md/alerts/schedulePlan';
 
@@ -68,14 +69,6 @@ test('checkWindow: the package\'s as systemd holds it, raidtune\'s drop-in befor
     expect(checkWindow(host({}, []))).toBeNull();
 });
 
-test('windowsNeeded: whole windows at the speed given; unknown without a speed or a length', () => {
-    const sixHours = { duration: '6 hours', seconds: 21600, source: 'package' as const };
-    expect(windowsNeeded(8e12, 100e6, sixHours)).toBe(4); // 80000 s of checking: 3.7 windows
-    expect(windowsNeeded(1e9, 100e6, sixHours)).toBe(1);
-    expect(windowsNeeded(8e12, 0, sixHours)).toBeNull();
-    expect(windowsNeeded(8e12, 100e6, { ...sixHours, seconds: null })).toBeNull();
-});
-
 test('the window is a drop-in on both services, then a reload; the undo takes them away and reloads', () => {
     const state = host();
     const input = { ...scheduleInput(state, 'mdcheck', false), window: '4' };
@@ -108,4 +101,33 @@ test('the window: unchanged plans nothing, a bad value gives its message and no 
         ['/etc/systemd/system/mdcheck_start.service.d/raidtune.conf', null],
         ['systemctl', 'daemon-reload'],
     ]);
+});
+
+test('parseCalendarIterations: systemd-analyze\'s next elapse and iterations, in UTC', () => {
+    const output = [
+        '  Original form: 1:05', 'Normalized form: *-*-* 01:05:00', '    Next elapse: Fri 2026-11-27 01:05:00 UTC',
+        '       From now: 10h left', '       Iter. #2: Sat 2026-11-28 01:05:00 UTC', '       From now: 1 day 10h left',
+    ].join('\n');
+    const at = (day: number) => Date.UTC(2026, 10, day, 1, 5) / 1000;
+    expect(parseCalendarIterations(output)).toEqual([at(27), at(28)]);
+    expect(parseCalendarIterations('Failed to parse calendar specification')).toEqual([]);
+});
+
+test('splitCheck: a check longer than the window goes on at the first continuation after each run stopped', () => {
+    const hour = 3600;
+    const day = 24 * hour;
+    const start = Date.UTC(2026, 11, 6, 1, 0) / 1000; // Sun 01:00
+    const daily = Array.from({ length: 10 }, (_, i) => start + 5 * 60 + i * day); // 01:05 from that day on
+    expect(splitCheck(5 * hour, 6 * hour, start, daily)).toEqual({ runs: 1, finish: start + 5 * hour });
+    // 14 hours: 6 on Sunday (the 01:05 run that day finds it busy), 6 on Monday from 01:05, 2 on Tuesday.
+    expect(splitCheck(14 * hour, 6 * hour, start, daily)).toEqual({ runs: 3, finish: daily[2] + 2 * hour });
+    expect(splitCheck(100 * hour, 6 * hour, start, daily.slice(0, 3))).toBeNull();
+});
+
+test('lastCheckSpeed: the newest check or repair with a speed, a run stopped at its window\'s end too', () => {
+    const op = (type: string, avgKiBs: number | null, finished: boolean) =>
+        ({ type, avgKiBs, sizeKiB: 1000, finished }) as never;
+    const ops = [op('recover', 900, true), op('check', 500, false), op('check', 300, true)];
+    expect(lastCheckSpeed(ops)).toEqual({ kibPerSecond: 500, sizeKiB: 1000 });
+    expect(lastCheckSpeed([op('check', null, true), op('resync', 100, true)])).toBeNull();
 });

@@ -16,8 +16,9 @@ import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import { checkWindow, wholeCheck, type CheckSpeed, type CheckWindow } from '../../md/alerts/checkWindow';
-import { currentCalendar } from '../../md/alerts/schedulePlan';
-import { dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle } from '../../md/alerts/schedulePlan';
+import {
+    currentCalendar, dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle,
+} from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
 
 // The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.

@@ -162,17 +162,18 @@ describe('capped by the maximum', () => {
     // 30000 KiB/s per device with a maximum of 30000; each member moves its 30000 at 25% busy.
     const capped = { rate: 30000, members: even(30000, 0.25) };
 
-    test('within 5% of the effective maximum', () => {
+    test('within 10% of the effective maximum', () => {
         expect(findingsOf(capped, { min: 1000, max: 30000 })).toEqual([{
             kind: 'capped-by-max', rateKiBs: 30000, maxKiBs: 30000,
             fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2000000 }, noFix: null,
         }]);
-        // 28500 is exactly 95% of 30000: still capped.
-        expect(kinds(findingsOf({ ...capped, rate: 28500 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
+        // 27000 is exactly 90% of 30000: still capped (a capped window measured 94.7% on Linux 7.3).
+        expect(kinds(findingsOf({ ...capped, rate: 28400 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
+        expect(kinds(findingsOf({ ...capped, rate: 27000 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
     });
 
-    test('no finding below 95% of the maximum', () => {
-        expect(findingsOf({ ...capped, rate: 28000 }, { min: 1000, max: 30000 })).toEqual([]);
+    test('no finding below 90% of the maximum', () => {
+        expect(findingsOf({ ...capped, rate: 26900 }, { min: 1000, max: 30000 })).toEqual([]);
     });
 
     test('the array\'s own maximum counts, not the system one', () => {

@@ -91,6 +91,13 @@ ${TOOL_TEXT}RAIDTUNE_EOF`);
     await vm.guest.runOk(`echo 'paused ${offStep} md0 0' > ${STATE}/check-window/${uuid}.window`);
     const rounded = Math.floor(offStep / 8) * 8;
 
+    // md refuses a sync_min above sync_max (EINVAL): said, nothing started, the record kept.
+    await vm.guest.runOk(`echo ${rounded - 8} > ${MD}/sync_max`);
+    expect(await tool('resume')).toEqual({ code: 1, out: '', err: `md0: the kernel refused ${offStep} in sync_min` });
+    expect(await kernel('sync_action')).toBe('idle');
+    expect(await record(uuid)).toBe(`paused ${offStep} md0 0`);
+    await vm.guest.runOk(`echo max > ${MD}/sync_max`);
+
     const resumed = await tool('resume');
     expect(resumed).toEqual({ code: 0, out: `md0: check resumed at sector ${rounded}`, err: '' });
     expect(await kernel('sync_min')).toBe(String(rounded));

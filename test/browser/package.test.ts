@@ -88,15 +88,15 @@ describe('the RPM', () => {
         const query = (...args: string[]) => execFileSync('rpm', ['-qp', ...args, RPM], { encoding: 'utf8' }).trim();
         expect(query('--queryformat', '%{NAME} %{VERSION} %{ARCH}')).toBe(`cockpit-raidtune ${VERSION} noarch`);
         const requires = query('--requires').split('\n');
-        // /usr/bin/python3: raidtune-metrics' shebang; /bin/sh: raidtune-history's; config(...): rpm's
-        // own for %config files.
+        // /usr/bin/python3: raidtune-metrics' shebang; /bin/sh: raidtune-history's and
+        // raidtune-check-window's; config(...): rpm's own for %config files.
         expect(requires).toEqual(expect.arrayContaining(['cockpit-bridge >= 215', 'mdadm', '/usr/bin/python3', '/bin/sh',
             `config(cockpit-raidtune) = ${VERSION}-1`]));
         expect(requires.filter(r => !r.startsWith('rpmlib('))).toHaveLength(5);
         expect(query('--provides')).toContain('bundled(npm(react)) = ');
     });
 
-    test('installs the page, the metainfo, raidtune-metrics and raidtune-history, nothing else', () => {
+    test('installs the page, the metainfo, raidtune-metrics, raidtune-history and raidtune-check-window, nothing else', () => {
         const installed = files(root).sort();
         const assets = readdirSync(join(REPO, 'dist/assets')).map(a => `/usr/share/cockpit/raidtune/assets/${a}`);
         // The code-split chunks index.js imports (statically, or when a dialog first opens).
@@ -111,6 +111,7 @@ describe('the RPM', () => {
             `/usr/share/licenses/cockpit-raidtune-${VERSION}/index.js.LEGAL.txt`,
             '/usr/share/metainfo/org.cockpit_project.raidtune.metainfo.xml',
             '/usr/libexec/raidtune/raidtune-history',
+            '/usr/libexec/raidtune/raidtune-check-window',
             '/usr/libexec/raidtune/raidtune-metrics',
             '/usr/lib/systemd/system/raidtune-history.service',
             '/usr/lib/systemd/system/raidtune-history.timer',

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Runs the check window's host tool (recorder/raidtune-check-window) with the real sh against a
+// temporary sysfs-like tree: what it reads and refuses, what it writes where. The kernel's own part
+// (its rounding and refusals, a check really paused and resumed) is proven in
+// test/vm/checkWindow.test.ts; a plain file here takes any value written to it.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+const TOOL = join(__dirname, '../../../recorder/raidtune-check-window');
+const UUID = '0a1b2c3d-1111-2222-3333-444455556666';
+
+let root: string;
+const at = (path: string) => join(root, path);
+const write = (path: string, text: string) => {
+    mkdirSync(dirname(at(path)), { recursive: true });
+    writeFileSync(at(path), `${text}\n`);
+};
+const md = (name: string, attributes: Record<string, string>) => {
+    for (const [file, value] of Object.entries(attributes)) write(`sys/block/${name}/md/${file}`, value);
+};
+const attr = (name: string, file: string) => readFileSync(at(`sys/block/${name}/md/${file}`), 'utf8').trim();
+const recordPath = (key = UUID) => at(`state/check-window/${key}.window`);
+const record = (key = UUID) => (existsSync(recordPath(key)) ? readFileSync(recordPath(key), 'utf8').trim() : null);
+const run = (...args: string[]) => {
+    const r = spawnSync('sh', [TOOL, ...args], { encoding: 'utf8' });
+    return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
+};
+const tool = (command: string) => run(command, at('sys'), at('state'));
+
+function array(name: string, attributes: Record<string, string> = {}) {
+    md(name, {
+        uuid: UUID, sync_action: 'idle', sync_completed: 'none', sync_min: '0', mismatch_cnt: '0', ...attributes,
+    });
+}
+
+beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), 'raidtune-check-window-'));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+test('pause stops a check and records its position, mismatches and name under the array\'s uuid', () => {
+    array('md0', { sync_action: 'check', sync_completed: '65536 / 1048576', mismatch_cnt: '128' });
+    expect(tool('pause')).toEqual({ code: 0, out: 'md0: check paused at sector 65536 of 1048576 (6%)', err: '' });
+    expect(attr('md0', 'sync_action')).toBe('idle');
+    expect(record()).toBe('paused 65536 md0 128');
+    // Written through a temporary name: nothing else is left.
+    expect(readdirSync(at('state/check-window'))).toEqual([`${UUID}.window`]);
+});
+
+test('pause leaves every other sync running and says so; idle arrays are no news', () => {
+    array('md0', { sync_action: 'repair', sync_completed: '10 / 100' });
+    md('md1', { uuid: '0a1b2c3d-1111-2222-3333-444455550001', sync_action: 'resync' });
+    md('md2', { uuid: '0a1b2c3d-1111-2222-3333-444455550002', sync_action: 'idle' });
+    expect(tool('pause')).toEqual({
+        code: 0, out: '', err: 'md0: repair is not a check: left running\nmd1: resync is not a check: left running',
+    });
+    expect([attr('md0', 'sync_action'), attr('md1', 'sync_action')]).toEqual(['repair', 'resync']);
+    expect(existsSync(at('state/check-window')) && readdirSync(at('state/check-window'))).toEqual([]);
+});
+
+test('pause takes a check that has not started yet from where it would start; a uuid not md\'s keys by name', () => {
+    array('md0', { uuid: 'a b;c', sync_action: 'check', sync_completed: 'delayed' });
+    expect(tool('pause')).toEqual({ code: 0, out: 'md0: check paused at sector 0', err: '' });
+    expect(record('md0')).toBe('paused 0 md0 0');
+});
+
+test('names that are not md\'s are not touched', () => {
+    array('md0.old', { sync_action: 'check', sync_completed: '8 / 16' });
+    array('mdX', { sync_action: 'check', sync_completed: '8 / 16' });
+    expect(tool('pause')).toEqual({ code: 0, out: '', err: '' });
+    expect([attr('md0.old', 'sync_action'), attr('mdX', 'sync_action')]).toEqual(['check', 'check']);
+});
+
+test('resume continues an idle array\'s check from its record; a busy or missing array keeps its record', () => {
+    array('md0');
+    write(`state/check-window/${UUID}.window`, 'paused 65536 md0 128');
+    write('state/check-window/0a1b2c3d-1111-2222-3333-444455550009.window', 'paused 800 md9 0');
+    expect(tool('resume')).toEqual({
+        code: 0, out: 'md0: check resumed at sector 65536', err: 'md9: not present; its check stays paused at sector 800',
+    });
+    expect([attr('md0', 'sync_min'), attr('md0', 'sync_action')]).toEqual(['65536', 'check']);
+    expect(record()).toBe('resumed 65536 md0 128');
+    expect(record('0a1b2c3d-1111-2222-3333-444455550009')).toBe('paused 800 md9 0');
+
+    write(`state/check-window/${UUID}.window`, 'paused 65536 md0 128');
+    md('md0', { sync_action: 'resync', sync_min: '0' });
+    expect(tool('resume').err).toContain('md0: busy (resync); its check stays paused at sector 65536');
+    expect(attr('md0', 'sync_min')).toBe('0');
+    expect(record()).toBe('paused 65536 md0 128');
+});
+
+test('an array found by its uuid under another name after a re-assembly', () => {
+    array('md127');
+    write(`state/check-window/${UUID}.window`, 'paused 4096 md0 0');
+    expect(tool('resume').out).toBe('md127: check resumed at sector 4096');
+    expect(record()).toBe('resumed 4096 md127 0');
+});
+
+test('a resumed check seen idle has ended: sync_min back to 0, the mismatches of every part, the record dropped', () => {
+    array('md0', { sync_min: '90112', mismatch_cnt: '64' });
+    write(`state/check-window/${UUID}.window`, 'resumed 65536 md0 128');
+    expect(tool('tidy')).toEqual({
+        code: 0, out: 'md0: the check resumed at sector 65536 has ended; mismatch_cnt over the whole check: 192; sync_min is 0', err: '',
+    });
+    expect(attr('md0', 'sync_min')).toBe('0');
+    expect(record()).toBeNull();
+});
+
+test('a resumed check still running is paused again, its mismatches added', () => {
+    array('md0', { sync_action: 'check', sync_completed: '98304 / 1048576', mismatch_cnt: '64' });
+    write(`state/check-window/${UUID}.window`, 'resumed 65536 md0 128');
+    expect(tool('pause').out).toBe('md0: check paused at sector 98304 of 1048576 (9%)');
+    expect(record()).toBe('paused 98304 md0 192');
+});
+
+test.each([
+    'paused 65536;reboot md0 0', 'paused 65536 ../../etc 0', 'paused 65536 md0 0 extra', 'running 65536 md0 0',
+    'paused -1 md0 0', 'paused 65536 md0', 'paused 65536 MD0 0', '',
+])('a record that is not ours (%j) is dropped, nothing written', text => {
+    array('md0');
+    write(`state/check-window/${UUID}.window`, text);
+    const { code, err } = tool('resume');
+    expect(code).toBe(1);
+    expect(err).toBe(`raidtune-check-window: ${recordPath()} is not a valid record: dropped`);
+    expect([attr('md0', 'sync_min'), attr('md0', 'sync_action')]).toEqual(['0', 'idle']);
+    expect(record()).toBeNull();
+});
+
+test.each([[[]], [['check']], [['pause', '/sys', '/var/lib/raidtune', 'more']]])('bad usage %j: exit 2', args => {
+    expect(run(...args)).toEqual({ code: 2, out: '', err: 'usage: raidtune-check-window pause|resume|tidy [SYS_ROOT [STATE_DIR]]' });
+});

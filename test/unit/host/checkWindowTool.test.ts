@@ -5,22 +5,14 @@
 // test/vm/checkWindow.test.ts; a plain file here takes any value written to it.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeTree } from './fakeSysfs';
 
 const TOOL = join(__dirname, '../../../recorder/raidtune-check-window');
 const UUID = '0a1b2c3d-1111-2222-3333-444455556666';
 
-let root: string;
-const at = (path: string) => join(root, path);
-const write = (path: string, text: string) => {
-    mkdirSync(dirname(at(path)), { recursive: true });
-    writeFileSync(at(path), `${text}\n`);
-};
-const md = (name: string, attributes: Record<string, string>) => {
-    for (const [file, value] of Object.entries(attributes)) write(`sys/block/${name}/md/${file}`, value);
-};
+const { at, write, md } = fakeTree('raidtune-check-window-');
 const attr = (name: string, file: string) => readFileSync(at(`sys/block/${name}/md/${file}`), 'utf8').trim();
 const recordPath = (key = UUID) => at(`state/check-window/${key}.window`);
 const record = (key = UUID) => (existsSync(recordPath(key)) ? readFileSync(recordPath(key), 'utf8').trim() : null);
@@ -35,11 +27,6 @@ function array(name: string, attributes: Record<string, string> = {}) {
         uuid: UUID, sync_action: 'idle', sync_completed: 'none', sync_min: '0', mismatch_cnt: '0', ...attributes,
     });
 }
-
-beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'raidtune-check-window-'));
-});
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 test('pause stops a check and records its position, mismatches and name under the array\'s uuid', () => {
     array('md0', { sync_action: 'check', sync_completed: '65536 / 1048576', mismatch_cnt: '128' });

@@ -4,23 +4,15 @@
 // it writes must be what the core's parser reads (src/md/history.ts), bounded and root-readable.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeTree } from './fakeSysfs';
 import { parseHistoryFile, parseSyncHistory, type SyncOperation } from '../../../src/md/history';
 
 const RECORDER = join(__dirname, '../../../recorder/raidtune-history');
 const UUID = '0a1b2c3d:11112222:33334444:55556666';
 
-let root: string;
-const at = (path: string) => join(root, path);
-const write = (path: string, text: string) => {
-    mkdirSync(dirname(at(path)), { recursive: true });
-    writeFileSync(at(path), `${text}\n`);
-};
-const md = (name: string, attributes: Record<string, string>) => {
-    for (const [file, value] of Object.entries(attributes)) write(`sys/block/${name}/md/${file}`, value);
-};
+const { at, write, md } = fakeTree('raidtune-history-');
 const run = (now: number, keep = 50) => execFileSync('sh', [RECORDER, at('sys'), at('proc'), at('state'), String(keep), String(now)]);
 const historyFile = (key = UUID) => at(`state/history/${key}.jsonl`);
 const operations = (key = UUID): SyncOperation[] =>
@@ -35,10 +27,8 @@ function idleArray(name = 'md0', uuid = UUID) {
 }
 
 beforeEach(() => {
-    root = mkdtempSync(join(tmpdir(), 'raidtune-history-'));
     idleArray();
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 test('a check seen running, then idle: one finished operation with the kernel\'s figures', () => {
     run(1000);

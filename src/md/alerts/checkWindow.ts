@@ -2,9 +2,12 @@
 // The window of mdadm's own periodic check: how long one run of `mdcheck` may check before it stops.
 // mdcheck records where it stopped, and mdcheck_continue.timer's next run resumes from there (through
 // md's sync_min), so a check too long for one night is split over several. Both mdcheck_start.service
-// and mdcheck_continue.service pass MDADM_CHECK_DURATION to `mdcheck --duration`, which hands it to
-// `date --date "now + <duration>"`; mdadm ships "6 hours". raidtune sets it with a drop-in on each
-// service (an Environment= line that sorts after the package's), never by editing the package's units.
+// and mdcheck_continue.service pass MDADM_CHECK_DURATION to `mdcheck --duration`, which ends the run
+// at `date --date "<duration>"` (a duration alone reads as that long from now); mdadm ships "6 hours".
+// raidtune sets it with a drop-in on each service (an Environment= line that sorts after the
+// package's), never by editing the package's units. Not seen here: a value in the units'
+// EnvironmentFile (/run/sysconfig/mdadm, which upstream's SUSE mdadm_env.sh writes) overrides it;
+// Debian 12 has neither.
 
 import { N_, msg } from '../message';
 import { fieldError, type Parsed } from '../validate';
@@ -45,7 +48,7 @@ const UNIT_SECONDS: [RegExp, number][] = [
     [/^(?:min|mins|minute|minutes)$/i, 60], [/^(?:hour|hours)$/i, 3600], [/^(?:day|days)$/i, 86400],
 ];
 
-/** Seconds of a duration as date(1) reads "now + 6 hours" ("1 hour 30 minutes" too); null otherwise. */
+/** Seconds of a duration as date(1) reads "6 hours" from now ("1 hour 30 minutes" too); null otherwise. */
 export function durationSeconds(text: string): number | null {
     const parts = text.trim().split(/\s+/);
     if (parts.length % 2 || !parts[0]) return null;

@@ -3,7 +3,7 @@
 // it on) read from `systemctl show` with the alerts' units, and turned on or off as a plan. The
 // recorder itself is recorder/raidtune-history; what it writes is read by src/md/history.ts.
 
-import type { MonitorState } from './alerts/monitor';
+import { unitOf, type MonitorState } from './alerts/monitor';
 import { HISTORY_TIMER } from './history';
 import { msg, N_ } from './message';
 import type { Plan } from './plan';
@@ -16,7 +16,7 @@ export type RecordingState = 'on' | 'off' | 'not-installed' | 'unknown';
 
 export function recordingState(state: MonitorState | null): RecordingState {
     if (!state || state.units === null) return 'unknown';
-    const timer = state.units.find(u => u.id === HISTORY_TIMER);
+    const timer = unitOf(state, HISTORY_TIMER);
     if (!timer) return 'not-installed';
     return timer.activeState === 'active' ? 'on' : 'off';
 }

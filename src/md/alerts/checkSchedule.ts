@@ -10,7 +10,7 @@
 //   out of time where it stopped).
 // The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written.
 
-import type { MonitorState, MonitorUnit } from './monitor';
+import { unitOf, type MonitorState, type MonitorUnit } from './monitor';
 
 export type CheckAction = 'check' | 'repair';
 export type Scheduler = 'raid-check' | 'checkarray' | 'mdcheck';
@@ -48,9 +48,6 @@ function cronSchedule(text: string | undefined, program: string): string | null 
     return fields[0].startsWith('@') ? fields[0] : fields.slice(0, 5).join(' ');
 }
 
-function timer(state: MonitorState, id: string): MonitorUnit | null {
-    return state.units?.find(u => u.id === id) ?? null;
-}
 
 const timerEnabled = (t: MonitorUnit) => t.activeState === 'active' || t.unitFileState === 'enabled';
 
@@ -62,7 +59,7 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
     const checked = words(vars.get('CHECK_DEVS'));
     const repaired = words(vars.get('REPAIR_DEVS'));
     const skipped = words(vars.get('SKIP_DEVS'));
-    const runner = timer(state, 'raid-check.timer');
+    const runner = unitOf(state, 'raid-check.timer');
     const cron = cronSchedule(state.scheduleFiles.get('cron.d/raid-check'), 'raid-check');
     return {
         scheduler: 'raid-check',
@@ -91,7 +88,7 @@ function checkarray(state: MonitorState): ScheduledCheck | null {
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {
-    const start = timer(state, 'mdcheck_start.timer');
+    const start = unitOf(state, 'mdcheck_start.timer');
     if (!start) return null;
     return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null, actionFor: () => 'check' };
 }

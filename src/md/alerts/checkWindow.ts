@@ -11,10 +11,9 @@
 
 import { N_, msg } from '../message';
 import { fieldError, type Parsed } from '../validate';
-import { CHECK_SERVICES, type MonitorState, type MonitorUnit } from './monitor';
+import { CHECK_SERVICES, dropInValues, unitOf, type MonitorState } from './monitor';
 import type { SyncOperation } from '../history';
 
-export const WINDOW_SERVICES = CHECK_SERVICES;
 export const DURATION_VARIABLE = 'MDADM_CHECK_DURATION';
 export const windowDropInFile = (service: string) => `systemd/system/${service}.d/raidtune.conf`;
 
@@ -38,10 +37,8 @@ export function environmentEntries(value: string): Map<string, string> {
 
 /** The duration a drop-in sets: its last Environment= line that assigns it; null when none does. */
 export function dropInDuration(text: string | undefined): string | null {
-    const values = (text ?? '').split('\n').map(l => /^\s*Environment\s*=\s*(.*?)\s*$/.exec(l)?.[1])
-        .filter((v): v is string => v !== undefined).map(v => environmentEntries(v).get(DURATION_VARIABLE))
-        .filter((v): v is string => v !== undefined);
-    return values.length ? values[values.length - 1] : null;
+    const values = dropInValues(text, 'Environment').map(v => environmentEntries(v).get(DURATION_VARIABLE));
+    return values.filter((v): v is string => v !== undefined).pop() ?? null;
 }
 
 const UNIT_SECONDS: [RegExp, number][] = [
@@ -70,13 +67,11 @@ export interface CheckWindow {
     source: 'raidtune' | 'package';
 }
 
-const unit = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
-
 /** The window mdcheck_start.service runs with; null where the host has no such service. */
 export function checkWindow(state: MonitorState): CheckWindow | null {
-    const service = unit(state, WINDOW_SERVICES[0]);
+    const service = unitOf(state, CHECK_SERVICES[0]);
     if (!service) return null;
-    const own = dropInDuration(state.scheduleFiles.get(windowDropInFile(WINDOW_SERVICES[0])));
+    const own = dropInDuration(state.scheduleFiles.get(windowDropInFile(CHECK_SERVICES[0])));
     const duration = own ?? environmentEntries(service.environment ?? '').get(DURATION_VARIABLE) ?? null;
     if (duration === null) return null;
     return { duration, seconds: durationSeconds(duration), source: own === null ? 'package' : 'raidtune' };
@@ -84,7 +79,7 @@ export function checkWindow(state: MonitorState): CheckWindow | null {
 
 /** The services of the window the host has (mdcheck_continue.service may be missing on old mdadm). */
 export function windowServices(state: MonitorState): string[] {
-    return WINDOW_SERVICES.filter(id => unit(state, id));
+    return CHECK_SERVICES.filter(id => unitOf(state, id));
 }
 
 /** The window as typed, in hours ("4", "1.5"): minutes, or null for '' (the package's own). */

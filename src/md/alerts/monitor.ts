@@ -131,6 +131,17 @@ function timerCalendar(value: string | undefined): string | null {
     return /^\{ OnCalendar=(.*?) ;/.exec(value ?? '')?.[1] ?? null;
 }
 
+/** The unit `id` as systemd holds it; null when systemd does not know it (or does not run). */
+export function unitOf(state: MonitorState, id: string): MonitorUnit | null {
+    return state.units?.find(u => u.id === id) ?? null;
+}
+
+/** The values of a drop-in's `key=` lines, in order (the last is the one systemd keeps). */
+export function dropInValues(text: string | undefined, key: string): string[] {
+    const line = new RegExp(`^\\s*${key}\\s*=\\s*(.*?)\\s*$`);
+    return (text ?? '').split('\n').map(l => line.exec(l)?.[1]).filter((v): v is string => v !== undefined);
+}
+
 /** The unit that runs the monitor: an active one first, else the first that exists. */
 export function monitorUnit(state: MonitorState): MonitorUnit | null {
     const units = state.units?.filter(u => (MONITOR_UNITS as readonly string[]).includes(u.id)) ?? [];

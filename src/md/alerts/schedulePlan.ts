@@ -18,7 +18,7 @@ import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
 import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
-import type { MonitorState, MonitorUnit } from './monitor';
+import { dropInValues, unitOf, type MonitorState } from './monitor';
 import * as checkWindow from './checkWindow';
 
 export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs' | 'window';
@@ -57,8 +57,6 @@ const SYSCONFIG = 'sysconfig/raid-check';
 const DEFAULT_MDADM = 'default/mdadm';
 export const dropInFile = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
 
-const unitOf = (state: MonitorState, id: string): MonitorUnit | null => state.units?.find(u => u.id === id) ?? null;
-
 /** The timer whose calendar the dialog sets, where the host has it (raid-check may run from cron). */
 export function scheduleTimer(state: MonitorState, scheduler: Scheduler): string | null {
     const timer = SCHEDULER_TIMER[scheduler];
@@ -81,8 +79,7 @@ export function withShellVariable(text: string, name: string, value: string): st
 
 /** The OnCalendar a drop-in leaves in force: its last one ('' resets); null when it sets none. */
 export function dropInCalendar(text: string | undefined): string | null {
-    const values = (text ?? '').split('\n').map(l => /^\s*OnCalendar\s*=\s*(.*?)\s*$/.exec(l)?.[1]).filter(v => v !== undefined);
-    return values.length ? values[values.length - 1] || null : null;
+    return dropInValues(text, 'OnCalendar').pop() || null;
 }
 
 export function dropInText(timer: string, spec: string): string {
@@ -260,8 +257,8 @@ export function schedulePlanTitle(scheduler: Scheduler): Message {
 
 /**
  * The change as a plan: the files first (mdcheck's window among them: checkWindow.ts), then
- * `daemon-reload` when a drop-in changed, then mdcheck's
- * timers enabled or disabled, then `try-restart` of the timer whose calendar changed. `timerEnabled`:
+ * `daemon-reload` when a drop-in changed, then mdcheck's timers enabled or disabled, then
+ * `try-restart` of the timer whose calendar changed. `timerEnabled`:
  * whether mdcheck's timer runs now. No plan and no error while the host has not yet answered for the
  * calendar spec typed.
  */

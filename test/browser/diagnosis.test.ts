@@ -54,7 +54,7 @@ test('gathering data first, then each array says why it is slow, with its number
         /^Capped by the maximum: It runs at 3\d\.\d MB\/s per disk, at the maximum of 30\.7 MB\/s that applies to this array: the limit, not the disks, sets the pace\.$/);
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md2', 'slow-member'))).toMatch(
-        /^One slow member: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.9\d MB\/s, they move 0\.9\d MB\/s\. One slow disk holds back the whole array: check its health with smartctl -a \/dev\/sdj$/);
+        /^One member holds the sync back: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.9\d MB\/s, they move 0\.9\d MB\/s: the sync waits for it\. A failing or slower disk does this, and so does one that gets more of the other I\/O than its peers\. Check its health with smartctl -a \/dev\/sdj$/);
     // Scrolled to, as a reader would: a card out of view is not laid out (content-visibility), so it has no innerText.
     const smartctl = await inView(finding('md2', 'slow-member').locator('code'));
     await waitUntil('the command laid out', async () => (await smartctl.innerText()) !== '');

@@ -18,7 +18,7 @@ export function findingTitle(finding: Finding): string {
     case 'capped-by-max': return _('Capped by the maximum');
     case 'starved': return _('Starved by other I/O');
     case 'stripe-cache-full': return _('Stripe cache full');
-    case 'slow-member': return _('One slow member');
+    case 'slow-member': return _('One member holds the sync back');
     case 'frozen': return _('Paused');
     case 'delayed': return _('Waiting for another array');
     case 'background-jobs': return _('Background jobs on the host');
@@ -54,7 +54,9 @@ export function findingText(finding: Finding): string {
             + (finding.noFix === 'largest' ? ' ' + _('It is already at the kernel\'s largest size.')
                 : finding.noFix === 'no-gain' ? ' ' + _('A larger cache would not make it faster: something else sets the pace (see the what-if table).') : '');
     case 'slow-member':
-        return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6. One slow disk holds back the whole array: check its health with'),
+        // A failing disk and one that takes more of the other I/O than its identical peers (and so
+        // queues near its limit) look the same in the counters (README, issue #14): both are said.
+        return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6: the sync waits for it. A failing or slower disk does this, and so does one that gets more of the other I/O than its peers. Check its health with'),
             finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare),
             ms(finding.peerMsPerMiB),
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));

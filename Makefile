@@ -52,15 +52,18 @@ install-files: build/$(METAINFO)
 	$(MAKE) install-history
 
 # raidtune-history: the sync history recorder, its service and timer (off until the page turns it on).
-# raidtune-check-window: pauses and resumes md checks for a window where the host has no mdcheck (no
-# units yet).
+# raidtune-check-window: pauses and resumes md checks for a window where the host has no mdcheck, and
+# holds the window's limits; its template service and two timers (off until the page sets a window).
 install-history:
 	install -D -m 755 recorder/raidtune-history $(DESTDIR)$(LIBEXECDIR)/raidtune/raidtune-history
 	install -m 755 recorder/raidtune-check-window $(DESTDIR)$(LIBEXECDIR)/raidtune/raidtune-check-window
 	mkdir -p $(DESTDIR)$(UNITDIR)
-	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' recorder/raidtune-history.service.in > $(DESTDIR)$(UNITDIR)/raidtune-history.service
-	chmod 644 $(DESTDIR)$(UNITDIR)/raidtune-history.service
-	install -m 644 recorder/raidtune-history.timer $(DESTDIR)$(UNITDIR)/raidtune-history.timer
+	for unit in raidtune-history.service raidtune-check-window@.service; do \
+	    sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' recorder/$$unit.in > $(DESTDIR)$(UNITDIR)/$$unit && \
+	    chmod 644 $(DESTDIR)$(UNITDIR)/$$unit || exit 1; \
+	done
+	install -m 644 recorder/raidtune-history.timer recorder/raidtune-check-window-start.timer \
+	    recorder/raidtune-check-window-end.timer $(DESTDIR)$(UNITDIR)/
 
 # raidtune-metrics for node_exporter's textfile collector: the script, its service and timer (off
 # until enabled), its settings (kept when present) and the example alert rules.

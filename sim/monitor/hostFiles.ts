@@ -63,9 +63,15 @@ export function writeMonitorFiles(root: string): void {
     if (!existsSync(join(root, UNITS_DIR, 'mdmonitor.service'))) {
         writeUnit(root, 'mdmonitor.service', { activeState: 'active', unitFileState: 'static' });
     }
-    // raidtune's own history recorder, installed with the plugin and off until the page turns it on.
-    if (!existsSync(join(root, UNITS_DIR, 'raidtune-history.timer'))) {
-        writeUnit(root, 'raidtune-history.timer', { activeState: 'inactive', unitFileState: 'disabled' });
+    // raidtune's own history recorder and check window timers, installed with the plugin and off
+    // until the page turns them on (the window's calendars as the package ships them).
+    const installed: [string, string | undefined][] = [['raidtune-history.timer', undefined],
+        ['raidtune-check-window-start.timer', '*-*-* 01:00:00'], ['raidtune-check-window-end.timer', '*-*-* 07:00:00'],
+        ['raidtune-check-window@off.service', undefined]];
+    for (const [unit, calendar] of installed) {
+        if (!existsSync(join(root, UNITS_DIR, unit))) {
+            writeUnit(root, unit, { activeState: 'inactive', unitFileState: unit.endsWith('.service') ? 'static' : 'disabled', calendar });
+        }
     }
 }
 
@@ -81,8 +87,10 @@ function shellWord(text: string): string {
  *   <root>/etc/systemd/system, else the package's own (`<unit>.calendar`); and each service's
  *   Environment: the drop-in's last Environment= (it replaces the package's variable of the same
  *   name, as systemd's does: the simulated services have one variable), else the package's;
- * - `restart` and `try-restart` of a known unit succeed; a running timer computes its next run from
+ * - `restart` and `try-restart` of known units succeed; a running timer computes its next run from
  *   the calendar it has loaded (with this machine's own `systemd-analyze calendar`);
+ * - `start` of known units succeeds and adds their names to <units dir>/started (the service
+ *   itself does not run here: its tool is tested on its own and on a real kernel);
  * - `enable` and `disable` (with `--now`: start or stop) change the unit's state;
  * anything else exits 1.
  */
@@ -120,8 +128,12 @@ export function writeSystemctlStandIn(path: string, root: string): void {
         '    if [ -f "$dropin" ]; then sed -n "s/^$key=//p" "$dropin" | tail -n 1 > "$loaded"; else rm -f "$loaded"; fi',
         '  done;;',
         'restart|try-restart)',
-        '  known "$1"',
-        '  case "$1" in *.timer) if grep -q "^ActiveState=active" "$units/$1"; then rearm "$1"; fi;; esac;;',
+        '  for unit in "$@"; do',
+        '    known "$unit"',
+        '    case "$unit" in *.timer) if grep -q "^ActiveState=active" "$units/$unit"; then rearm "$unit"; fi;; esac',
+        '  done;;',
+        'start)',
+        '  for unit in "$@"; do known "$unit"; echo "$unit" >> "$units/started"; done;;',
         'enable|disable)',
         '  now=; if [ "$1" = --now ]; then now=1; shift; fi',
         '  for unit in "$@"; do',

@@ -13,8 +13,8 @@ import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import { parseCalendarIterations } from '../md/alerts/checkWindow';
 import { HISTORY_TIMER } from '../md/history';
 import {
-    CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, parseMonitorRead, SCHEDULE_FILES, UNIT_PROPERTIES,
-    type MonitorState,
+    CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, OWN_WINDOW_TIMERS, parseMonitorRead, SCHEDULE_FILES,
+    UNIT_PROPERTIES, type MonitorState,
 } from '../md/alerts/monitor';
 
 // $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
@@ -43,7 +43,7 @@ function reason(error: unknown): string {
 
 export async function readMonitorState(config: HostConfig): Promise<MonitorState> {
     const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES, ...MONITOR_UNITS,
-        ...CHECK_TIMERS, ...CHECK_SERVICES, HISTORY_TIMER];
+        ...CHECK_TIMERS, ...CHECK_SERVICES, HISTORY_TIMER, ...OWN_WINDOW_TIMERS];
     try {
         // 'try': a file only root may read is still read where the session may become root.
         const output = await cockpitApi().spawn(argv, { superuser: 'try', err: 'message', environ: ['LC_ALL=C'] });
@@ -88,12 +88,12 @@ export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
 
 /**
  * The next `count` times a calendar spec elapses after `baseTime` (unix seconds), as systemd's own
- * parser computes them (TZ=UTC, so the times read back without the host's zone); [] when it cannot.
+ * parser computes them in the host's time zone, as its timers run; [] when it cannot.
  */
 export async function calendarRuns(spec: string, baseTime: number, count: number): Promise<number[]> {
     const argv = ['systemd-analyze', 'calendar', `--iterations=${count}`, `--base-time=@${Math.floor(baseTime)}`, '--', spec];
     try {
-        return parseCalendarIterations(await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C', 'TZ=UTC'] }));
+        return parseCalendarIterations(await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C'] }));
     } catch {
         return [];
     }

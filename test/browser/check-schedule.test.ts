@@ -7,7 +7,8 @@
 // raid-check's action, lists and calendar (a drop-in, reloaded and restarted by the simulated
 // systemctl, whose next run this machine's real systemd-analyze computes), the card showing the new
 // schedule and the undo giving back each file's old text byte for byte; bad input refused with
-// systemd's own message and nothing written.
+// systemd's own message and nothing written. Where the check has no window of its own (checkarray,
+// raid-check), raidtune's: its timers' drop-ins, its limits file, both timers on, and the undo.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
+import { parseCalendarIterations } from '../../src/md/alerts/checkWindow';
 
 const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#check-schedule' });
 
@@ -100,6 +102,68 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(before);
     await waitUntil('checkarray off again', async () => (await rows())[0][3] === 'disabled');
+});
+
+test('Debian: a check window of raidtune\'s own (checkarray has none): its timers set and on, with its limits; the undo takes it away', async () => {
+    const left = etcText('default/mdadm');
+    writeEtc('default/mdadm', 'AUTOCHECK=true\n');
+    await reload();
+    await waitUntil('checkarray on, no window', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    const dialog = await openDialog(env.page.locator('#schedule-change-checkarray'));
+    const start = dialog.locator('#schedule-window-start');
+    expect(await start.inputValue()).toBe('');
+    await start.fill('25:00');
+    await dialog.getByText('Enter the time the window opens, as HH:MM (such as 01:00); empty: no window.').waitFor();
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    await start.fill('23:30');
+    await dialog.getByText('Enter the hours the window stays open, from 0.25 to 23 (such as 6 or 1.5).').waitFor();
+    await dialog.locator('#schedule-window').fill('6');
+    await dialog.locator('#schedule-window-limits-low-impact').check();
+
+    const timers = ['raidtune-check-window-start.timer', 'raidtune-check-window-end.timer'];
+    const file = (id: string) => `systemd/system/${id}.d/raidtune.conf`;
+    const dropIn = (id: string, at: string) => `# Written by raidtune: when ${id} runs. The empty line drops the package's own calendar.\n` +
+        `[Timer]\nOnCalendar=\nOnCalendar=*-*-* ${at}:00\n`;
+    const limits = '# Written by raidtune: md\'s limits while the check window is open (preset low-impact).\n' +
+        '/proc/sys/dev/raid/speed_limit_min\t1000\n/proc/sys/dev/raid/speed_limit_max\t200000\n';
+    const systemctl = join(env.sim.root, 'bin/systemctl');
+    const preview = dialog.locator('.raidtune-commands');
+    await preview.getByText('enable --now', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe([
+        `cat > ${etcPath(file(timers[0]))} <<'EOF'\n${dropIn(timers[0], '23:30')}EOF`,
+        `cat > ${etcPath(file(timers[1]))} <<'EOF'\n${dropIn(timers[1], '05:30')}EOF`,
+        `cat > ${etcPath('raidtune/check-window-limits')} <<'EOF'\n${limits}EOF`,
+        `${systemctl} daemon-reload`,
+        `${systemctl} start raidtune-check-window@off.service`,
+        `${systemctl} enable --now ${timers.join(' ')}`,
+    ].join('\n'));
+    await applyDialog();
+    expect([etcText(file(timers[0])), etcText(file(timers[1])), etcText('raidtune/check-window-limits')])
+        .toEqual([dropIn(timers[0], '23:30'), dropIn(timers[1], '05:30'), limits]);
+    await waitUntil('the window on the card', async () => (await rows()).every(r =>
+        r[3] === 'cron: 30 1 * * 0, checking only from 23:30 to 05:30, with the limits of Low impact'));
+    // What systemd holds after the reload: both timers running on raidtune's calendars.
+    const held = execFileSync(systemctl, ['show', '--property=ActiveState,TimersCalendar', ...timers], { encoding: 'utf8' });
+    expect(held.split('\n').filter(l => /^(ActiveState|TimersCalendar)=/.test(l)).map(l => l.replace(/ ; next_elapse=.*/, ''))).toEqual([
+        'ActiveState=active', 'TimersCalendar={ OnCalendar=*-*-* 23:30:00', 'ActiveState=active', 'TimersCalendar={ OnCalendar=*-*-* 05:30:00']);
+    // The dialog opens with the window as it is.
+    const again = await openDialog(env.page.locator('#schedule-change-checkarray'));
+    expect([await again.locator('#schedule-window-start').inputValue(), await again.locator('#schedule-window').inputValue(),
+        await again.locator('#schedule-window-limits-low-impact').isChecked()]).toEqual(['23:30', '6', true]);
+    await dialogButton(env.page, 'Cancel').click();
+
+    await openDialog(env.page.locator('#schedule-undo'));
+    await preview.getByText('disable --now', { exact: false }).waitFor();
+    expect(await preview.innerText()).toBe([
+        `rm -f ${etcPath('raidtune/check-window-limits')}`, `rm -f ${etcPath(file(timers[1]))}`, `rm -f ${etcPath(file(timers[0]))}`,
+        `${systemctl} daemon-reload`, `${systemctl} start raidtune-check-window@off.service`, `${systemctl} disable --now ${timers.join(' ')}`,
+    ].join('\n'));
+    await applyDialog();
+    // The tool's off ran both times: limits from before, paused checks forgotten.
+    expect(readFileSync(join(env.sim.root, 'run/systemd-sim/started'), 'utf8')).toBe('raidtune-check-window@off.service\n'.repeat(2));
+    expect([etcText(file(timers[0])), etcText(file(timers[1])), etcText('raidtune/check-window-limits')]).toEqual([null, null, null]);
+    await waitUntil('no window on the card', async () => (await rows()).every(r => r[3] === 'cron: 30 1 * * 0'));
+    writeEtc('default/mdadm', left);
 });
 
 describe('RHEL raid-check', () => {
@@ -188,6 +252,36 @@ describe('RHEL raid-check', () => {
         writeEtc(DROP_IN, null);
         await reload();
     });
+    test('raidtune\'s window on raid-check: the card\'s next run says it, and a whole check is split over it', async () => {
+        const timers = ['raidtune-check-window-start.timer', 'raidtune-check-window-end.timer'];
+        const at = ['23:30', '05:30'];
+        timers.forEach((id, i) => {
+            writeEtc(`systemd/system/${id}.d/raidtune.conf`, `[Timer]\nOnCalendar=\nOnCalendar=*-*-* ${at[i]}:00\n`);
+            writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', calendar: `*-*-* ${at[i]}:00` });
+        });
+        // md0's 14-hour check: raid-check.timer starts it on Sunday at 01:00, 4.5 hours until the
+        // window closes at 05:30, 6 from 23:30, the last 3.5 the night after.
+        try {
+            await withRecordedCheck(async () => {
+                await reload();
+                const systemd = systemdCalendar('Sun *-*-* 01:00:00');
+                await waitUntil('the window on the card', async () => (await rows()).every(r =>
+                    r[3] === `${systemd.next} (${systemd.normalized}), checking only from 23:30 to 05:30`));
+                expect(await env.page.locator('#whole-check-note').innerText()).toBe('Whole check: at the speed of the array\'s ' +
+                    'last recorded check (sync history); a check still running at 05:30 is paused, and goes on when the window opens ' +
+                    'again at 23:30.');
+                const [start] = systemdRuns('Sun *-*-* 01:00:00', Math.floor(Date.now() / 1000), 1);
+                const opens = systemdRuns('*-*-* 23:30:00', start, 2);
+                await expectMd0WholeCheck(3, opens[1] + 3.5 * 3600);
+            });
+        } finally {
+            for (const id of timers) {
+                writeEtc(`systemd/system/${id}.d/raidtune.conf`, null);
+                writeUnit(env.sim.root, id, { activeState: 'inactive', unitFileState: 'disabled' });
+            }
+            await reload();
+        }
+    });
 });
 
 test('mdcheck: its timers disabled with systemctl, and enabled again by the undo', async () => {
@@ -218,10 +312,34 @@ test('mdcheck: its timers disabled with systemctl, and enabled again by the undo
 });
 
 /** What this machine's systemd gives as the next runs of a spec after `base` (unix seconds), in UTC. */
+/** The runs of a calendar spec in this machine's time zone (the bridge's, as the host's timers run). */
 function systemdRuns(spec: string, base: number, count: number): number[] {
     const out = execFileSync('systemd-analyze', ['calendar', `--iterations=${count}`, `--base-time=@${base}`, '--', spec],
-        { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
-    return [...out.matchAll(/(?:Next elapse|Iter\. #\d+): \w+ (\S+) (\S+) UTC/g)].map(m => Date.parse(`${m[1]}T${m[2]}Z`) / 1000);
+        { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    return parseCalendarIterations(out);
+}
+
+/** md0's last check in its sync history (50,400,000 KiB at 1000 KiB/s: 14 hours) while `body` runs. */
+async function withRecordedCheck(body: () => Promise<void>): Promise<void> {
+    const uuid = readFileSync(join(env.sim.sysRoot, 'block/md0/md/uuid'), 'utf8').trim();
+    const history = join(env.sim.root, 'var/lib/raidtune/history', `${uuid}.jsonl`);
+    mkdirSync(dirname(history), { recursive: true });
+    writeFileSync(history, recordedCheck('md0', uuid, 50_400_000, 1000));
+    try {
+        await body();
+    } finally {
+        rmSync(history);
+    }
+}
+
+/** md0's "Whole check" cell, once the page knows it: `runs` runs, ending at `finish` in the page's locale. */
+async function expectMd0WholeCheck(runs: number, finish: number): Promise<void> {
+    const shownFinish = await env.page.evaluate(t => new Date(t * 1000).toLocaleString(), finish);
+    const md0 = await waitUntil('md0\'s whole check', async () => {
+        const row = (await rows()).find(r => r[0] === 'md0');
+        return row && row[4] !== 'not known: no check recorded' && row[4];
+    }, 30_000);
+    expect(md0).toBe(`${runs} runs, ends about ${shownFinish}`);
 }
 
 /** One operation as the recorder writes it (recorder/raidtune-history). */
@@ -288,25 +406,13 @@ test('a whole check over mdcheck\'s windows: runs and end at the array\'s last r
     // Left by the test above: mdcheck's timers running, its window the package's 6 hours.
     await waitUntil('no speed known yet', async () => (await rows()).every(r => r[4] === 'not known: no check recorded'));
     expect(await env.page.locator('#whole-check-note').innerText()).toMatch(/^Whole check: at the speed of the array's last recorded check/);
-    // md0's last check: 50,400,000 KiB at 1000 KiB/s, 14 hours. Six on the start night (the 01:05
-    // continuation that night finds it still running), six the next night from 01:05, two the night after.
-    const uuid = readFileSync(join(env.sim.sysRoot, 'block/md0/md/uuid'), 'utf8').trim();
-    const history = join(env.sim.root, 'var/lib/raidtune/history', `${uuid}.jsonl`);
-    mkdirSync(dirname(history), { recursive: true });
-    writeFileSync(history, recordedCheck('md0', uuid, 50_400_000, 1000));
-    try {
+    // md0's 14-hour check: six hours on the start night (the 01:05 continuation that night finds it
+    // still running), six the next night from 01:05, two the night after.
+    await withRecordedCheck(async () => {
         const [start] = systemdRuns('Sun *-*-1..7 1:00:00', Math.floor(Date.now() / 1000), 1);
         const continuations = systemdRuns('1:05:00', start, 3);
         expect(continuations[0] - start).toBe(300);
-        const finish = continuations[2] + 2 * 3600;
-        const shownFinish = await env.page.evaluate(t => new Date(t * 1000).toLocaleString(), finish);
-        const md0 = await waitUntil('md0\'s whole check', async () => {
-            const row = (await rows()).find(r => r[0] === 'md0');
-            return row && row[4] !== 'not known: no check recorded' && row[4];
-        }, 30_000);
-        expect(md0).toBe(`3 runs, ends about ${shownFinish}`);
+        await expectMd0WholeCheck(3, continuations[2] + 2 * 3600);
         expect((await rows()).find(r => r[0] === 'md1')?.[4]).toBe('not known: no check recorded');
-    } finally {
-        rmSync(history);
-    }
+    });
 });

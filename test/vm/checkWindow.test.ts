@@ -5,8 +5,9 @@
 // the pause position is corrupted; resume continues the check from the recorded position as md
 // rounds it; the check then runs to its end and finds the corruption (but not one made in the part
 // checked before the pause, which a whole check then finds), and the finish drops the record with
-// sync_min at 0. Last, a resumed check stopped by someone else: md keeps its checkpoint
-// in sync_min, and only the tool's finish puts it back to 0.
+// sync_min at 0. Then a resumed check stopped by someone else: md keeps its checkpoint
+// in sync_min, and only the tool's finish puts it back to 0. Last, the window's limits around a
+// check that spans the window's end: start writes them, end writes the ones from before back.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mdCreate } from './harness/scenarios';
@@ -30,9 +31,10 @@ async function waitForGuest(what: string, probe: () => Promise<boolean>, timeout
     }
 }
 
-/** Runs the tool as a timer would; stdout and stderr apart. */
-async function tool(command: string): Promise<{ code: number, out: string, err: string }> {
-    const { code, out } = await vm.guest.run(`sh ${TOOL} ${command} /sys ${STATE} 2>/run/cw-err; echo "@@$?"; cat /run/cw-err`);
+/** Runs the tool as a timer would (with the window's limits file, if any); stdout and stderr apart. */
+async function tool(command: string, limits?: string): Promise<{ code: number, out: string, err: string }> {
+    const more = limits ? ` /proc ${limits}` : '';
+    const { code, out } = await vm.guest.run(`sh ${TOOL} ${command} /sys ${STATE}${more} 2>/run/cw-err; echo "@@$?"; cat /run/cw-err`);
     const [stdout, stderr] = out.split(/@@\d+\n/);
     if (code !== 0) throw new Error(`the test's command failed: ${out}`);
     return { code: Number(/@@(\d+)/.exec(out)?.[1]), out: stdout.trim(), err: stderr.trim() };
@@ -142,3 +144,47 @@ ${TOOL_TEXT}RAIDTUNE_EOF`);
     expect(await record(uuid)).toBe('');
     await limitMax(200000);
 }, 600000);
+
+test('the window\'s limits: written at its start, held by md for the check inside it, the ones from before back at its end', async () => {
+    const RAID = '/proc/sys/dev/raid';
+    const LIMITS = '/run/cw-limits';
+    const edge = (command: string) => tool(command, LIMITS);
+    const limits = async () => (await vm.guest.runOk(`cat ${RAID}/speed_limit_min ${RAID}/speed_limit_max`)).trim().split('\n');
+    // An admin's own limits outside the window (Fast rebuild's), and the window's: slow enough that
+    // its check spans the window's end.
+    await vm.guest.runOk(`echo 50000 > ${RAID}/speed_limit_min; echo 2000000 > ${RAID}/speed_limit_max`);
+    await vm.guest.runOk(`printf '%s\\t%s\\n' ${RAID}/speed_limit_min 500 ${RAID}/speed_limit_max 3000 > ${LIMITS}`);
+    // Mirrors that are the same from the start (zeroed members): no resync before the check.
+    await vm.guest.runOk(mdCreate('md0', 'raid1', ['vda', 'vdb'], `--size=${SIZE_KIB} --bitmap=none --assume-clean`));
+    expect(await kernel('sync_action')).toBe('idle');
+    const uuid = await kernel('uuid');
+
+    // The window opens with nothing paused; the distribution's check starts inside it.
+    expect(await edge('start')).toEqual({ code: 0, out: 'limits: speed_limit_min 500\nlimits: speed_limit_max 3000', err: '' });
+    expect(await limits()).toEqual(['500', '3000']);
+    await vm.guest.runOk(`echo check > ${MD}/sync_action`);
+    expect([await kernel('sync_speed_min'), await kernel('sync_speed_max')]).toEqual(['500 (system)', '3000 (system)']);
+    await waitForGuest('a checkpoint in the check', async () => (await completed())[0] > 0, 120000);
+
+    // The window closes: the check is paused, the admin's limits are back.
+    const closed = await edge('end');
+    expect(closed.code).toBe(0);
+    expect(closed.out).toMatch(/^md0: check paused at sector \d+ of 131072 \(\d+%\)\nlimits: speed_limit_max 2000000 again\nlimits: speed_limit_min 50000 again$/);
+    expect(await kernel('sync_action')).toBe('idle');
+    expect(await limits()).toEqual(['50000', '2000000']);
+    expect(await kernel('sync_speed_max')).toBe('2000000 (system)');
+    const position = Number((await record(uuid)).split(' ')[1]);
+
+    // The next day's window: the check goes on from there under the window's limits again, and
+    // ends inside it; the window's end then only writes the limits back and finishes the record.
+    const opened = await edge('start');
+    expect(opened.out).toBe(`md0: check resumed at sector ${position}\nlimits: speed_limit_min 500\nlimits: speed_limit_max 3000`);
+    expect(await kernel('sync_action')).toBe('check');
+    expect(await limits()).toEqual(['500', '3000']);
+    await waitForGuest('the resumed check ended', idle, 120000);
+    const last = await edge('end');
+    expect(last.out).toMatch(/^md0: the check resumed at sector \d+ has ended; mismatch_cnt over the whole check: \d+; sync_min is 0\nlimits: speed_limit_max 2000000 again\nlimits: speed_limit_min 50000 again$/);
+    expect(await limits()).toEqual(['50000', '2000000']);
+    expect(await vm.guest.run(`ls ${STATE}/check-window`)).toMatchObject({ out: '' });
+    await vm.guest.runOk(`echo 1000 > ${RAID}/speed_limit_min; echo 200000 > ${RAID}/speed_limit_max`);
+}, 300000);

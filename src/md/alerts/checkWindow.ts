@@ -82,15 +82,21 @@ export function windowServices(state: MonitorState): string[] {
     return CHECK_SERVICES.filter(id => unitOf(state, id));
 }
 
-/** The window as typed, in hours ("4", "1.5"): minutes, or null for '' (the package's own). */
-export function parseWindowInput(input: string): Parsed<number | null> {
+/** `message` (what to enter, $0 and $1 the bounds in hours) as a field's error. */
+export function windowHoursError(message: string) {
+    return fieldError(message, WINDOW_MINUTES.min / 60, WINDOW_MINUTES.max / 60);
+}
+
+/**
+ * A window as typed, in hours ("4", "1.5"): minutes, or null for '' (mdcheck's: the package's own).
+ * `message` says what to enter, with the bounds as $0 and $1.
+ */
+export function parseWindowInput(input: string,
+    message = N_('Enter the hours one run may check, from $0 to $1 (such as 4 or 1.5); empty keeps the package\'s own.')): Parsed<number | null> {
     const text = input.trim().replace(',', '.');
     if (text === '') return { value: null };
     const minutes = /^\d+(?:\.\d+)?$/.test(text) ? Math.round(Number(text) * 60) : NaN;
-    if (!(minutes >= WINDOW_MINUTES.min && minutes <= WINDOW_MINUTES.max)) {
-        return fieldError(N_('Enter the hours one run may check, from $0 to $1 (such as 4 or 1.5); empty keeps the package\'s own.'),
-            WINDOW_MINUTES.min / 60, WINDOW_MINUTES.max / 60);
-    }
+    if (!(minutes >= WINDOW_MINUTES.min && minutes <= WINDOW_MINUTES.max)) return windowHoursError(message);
     return { value: minutes };
 }
 
@@ -115,17 +121,21 @@ export const windowSetting = (state: MonitorState, service: string) =>
     msg(N_('drop-in $0'), `${state.etcDir}/${windowDropInFile(service)}`);
 
 /**
- * The times `systemd-analyze calendar --iterations=N` prints, run with TZ=UTC ("Next elapse: Sun
- * 2026-12-06 01:00:00 UTC", then "Iter. #2: ..."): unix seconds, in order.
+ * The times `systemd-analyze calendar --iterations=N` prints ("Next elapse: Sun 2026-12-06
+ * 01:00:00 CET", then "Iter. #2: ..."): unix seconds, in order. It runs in the host's own time
+ * zone, as the timers do (a calendar spec means the host's clock); each time is read from the
+ * "(in UTC): ..." line systemd adds below it, or from the line itself where the zone is UTC.
  */
 export function parseCalendarIterations(output: string): number[] {
-    const line = /^\s*(?:Next elapse|Iter\. #\d+): \w{3} (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) UTC$/gm;
-    const times: number[] = [];
+    const line = /^\s*(Next elapse|Iter\. #\d+|\(in UTC\)): \w{3} (\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) (\S+)$/gm;
+    const times: (number | null)[] = [];
     for (let m = line.exec(output); m; m = line.exec(output)) {
-        const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
-        times.push(Date.UTC(year, month - 1, day, hour, minute, second) / 1000);
+        const [year, month, day, hour, minute, second] = m.slice(2, 8).map(Number);
+        const utc = m[8] === 'UTC' ? Date.UTC(year, month - 1, day, hour, minute, second) / 1000 : null;
+        if (m[1] === '(in UTC)') times[times.length - 1] = utc;
+        else times.push(utc);
     }
-    return times;
+    return times.filter((t): t is number => t !== null);
 }
 
 /** The speed of the array's newest recorded check or repair (one stopped at a window's end counts too). */
@@ -147,18 +157,21 @@ export interface SplitCheck {
 
 /**
  * When a whole check that needs `checkSeconds` ends: it starts at `start` and stops after each
- * window; it goes on at the first continuation run after the one before has stopped (a
- * continuation that comes while it still runs finds the array busy and leaves it). null when the
- * continuation runs given end before the check does.
+ * window (the first after `firstRunSeconds`, where it starts part way into one); it goes on at the
+ * first continuation run after the one before has stopped (a continuation that comes while it
+ * still runs finds the array busy and leaves it). null when the continuation runs given end
+ * before the check does.
  */
 export function splitCheck(checkSeconds: number, windowSeconds: number, start: number,
-    continuations: readonly number[]): SplitCheck | null {
+    continuations: readonly number[], firstRunSeconds = windowSeconds): SplitCheck | null {
     let runStart = start;
     let left = checkSeconds;
+    let run = firstRunSeconds;
     for (let runs = 1; ; runs++) {
-        if (left <= windowSeconds) return { runs, finish: runStart + left };
-        left -= windowSeconds;
-        const stopped = runStart + windowSeconds;
+        if (left <= run) return { runs, finish: runStart + left };
+        left -= run;
+        const stopped = runStart + run;
+        run = windowSeconds;
         const next = continuations.find(t => t > stopped);
         if (next === undefined) return null;
         runStart = next;
@@ -168,11 +181,19 @@ export function splitCheck(checkSeconds: number, windowSeconds: number, start: n
 /** A whole check of one array: not known without a recorded speed, or past the continuation runs asked for. */
 export type WholeCheck = { kind: 'no-speed' } | { kind: 'beyond'; runs: number } | ({ kind: 'split' } & SplitCheck);
 
+/** When the runs of a split check come: the first's start, the later ones', and how long the first may run. */
+export interface CheckRuns {
+    start: number;
+    continuations: readonly number[];
+    /** undefined: a whole window. */
+    firstRunSeconds?: number;
+}
+
 /** A whole check at the array's last speed, over the window's runs; null when the window's length is unknown. */
-export function wholeCheck(speed: CheckSpeed | null, window: CheckWindow,
-    runs: { start: number; continuations: readonly number[] }): WholeCheck | null {
+export function wholeCheck(speed: CheckSpeed | null, window: CheckWindow, runs: CheckRuns): WholeCheck | null {
     if (window.seconds === null) return null;
     if (!speed) return { kind: 'no-speed' };
-    const split = splitCheck(speed.sizeKiB / speed.kibPerSecond, window.seconds, runs.start, runs.continuations);
+    const split = splitCheck(speed.sizeKiB / speed.kibPerSecond, window.seconds, runs.start, runs.continuations,
+        runs.firstRunSeconds);
     return split ? { kind: 'split', ...split } : { kind: 'beyond', runs: runs.continuations.length + 1 };
 }

@@ -15,6 +15,10 @@ export const MONITOR_UNITS = ['mdmonitor.service', 'mdadm.service'] as const;
 export const CHECK_TIMERS = ['raid-check.timer', 'mdcheck_start.timer', 'mdcheck_continue.timer'] as const;
 /** The services whose Environment holds mdcheck's window (checkWindow.ts). */
 export const CHECK_SERVICES = ['mdcheck_start.service', 'mdcheck_continue.service'] as const;
+/** raidtune's own check window's edges (ownWindow.ts), installed with the plugin. */
+export const OWN_WINDOW_TIMERS = ['raidtune-check-window-start.timer', 'raidtune-check-window-end.timer'] as const;
+/** The window's limits, relative to the configured /etc (the units pass the same path to the tool). */
+export const WINDOW_LIMITS_FILE = 'raidtune/check-window-limits';
 export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment';
 
 /** The files that say whether and how the host checks its arrays, relative to the configured /etc. */
@@ -24,6 +28,8 @@ export const SCHEDULE_FILES = [
     'systemd/system/raid-check.timer.d/raidtune.conf', 'systemd/system/mdcheck_start.timer.d/raidtune.conf',
     // ... and the ones that set mdcheck's window (checkWindow.ts).
     'systemd/system/mdcheck_start.service.d/raidtune.conf', 'systemd/system/mdcheck_continue.service.d/raidtune.conf',
+    // ... and raidtune's own window: its timers' drop-ins and its limits (ownWindow.ts).
+    ...OWN_WINDOW_TIMERS.map(timer => `systemd/system/${timer}.d/raidtune.conf` as const), WINDOW_LIMITS_FILE,
 ] as const;
 
 /** mdadm's own order: /etc/mdadm.conf, then /etc/mdadm/mdadm.conf (relative to the configured /etc). */

@@ -18,10 +18,11 @@ import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
 import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
-import { dropInValues, unitOf, type MonitorState } from './monitor';
+import { dropInValues, OWN_WINDOW_TIMERS, unitOf, WINDOW_LIMITS_FILE, type MonitorState } from './monitor';
 import * as checkWindow from './checkWindow';
+import * as own from './ownWindow';
 
-export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs' | 'window';
+export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs' | 'window' | 'windowStart' | 'windowLimits';
 
 export interface ScheduleInput {
     enabled: boolean;
@@ -33,8 +34,14 @@ export interface ScheduleInput {
     skipDevs: string;
     /** The timer's OnCalendar; '' is the package's own (raidtune's drop-in removed). */
     calendar: string;
-    /** mdcheck's window in hours, as typed; '' is the package's own (checkWindow.ts). */
+    /**
+     * The window in hours, as typed: mdcheck's ('' is the package's own: checkWindow.ts), or
+     * elsewhere raidtune's own (ownWindow.ts).
+     */
     window: string;
+    /** raidtune's own window: when it opens ("01:00"; '' none), and the preset whose limits it writes ('' none). */
+    windowStart: string;
+    windowLimits: string;
 }
 
 /** The host's answer for one calendar spec (`systemd-analyze calendar`). */
@@ -148,7 +155,18 @@ export function scheduleInput(state: MonitorState, scheduler: Scheduler, enabled
         repairDevs: listOf(vars.get('REPAIR_DEVS')),
         skipDevs: listOf(vars.get('SKIP_DEVS')),
         calendar: timer ? currentCalendar(state, timer) ?? '' : '',
-        window: checkWindow.windowInputText(state),
+        ...windowInput(state, scheduler),
+    };
+}
+
+function windowInput(state: MonitorState, scheduler: Scheduler): Pick<ScheduleInput, 'window' | 'windowStart' | 'windowLimits'> {
+    if (scheduler === 'mdcheck') return { window: checkWindow.windowInputText(state), windowStart: '', windowLimits: '' };
+    const window = own.ownWindow(state);
+    if (!window || !window.on) return { window: '', windowStart: '', windowLimits: '' };
+    return {
+        window: String(Math.round(window.minutes / 0.6) / 100),
+        windowStart: own.clockText(window.startMinutes),
+        windowLimits: window.limits === 'other' || window.limits === null ? '' : window.limits,
     };
 }
 
@@ -191,8 +209,41 @@ function windowFiles(state: MonitorState, input: string): { error: Message } | {
     return { files: services.map(step) };
 }
 
-type Checked = { errors: Partial<Record<ScheduleField, Message>> }
-    | { files: (WriteFileStep | null)[]; calendar: string | null };
+type Errors = Partial<Record<ScheduleField, Message>>;
+
+const HOURS_OPEN = N_('Enter the hours the window stays open, from $0 to $1 (such as 6 or 1.5).');
+
+/**
+ * raidtune's own window: a drop-in on each edge's timer and the limits file (all removed when the
+ * start is empty), and whether its timers are to run.
+ */
+function ownWindowFiles(state: MonitorState, input: ScheduleInput):
+    { errors: Errors } | { files: (WriteFileStep | null)[]; on: boolean } {
+    const start = own.parseWindowStart(input.windowStart);
+    const hours = checkWindow.parseWindowInput(input.window, HOURS_OPEN);
+    const limits = own.parseWindowLimits(input.windowLimits);
+    // Hours are needed once the window has a start.
+    const needed = start.value != null && hours.value === null;
+    const noHours = needed ? checkWindow.windowHoursError(HOURS_OPEN).error : undefined;
+    const errors: Errors = { windowStart: start.error, windowLimits: limits.error, window: hours.error ?? noHours };
+    if (Object.values(errors).some(Boolean)) return { errors };
+    const opens = start.value ?? null;
+    const edges = opens === null ? [null, null] : [opens, opens + (hours.value as number)];
+    const files = OWN_WINDOW_TIMERS.map((timer, i) => {
+        const relative = own.ownWindowDropIn(timer);
+        const at = edges[i];
+        const text = at === null ? null : dropInText(timer, own.dailyCalendar(at));
+        return fileStep(state, relative, own.ownWindowSetting(state, relative), text);
+    });
+    const preset = opens === null ? null : limits.value ?? null;
+    const limitsSetting = msg(N_('the check window\'s limits in $0'), `${state.etcDir}/${WINDOW_LIMITS_FILE}`);
+    const limitsText = preset === null ? null : own.windowLimitsText(preset);
+    files.push(fileStep(state, WINDOW_LIMITS_FILE, limitsSetting, limitsText));
+    return { files, on: opens !== null };
+}
+
+type Checked = { errors: Errors }
+    | { files: (WriteFileStep | null)[]; calendar: string | null; ownWindowOn: boolean | null };
 
 /** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
 function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
@@ -212,8 +263,9 @@ function calendarStep(state: MonitorState, timer: string, input: string, answer:
 
 function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
     answer: CalendarAnswer | null): Checked | null {
-    const errors: Partial<Record<ScheduleField, Message>> = {};
+    const errors: Errors = {};
     const files: (WriteFileStep | null)[] = [];
+    let ownWindowOn: boolean | null = null;
     if (scheduler === 'raid-check') {
         // A name the file already lists stays allowed: an array that is stopped now keeps its place.
         const vars = shellVariables(state.scheduleFiles.get(SYSCONFIG) ?? '');
@@ -238,6 +290,13 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
         const window = windowFiles(state, input.window);
         if ('error' in window) errors.window = window.error;
         else files.push(...window.files);
+    } else if (own.ownWindowInstalled(state)) {
+        const window = ownWindowFiles(state, input);
+        if ('errors' in window) Object.assign(errors, window.errors);
+        else {
+            files.push(...window.files);
+            ownWindowOn = window.on;
+        }
     }
     const timer = scheduleTimer(state, scheduler);
     let waiting = false;
@@ -248,7 +307,31 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
         else files.push(calendar.step);
     }
     if (Object.values(errors).some(Boolean)) return { errors };
-    return waiting ? null : { files, calendar: timer };
+    return waiting ? null : { files, calendar: timer, ownWindowOn };
+}
+
+/**
+ * The window's timers: on or off as asked, or, when they run already and their calendars changed,
+ * restarted (so each computes its next run from the new one). Turning them on or off (either way,
+ * the undo too) also runs the tool's `off`: a window turned off while open would otherwise leave its
+ * limits in force and a check paused for good; before a window is turned on it finds nothing to do.
+ */
+function ownWindowTimerSteps(state: MonitorState, on: boolean | null, files: WriteFileStep[],
+    systemctl: (...args: string[]) => string[]): Step[] {
+    if (on === null) return [];
+    const running = own.ownWindow(state)?.on ?? false;
+    const setting = msg(N_('timers $0'), OWN_WINDOW_TIMERS.join(', '));
+    if (on !== running) {
+        const start = systemctl('enable', '--now', ...OWN_WINDOW_TIMERS);
+        const stop = systemctl('disable', '--now', ...OWN_WINDOW_TIMERS);
+        const off = systemctl('start', own.OWN_WINDOW_OFF);
+        const offStep = run(msg(N_('the check window\'s limits and paused checks')), off, off);
+        return on ? [offStep, run(setting, start, stop)] : [run(setting, stop, start), offStep];
+    }
+    const moved = files.some(f => OWN_WINDOW_TIMERS.some(t => f.path.endsWith(own.ownWindowDropIn(t))));
+    if (!on || !moved) return [];
+    const restart = systemctl('try-restart', ...OWN_WINDOW_TIMERS);
+    return [run(setting, restart, restart)];
 }
 
 export function schedulePlanTitle(scheduler: Scheduler): Message {
@@ -284,6 +367,7 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
         const restart = systemctl('try-restart', timer);
         steps.push(run(msg(N_('timer $0'), timer), restart, restart));
     }
+    steps.push(...ownWindowTimerSteps(state, checked.ownWindowOn, files, systemctl));
     const warnings = scheduler === 'raid-check' && input.enabled && unitOf(state, 'raid-check.timer')?.activeState !== 'active'
         ? [msg(N_('raid-check.timer does not run: ENABLED=yes alone starts no check.'))] : [];
     return { plan: { title: schedulePlanTitle(scheduler), steps }, warnings };

@@ -14,10 +14,13 @@ import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswe
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
-import type { MonitorState } from '../../md/alerts/monitor';
+import { WINDOW_LIMITS_FILE, type MonitorState } from '../../md/alerts/monitor';
+import { clockText, ownWindow, windowEnd, type OwnWindow } from '../../md/alerts/ownWindow';
+import { presetLabel } from '../tuning/presetLabels';
 import { checkWindow, wholeCheck, type CheckSpeed, type CheckWindow } from '../../md/alerts/checkWindow';
+import { splitRuns, splitWindow, type SplitWindow } from '../../md/alerts/splitWindow';
 import {
-    currentCalendar, dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle,
+    dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle,
 } from '../../md/alerts/schedulePlan';
 import type { Plan } from '../../md/plan';
 
@@ -41,11 +44,19 @@ function whenText(schedule: ScheduledCheck): string {
     return schedule.cron ? fmt(_('cron: $0'), schedule.cron) : _('unknown');
 }
 
-/** mdcheck's window beside its next run: a check longer than that goes on at the next runs. */
-function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null): string {
+/**
+ * The window beside the next run: mdcheck's (a check longer than that goes on at the next runs), or
+ * elsewhere raidtune's own (a check goes on only while it is open, with its limits).
+ */
+function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, kept: OwnWindow | null): string {
     const when = whenText(schedule);
-    if (schedule.scheduler !== 'mdcheck' || !schedule.enabled || !window) return when;
-    return fmt(_('$0, for at most $1 a run'), when, window.duration);
+    if (!schedule.enabled) return when;
+    if (schedule.scheduler === 'mdcheck') return window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
+    if (!kept?.on) return when;
+    const hours = fmt(_('$0, checking only from $1 to $2'), when, clockText(kept.startMinutes), windowEnd(kept));
+    const limits = kept.limits;
+    if (limits === null) return hours;
+    return fmt(_('$0, with the limits of $1'), hours, limits === 'other' ? WINDOW_LIMITS_FILE : presetLabel(limits));
 }
 
 interface Row {
@@ -55,32 +66,32 @@ interface Row {
 
 const time = (seconds: number) => new Date(seconds * 1000).toLocaleString();
 
-/** How a whole check of the array goes over mdcheck's windows, at its last recorded speed. */
-function wholeCheckText(speed: CheckSpeed | null, window: CheckWindow, runs: SplitRuns | null): string {
+/** How a whole check of the array goes over the windows, at its last recorded speed. */
+function wholeCheckText(speed: CheckSpeed | null, split: SplitWindow, runs: SplitRuns | null): string {
     if (!runs) return '';
-    const whole = wholeCheck(speed, window, runs);
+    const whole = wholeCheck(speed, split.window, splitRuns(split, runs));
     if (whole === null) return '';
     if (whole.kind === 'no-speed') return _('not known: no check recorded');
     if (whole.kind === 'beyond') return fmt(_('more than $0 runs'), whole.runs);
     return fmt(ngettext('$0 run, ends about $1', '$0 runs, ends about $1', whole.runs), whole.runs, time(whole.finish));
 }
 
-/** mdcheck's window and when its runs come: what the "Whole check" column needs. */
+/** The window and when its runs come: what the "Whole check" column needs. */
 interface SplitContext {
-    window: CheckWindow;
+    split: SplitWindow;
     runs: SplitRuns | null;
     lastChecks: ReadonlyMap<string, CheckSpeed | null>;
 }
 
-const columns = (window: CheckWindow | null, split: SplitContext | null): Column<Row>[] => [
+const columns = (window: CheckWindow | null, kept: OwnWindow | null, split: SplitContext | null): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
-    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window) },
+    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept) },
     ...(split ? [{
         title: _('Whole check'),
-        cell: (r: Row) => (r.schedule.scheduler === 'mdcheck' && r.schedule.actionFor(r.array)
-            ? wholeCheckText(split.lastChecks.get(r.array) ?? null, split.window, split.runs) : ''),
+        cell: (r: Row) => (r.schedule.scheduler === split.split.scheduler && r.schedule.actionFor(r.array)
+            ? wholeCheckText(split.lastChecks.get(r.array) ?? null, split.split, split.runs) : ''),
     }] : []),
 ];
 
@@ -98,11 +109,10 @@ export function CheckSchedule({ state, arrays, lastChecks, reread }: {
 }) {
     const schedules = checkSchedules(state);
     const window = checkWindow(state);
-    // A whole check over mdcheck's windows: its start timer's next run, then the continuation's.
-    const splitting = window !== null && schedules.some(s => s.scheduler === 'mdcheck' && s.enabled);
-    const runs = useSplitRuns(splitting ? currentCalendar(state, 'mdcheck_start.timer') : null,
-        currentCalendar(state, 'mdcheck_continue.timer'));
-    const split = splitting && window ? { window, runs, lastChecks } : null;
+    // A whole check over the windows: the check's next start, then the runs that continue it.
+    const splitBy = splitWindow(state, schedules);
+    const runs = useSplitRuns(splitBy?.startSpec ?? null, splitBy?.continueSpec ?? null);
+    const split = splitBy ? { split: splitBy, runs, lastChecks } : null;
     const byName = [...arrays].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     const rows = schedules.flatMap(schedule => byName.map(array => ({ array, schedule })));
     const [changing, setChanging] = useState<Scheduler | null>(null);
@@ -151,13 +161,16 @@ export function CheckSchedule({ state, arrays, lastChecks, reread }: {
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, split)} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, ownWindow(state), split)} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>
                     {split && (
                         <StackItem><Content component="small" id="whole-check-note">
-                            {_('Whole check: at the speed of the array\'s last recorded check (sync history); each run stops after the window, and the check goes on at mdcheck_continue.timer\'s next run.')}
+                            {split.split.ownWindow
+                                ? fmt(_('Whole check: at the speed of the array\'s last recorded check (sync history); a check still running at $0 is paused, and goes on when the window opens again at $1.'),
+                                    windowEnd(split.split.ownWindow), clockText(split.split.ownWindow.startMinutes))
+                                : _('Whole check: at the speed of the array\'s last recorded check (sync history); each run stops after the window, and the check goes on at mdcheck_continue.timer\'s next run.')}
                         </Content></StackItem>
                     )}
                 </Stack>

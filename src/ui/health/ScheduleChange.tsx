@@ -15,6 +15,9 @@ import type { ApplyResult } from '../../host/executor';
 import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import { checkWindow, windowServices } from '../../md/alerts/checkWindow';
+import { ownWindowInstalled } from '../../md/alerts/ownWindow';
+import { PRESET_NAMES } from '../../md/tuning/presets';
+import { presetLabel } from '../tuning/presetLabels';
 import {
     scheduleInput, schedulePlan, scheduleTimer, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
@@ -79,6 +82,23 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
                         <HelperTextItem>{_('mdcheck stops after this long; mdcheck_continue.timer resumes the check where it stopped at its next run. Empty keeps the package\'s own (mdadm ships 6 hours).')}</HelperTextItem>
                         {window && <HelperTextItem>{fmt(_('In force now: $0'), window.duration)}</HelperTextItem>}
                     </NumberField>
+                )}
+                {scheduler !== 'mdcheck' && ownWindowInstalled(state) && (
+                    <>
+                        <NumberField id="schedule-window-start" label={_('Check window opens at')} inputMode="text"
+                            value={input.windowStart} onChange={set('windowStart')} error={result.errors?.windowStart}>
+                            <HelperTextItem>{_('Every day, by the host\'s clock (HH:MM). A check still running when the window closes is paused and goes on from there when it opens again. Empty: no window.')}</HelperTextItem>
+                        </NumberField>
+                        {input.windowStart.trim() !== '' && (
+                            <>
+                                <NumberField id="schedule-window" label={_('Hours it stays open')} inputMode="decimal"
+                                    value={input.window} onChange={set('window')} error={result.errors?.window} />
+                                <Choice id="schedule-window-limits" label={_('Speed limits while it is open')} value={input.windowLimits}
+                                    onChange={set('windowLimits')}
+                                    choices={[['', _('as they are')], ...PRESET_NAMES.map(p => [p, presetLabel(p)] as [string, string])]} />
+                            </>
+                        )}
+                    </>
                 )}
                 {scheduler === 'raid-check' && !timer && schedule.cron && (
                     <Content component="p" id="schedule-cron-note">

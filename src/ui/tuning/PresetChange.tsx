@@ -12,12 +12,8 @@ import { STRIPE_CACHE_MEMORY } from '../../md/tuning/stripeCache';
 import { useHostAsOpened } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
+import { presetLabel } from './presetLabels';
 
-const LABELS: Record<PresetName, () => string> = {
-    'low-impact': () => _('Low impact'),
-    'balanced': () => _('Balanced'),
-    'fast-rebuild': () => _('Fast rebuild'),
-};
 
 /** One line per preset, with its numbers (they come from PRESETS, whose comments say why). */
 function explanation(name: PresetName): string {
@@ -44,7 +40,8 @@ export function PresetChange({ onClose }: { onClose: () => void }) {
                 <FormGroup role="radiogroup" label={_('Preset')} fieldId="raidtune-preset" isStack>
                     {PRESET_NAMES.map(name => (
                         <Radio key={name} id={`raidtune-preset-${name}`} name="raidtune-preset" isChecked={chosen === name}
-                            onChange={() => setChosen(name)} label={LABELS[name]()} description={explanation(name)} />
+                            onChange={() => setChosen(name)} label={presetLabel(name)}
+                            description={explanation(name)} />
                     ))}
                     {result?.errors?.preset && (
                         <FormHelperText>

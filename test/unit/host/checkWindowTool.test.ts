@@ -5,7 +5,7 @@
 // test/vm/checkWindow.test.ts; a plain file here takes any value written to it.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeTree } from './fakeSysfs';
 
@@ -116,6 +116,96 @@ test.each([
     expect(record()).toBeNull();
 });
 
-test.each([[[]], [['check']], [['pause', '/sys', '/var/lib/raidtune', 'more']]])('bad usage %j: exit 2', args => {
-    expect(run(...args)).toEqual({ code: 2, out: '', err: 'usage: raidtune-check-window pause|resume|tidy [SYS_ROOT [STATE_DIR]]' });
+test.each([[[]], [['check']], [['pause', '/sys', '/var/lib/raidtune', '/proc', '/etc/l', 'more']]])('bad usage %j: exit 2', args => {
+    expect(run(...args)).toEqual({
+        code: 2, out: '', err: 'usage: raidtune-check-window pause|resume|start|end|off|tidy [SYS_ROOT [STATE_DIR [PROC_ROOT [LIMITS]]]]',
+    });
+});
+
+describe('the window\'s limits', () => {
+    const RAID = 'proc/sys/dev/raid';
+    const edge = (command: string) => run(command, at('sys'), at('state'), at('proc'), at('etc/limits'));
+    const limit = (name: string) => readFileSync(at(`${RAID}/${name}`), 'utf8').trim();
+    const armedPath = () => at('state/check-window/limits.armed');
+    const armed = () => (existsSync(armedPath()) ? readFileSync(armedPath(), 'utf8') : null);
+    beforeEach(() => {
+        write(`${RAID}/speed_limit_min`, '1000');
+        write(`${RAID}/speed_limit_max`, '200000');
+    });
+
+    test('start resumes, then writes the limits and keeps the values before; end pauses, then writes those back', () => {
+        array('md0');
+        write(`state/check-window/${UUID}.window`, 'paused 65536 md0 0');
+        write('etc/limits', '# a comment\n/proc/sys/dev/raid/speed_limit_min\t10\n/proc/sys/dev/raid/speed_limit_max\t5000');
+        expect(edge('start')).toEqual({
+            code: 0, out: 'md0: check resumed at sector 65536\nlimits: speed_limit_min 10\nlimits: speed_limit_max 5000', err: '',
+        });
+        expect([limit('speed_limit_min'), limit('speed_limit_max'), attr('md0', 'sync_action')]).toEqual(['10', '5000', 'check']);
+        // The automatic restore's format, last write first.
+        const before = '/proc/sys/dev/raid/speed_limit_max\t200000\n/proc/sys/dev/raid/speed_limit_min\t1000\n';
+        expect(armed()).toBe(before);
+        // A second start (or an end that never came) keeps the values from before any window.
+        expect(edge('start').out).toBe('limits: speed_limit_min 10\nlimits: speed_limit_max 5000');
+        expect(armed()).toBe(before);
+
+        write('sys/block/md0/md/sync_completed', '98304 / 1048576');
+        expect(edge('end')).toEqual({
+            code: 0, err: '',
+            out: 'md0: check paused at sector 98304 of 1048576 (9%)\nlimits: speed_limit_max 200000 again\nlimits: speed_limit_min 1000 again',
+        });
+        expect([limit('speed_limit_min'), limit('speed_limit_max'), armed()]).toEqual(['1000', '200000', null]);
+        // Without limits written, end has nothing to write back.
+        expect(edge('end')).toEqual({ code: 0, out: '', err: '' });
+    });
+
+    test('off: the limits from before, and a paused check forgotten (sync_min 0); a resumed one runs on', () => {
+        array('md0', { sync_min: '65536' });
+        md('md1', { uuid: '0a1b2c3d-1111-2222-3333-444455550001', sync_action: 'check', sync_min: '8' });
+        write('etc/limits', '/proc/sys/dev/raid/speed_limit_max\t5000');
+        expect(edge('start').code).toBe(0);
+        // Left by the window's end: md0 paused at its checkpoint, md1's check resumed.
+        write(`state/check-window/${UUID}.window`, 'paused 65536 md0 4');
+        write('state/check-window/0a1b2c3d-1111-2222-3333-444455550001.window', 'resumed 8 md1 0');
+        expect(edge('off')).toEqual({
+            code: 0, err: '',
+            out: 'limits: speed_limit_max 200000 again\nmd0: the check paused at sector 65536 is forgotten: the next periodic check checks the whole array',
+        });
+        expect([limit('speed_limit_max'), armed(), attr('md0', 'sync_min'), record()]).toEqual(['200000', null, '0', null]);
+        expect([attr('md1', 'sync_action'), record('0a1b2c3d-1111-2222-3333-444455550001')]).toEqual(['check', 'resumed 8 md1 0']);
+    });
+
+    test('no limits file: the window only pauses and resumes', () => {
+        array('md0', { sync_action: 'check', sync_completed: '8 / 16' });
+        expect(edge('start')).toEqual({ code: 0, out: '', err: '' });
+        expect(edge('end').out).toBe('md0: check paused at sector 8 of 16 (50%)');
+        expect([limit('speed_limit_max'), armed()]).toEqual(['200000', null]);
+    });
+
+    test.each([
+        '/proc/sys/dev/raid/speed_limit_max\t5000;reboot', '/etc/passwd\t1', '/proc/sys/dev/raid/../../kernel/panic\t1',
+        '/proc/sys/dev/raid/speed_limit_max\t5000\textra', '/proc/sys/dev/raid/speed_limit_max\t12345678901',
+        '/proc/sys/dev/raid/speed_limit_max',
+    ])('a limits line that is not one of md\'s limits with a number (%j): nothing written', line => {
+        write('etc/limits', `/proc/sys/dev/raid/speed_limit_min\t10\n${line}`);
+        const { code, err } = edge('start');
+        expect(code).toBe(1);
+        expect(err).toMatch(/is not one of md's limits with a number: nothing written$/);
+        expect([limit('speed_limit_min'), limit('speed_limit_max'), armed()]).toEqual(['1000', '200000', null]);
+    });
+
+    test('a limit this kernel does not have (sync_io_depth before 6.16): nothing written, said', () => {
+        write('etc/limits', '/proc/sys/dev/raid/speed_limit_max\t5000\n/proc/sys/dev/raid/sync_io_depth\t32');
+        expect(edge('start')).toEqual({ code: 1, out: '', err: `limits: ${at(`${RAID}/sync_io_depth`)} cannot be read: no limits written` });
+        expect([limit('speed_limit_max'), armed()]).toEqual(['200000', null]);
+    });
+
+    test('a limit the kernel refuses keeps the values from before for the next end', () => {
+        write('etc/limits', '/proc/sys/dev/raid/speed_limit_max\t5000');
+        expect(edge('start').code).toBe(0);
+        // A directory where the value was: the write fails as a refused one does.
+        rmSync(at(`${RAID}/speed_limit_max`));
+        mkdirSync(at(`${RAID}/speed_limit_max`));
+        expect(edge('end')).toEqual({ code: 1, out: '', err: 'limits: the kernel refused 200000 in speed_limit_max' });
+        expect(armed()).toBe('/proc/sys/dev/raid/speed_limit_max\t200000\n');
+    });
 });

@@ -113,6 +113,20 @@ test('parseCalendarIterations: systemd-analyze\'s next elapse and iterations, in
     expect(parseCalendarIterations('Failed to parse calendar specification')).toEqual([]);
 });
 
+test('parseCalendarIterations: on a host in another time zone, the times systemd gives in UTC', () => {
+    // TZ=Europe/Berlin systemd-analyze calendar --iterations=2 --base-time=@1764000000 -- "*-*-* 23:30:00"
+    // (systemd 252).
+    const output = [
+        'Normalized form: *-*-* 23:30:00',
+        '    Next elapse: Mon 2025-11-24 23:30:00 CET', '       (in UTC): Mon 2025-11-24 22:30:00 UTC', '       From now: 1 year 0 months ago',
+        '       Iter. #2: Tue 2025-11-25 23:30:00 CET', '       (in UTC): Tue 2025-11-25 22:30:00 UTC',
+    ].join('\n');
+    const at = (day: number) => Date.UTC(2025, 10, day, 22, 30) / 1000;
+    expect(parseCalendarIterations(output)).toEqual([at(24), at(25)]);
+    // A time in a zone systemd gave no UTC line for is not guessed.
+    expect(parseCalendarIterations('    Next elapse: Mon 2025-11-24 23:30:00 CET')).toEqual([]);
+});
+
 test('splitCheck: a check longer than the window goes on at the first continuation after each run stopped', () => {
     const hour = 3600;
     const day = 24 * hour;

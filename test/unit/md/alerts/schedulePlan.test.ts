@@ -59,7 +59,7 @@ test('raid-check: an array the file lists but the host does not run now is kept,
 test('raid-check: the dialog opens with the host\'s values and, unchanged, plans nothing', () => {
     const state = RHEL();
     const input = scheduleInput(state, 'raid-check', true);
-    expect(input).toEqual({ enabled: true, action: 'check', checkDevs: 'md0', repairDevs: 'md1', skipDevs: '', calendar: 'Sun *-*-* 01:00:00', window: '' });
+    expect(input).toEqual({ enabled: true, action: 'check', checkDevs: 'md0', repairDevs: 'md1', skipDevs: '', calendar: 'Sun *-*-* 01:00:00', window: '', windowStart: '', windowLimits: '' });
     expect(planOf(schedulePlan(state, 'raid-check', input, context())).steps).toEqual([]);
 });
 

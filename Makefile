@@ -241,9 +241,9 @@ rpm: srpm
 # The README's screenshots, from the last browser test run (small PNGs, committed).
 screenshots:
 	mkdir -p doc/screenshots
-	for name in light dark; do \
-	  test -f test-results/screenshots/raidtune-$$name.png || { echo "run the browser tests first (make check-browser)" >&2; exit 1; }; \
-	  cp test-results/screenshots/raidtune-$$name.png doc/screenshots/raidtune-$$name.png; \
+	for name in raidtune-light raidtune-dark check-window-dialog check-window-card; do \
+	  test -f test-results/screenshots/$$name.png || { echo "run the browser tests first (make check-browser)" >&2; exit 1; }; \
+	  cp test-results/screenshots/$$name.png doc/screenshots/$$name.png; \
 	done
 
 clean:

@@ -129,6 +129,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     const systemctl = join(env.sim.root, 'bin/systemctl');
     const preview = dialog.locator('.raidtune-commands');
     await preview.getByText('enable --now', { exact: false }).waitFor();
+    await dialog.screenshot({ path: 'test-results/screenshots/check-window-dialog.png' });
     expect(await preview.innerText()).toBe([
         `cat > ${etcPath(file(timers[0]))} <<'EOF'\n${dropIn(timers[0], '23:30')}EOF`,
         `cat > ${etcPath(file(timers[1]))} <<'EOF'\n${dropIn(timers[1], '05:30')}EOF`,
@@ -273,6 +274,7 @@ describe('RHEL raid-check', () => {
                 const [start] = systemdRuns('Sun *-*-* 01:00:00', Math.floor(Date.now() / 1000), 1);
                 const opens = systemdRuns('*-*-* 23:30:00', start, 2);
                 await expectMd0WholeCheck(3, opens[1] + 3.5 * 3600);
+                await env.page.locator('#check-schedule').screenshot({ path: 'test-results/screenshots/check-window-card.png' });
             });
         } finally {
             for (const id of timers) {

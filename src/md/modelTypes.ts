@@ -178,6 +178,8 @@ export interface HostModel {
     persisted: PersistedSettings;
     /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
     autoRestore: Map<string, ArmedRestore>;
+    /** The limits an open check window replaced ("path", value before), written back at its end; null: none. */
+    windowLimitsInForce: [string, string][] | null;
     /** The sync operations the host's recorder kept, per array (src/md/history.ts). */
     history: SyncHistory;
     /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */

@@ -256,6 +256,8 @@ describe('RHEL raid-check', () => {
     test('raidtune\'s window on raid-check: the card\'s next run says it, and a whole check is split over it', async () => {
         const timers = ['raidtune-check-window-start.timer', 'raidtune-check-window-end.timer'];
         const at = ['23:30', '05:30'];
+        const armed = join(env.sim.root, 'var/lib/raidtune/check-window/limits.armed');
+        mkdirSync(dirname(armed), { recursive: true });
         timers.forEach((id, i) => {
             writeEtc(`systemd/system/${id}.d/raidtune.conf`, `[Timer]\nOnCalendar=\nOnCalendar=*-*-* ${at[i]}:00\n`);
             writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', calendar: `*-*-* ${at[i]}:00` });
@@ -274,7 +276,14 @@ describe('RHEL raid-check', () => {
                 const [start] = systemdRuns('Sun *-*-* 01:00:00', Math.floor(Date.now() / 1000), 1);
                 const opens = systemdRuns('*-*-* 23:30:00', start, 2);
                 await expectMd0WholeCheck(3, opens[1] + 3.5 * 3600);
+                // The window open: the tool's start kept the limits it replaced; the card says what
+                // its end writes back.
+                writeFileSync(armed, '/proc/sys/dev/raid/speed_limit_max\t2000000\n/proc/sys/dev/raid/speed_limit_min\t50000\n');
+                await env.page.locator('#check-window-limits').getByText('A check window is open: its limits are in force, and its ' +
+                    'end writes back speed_limit_max 2000000, speed_limit_min 50000.').waitFor();
                 await env.page.locator('#check-schedule').screenshot({ path: 'test-results/screenshots/check-window-card.png' });
+                rmSync(armed);
+                await env.page.locator('#check-window-limits').waitFor({ state: 'detached' });
             });
         } finally {
             for (const id of timers) {

@@ -13,8 +13,21 @@ import { msg, N_, type Message } from '../message';
 import { GLOBAL_SETTINGS } from '../settings/registry';
 import { PRESET_NAMES, PRESETS, type PresetName } from '../tuning/presets';
 import { fieldError, type Parsed } from '../validate';
+import { parseArmedFile } from '../autoRestore';
 import { windowDuration, type CheckWindow } from './checkWindow';
 import { dropInValues, OWN_WINDOW_TIMERS, unitOf, WINDOW_LIMITS_FILE, type MonitorState } from './monitor';
+
+/**
+ * The values an open window's end writes back, where recorder/raidtune-check-window keeps them
+ * (relative to raidtune's state folder): written at the window's start, removed at its end.
+ */
+export const WINDOW_LIMITS_ARMED = 'check-window/limits.armed';
+
+/** The limits an open window replaced, as its end will write them back; null when none are in force. */
+export function windowLimitsInForce(text: string | undefined): [string, string][] | null {
+    if (text === undefined) return null;
+    return parseArmedFile(text);
+}
 
 /** Writes the limits from before back and forgets paused checks (the tool's `off`). */
 export const OWN_WINDOW_OFF = 'raidtune-check-window@off.service';

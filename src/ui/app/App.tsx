@@ -111,7 +111,8 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && <StackItem><GlobalLimits model={model} /></StackItem>}
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
             {model?.mdAvailable && (
-                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)} />
+                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
+                    windowLimitsInForce={model.windowLimitsInForce} />
             )}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>

@@ -104,8 +104,20 @@ function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) 
     );
 }
 
-export function CheckSchedule({ state, arrays, lastChecks, reread }: {
+/** An open window's limits (recorder/raidtune-check-window keeps what they replaced until its end). */
+function WindowLimitsInForce({ before }: { before: [string, string][] }) {
+    const values = before.map(([path, value]) => `${path.slice(path.lastIndexOf('/') + 1)} ${value}`).join(', ');
+    return (
+        <StackItem>
+            <Alert isInline isPlain variant="info" id="check-window-limits"
+                title={fmt(_('A check window is open: its limits are in force, and its end writes back $0.'), values)} />
+        </StackItem>
+    );
+}
+
+export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsInForce }: {
     state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
+    windowLimitsInForce: [string, string][] | null;
 }) {
     const schedules = checkSchedules(state);
     const window = checkWindow(state);
@@ -158,6 +170,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread }: {
             <CardBody>
                 <Stack hasGutter>
                     {timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />)}
+                    {windowLimitsInForce && <WindowLimitsInForce before={windowLimitsInForce} />}
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>

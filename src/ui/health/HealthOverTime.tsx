@@ -11,15 +11,17 @@ import type { CheckSpeed } from '../../md/alerts/checkWindow';
 
 // The sync history is not here but below the array cards (App.tsx): ten operations per array would
 // push the arrays, what an admin opens the page for, off the first screen.
-export function HealthOverTime({ monitor: { state, error, reread }, arrays, lastChecks }: {
+export function HealthOverTime({ monitor: { state, error, reread }, arrays, lastChecks, windowLimitsInForce }: {
     monitor: MonitorRead; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>;
+    windowLimitsInForce: [string, string][] | null;
 }) {
     return (
         <>
             <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>
             {state && (
                 <StackItem>
-                    <CheckSchedule state={state} arrays={arrays} lastChecks={lastChecks} reread={reread} />
+                    <CheckSchedule state={state} arrays={arrays} lastChecks={lastChecks} reread={reread}
+                        windowLimitsInForce={windowLimitsInForce} />
                 </StackItem>
             )}
         </>

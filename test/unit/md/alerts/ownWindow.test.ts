@@ -4,7 +4,8 @@
 // removes it (values checked first, nothing planned on a bad one), and its undo.
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import {
-    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, windowEnd, windowLimitsPreset, windowLimitsText,
+    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, windowEnd, windowLimitsInForce, windowLimitsPreset,
+    windowLimitsText,
 } from '../../../../src/md/alerts/ownWindow';
 import { splitCheck } from '../../../../src/md/alerts/checkWindow';
 import { checkSchedules } from '../../../../src/md/alerts/checkSchedule';
@@ -41,6 +42,12 @@ test('times of day: HH:MM and the calendar raidtune writes; anything else is ref
         .toEqual([null, null, null, null]);
     expect(parseWindowStart('')).toEqual({ value: null });
     expect(parseWindowStart('7pm').error?.message).toMatch(/HH:MM/);
+});
+
+test('the limits an open window replaced, as the tool keeps them (the automatic restore\'s format)', () => {
+    expect(windowLimitsInForce('/proc/sys/dev/raid/speed_limit_max\t2000000\n/proc/sys/dev/raid/speed_limit_min\t50000\n'))
+        .toEqual([['/proc/sys/dev/raid/speed_limit_max', '2000000'], ['/proc/sys/dev/raid/speed_limit_min', '50000']]);
+    expect(windowLimitsInForce(undefined)).toBeNull();
 });
 
 test('the limits file: each preset\'s system-wide limits; a file edited by hand is "other"', () => {

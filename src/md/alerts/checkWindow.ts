@@ -9,13 +9,12 @@
 // EnvironmentFile (/run/sysconfig/mdadm, which upstream's SUSE mdadm_env.sh writes) overrides it;
 // Debian 12 has neither.
 
-import { N_, msg } from '../message';
+import { N_ } from '../message';
 import { fieldError, type Parsed } from '../validate';
-import { CHECK_SERVICES, dropInValues, unitOf, type MonitorState } from './monitor';
+import { CHECK_SERVICES, dropInValues, raidtuneDropIn, unitOf, type MonitorState } from './monitor';
 import type { SyncOperation } from '../history';
 
 export const DURATION_VARIABLE = 'MDADM_CHECK_DURATION';
-export const windowDropInFile = (service: string) => `systemd/system/${service}.d/raidtune.conf`;
 
 /** The shortest and longest window raidtune writes, in minutes (a run longer than a day meets the next day's). */
 export const WINDOW_MINUTES = { min: 15, max: 23 * 60 } as const;
@@ -71,7 +70,7 @@ export interface CheckWindow {
 export function checkWindow(state: MonitorState): CheckWindow | null {
     const service = unitOf(state, CHECK_SERVICES[0]);
     if (!service) return null;
-    const own = dropInDuration(state.scheduleFiles.get(windowDropInFile(CHECK_SERVICES[0])));
+    const own = dropInDuration(state.scheduleFiles.get(raidtuneDropIn(CHECK_SERVICES[0])));
     const duration = own ?? environmentEntries(service.environment ?? '').get(DURATION_VARIABLE) ?? null;
     if (duration === null) return null;
     return { duration, seconds: durationSeconds(duration), source: own === null ? 'package' : 'raidtune' };
@@ -116,9 +115,6 @@ export function windowDropInText(service: string, duration: string): string {
     return `# Written by raidtune: how long one run of ${service} may check (mdcheck --duration).\n` +
         `[Service]\nEnvironment="${DURATION_VARIABLE}=${duration}"\n`;
 }
-
-export const windowSetting = (state: MonitorState, service: string) =>
-    msg(N_('drop-in $0'), `${state.etcDir}/${windowDropInFile(service)}`);
 
 /**
  * The times `systemd-analyze calendar --iterations=N` prints ("Next elapse: Sun 2026-12-06

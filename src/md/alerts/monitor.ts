@@ -7,6 +7,7 @@
 // no newline), then `@@units` and `systemctl show`'s
 // key=value blocks when the host has systemctl.
 
+import { msg, N_, type Message } from '../message';
 import { parseMonitorConf, type MonitorConf } from './mdadmConf';
 
 /** The units that run mdadm --monitor, in the order they are looked for. */
@@ -21,16 +22,17 @@ export const OWN_WINDOW_TIMERS = ['raidtune-check-window-start.timer', 'raidtune
 export const WINDOW_LIMITS_FILE = 'raidtune/check-window-limits';
 export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment';
 
+/** raidtune's drop-in on a unit, relative to the configured /etc (one name for every unit it sets). */
+export const raidtuneDropIn = (unit: string) => `systemd/system/${unit}.d/raidtune.conf`;
+
 /** The files that say whether and how the host checks its arrays, relative to the configured /etc. */
-export const SCHEDULE_FILES = [
+export const SCHEDULE_FILES: readonly string[] = [
     'sysconfig/raid-check', 'default/mdadm', 'cron.d/mdadm', 'cron.d/raid-check',
-    // raidtune's own drop-ins, which set a timer's OnCalendar (schedulePlan.ts).
-    'systemd/system/raid-check.timer.d/raidtune.conf', 'systemd/system/mdcheck_start.timer.d/raidtune.conf',
-    // ... and the ones that set mdcheck's window (checkWindow.ts).
-    'systemd/system/mdcheck_start.service.d/raidtune.conf', 'systemd/system/mdcheck_continue.service.d/raidtune.conf',
-    // ... and raidtune's own window: its timers' drop-ins and its limits (ownWindow.ts).
-    ...OWN_WINDOW_TIMERS.map(timer => `systemd/system/${timer}.d/raidtune.conf` as const), WINDOW_LIMITS_FILE,
-] as const;
+    // raidtune's own drop-ins: a timer's OnCalendar (schedulePlan.ts), mdcheck's window
+    // (checkWindow.ts), raidtune's own window's edges (ownWindow.ts); and that window's limits.
+    ...['raid-check.timer', 'mdcheck_start.timer', ...CHECK_SERVICES, ...OWN_WINDOW_TIMERS].map(raidtuneDropIn),
+    WINDOW_LIMITS_FILE,
+];
 
 /** mdadm's own order: /etc/mdadm.conf, then /etc/mdadm/mdadm.conf (relative to the configured /etc). */
 export const CONF_FILES = ['mdadm.conf', 'mdadm/mdadm.conf'] as const;
@@ -141,6 +143,10 @@ function timerCalendar(value: string | undefined): string | null {
 export function unitOf(state: MonitorState, id: string): MonitorUnit | null {
     return state.units?.find(u => u.id === id) ?? null;
 }
+
+/** The setting a plan step that writes one of raidtune's drop-ins names. */
+export const dropInSetting = (state: MonitorState, relative: string): Message =>
+    msg(N_('drop-in $0'), `${state.etcDir}/${relative}`);
 
 /** The values of a drop-in's `key=` lines, in order (the last is the one systemd keeps). */
 export function dropInValues(text: string | undefined, key: string): string[] {

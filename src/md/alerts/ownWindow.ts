@@ -9,13 +9,13 @@
 // The times are the timers' calendars, set by raidtune's drop-ins as the other timers' are
 // (schedulePlan.ts); the limits are /etc/raidtune/check-window-limits, which the tool reads.
 
-import { msg, N_, type Message } from '../message';
+import { N_ } from '../message';
 import { GLOBAL_SETTINGS } from '../settings/registry';
 import { PRESET_NAMES, PRESETS, type PresetName } from '../tuning/presets';
 import { fieldError, type Parsed } from '../validate';
 import { parseArmedFile } from '../autoRestore';
 import { windowDuration, type CheckWindow } from './checkWindow';
-import { dropInValues, OWN_WINDOW_TIMERS, unitOf, WINDOW_LIMITS_FILE, type MonitorState } from './monitor';
+import { dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_FILE, type MonitorState } from './monitor';
 
 /**
  * The values an open window's end writes back, where recorder/raidtune-check-window keeps them
@@ -31,8 +31,6 @@ export function windowLimitsInForce(text: string | undefined): [string, string][
 
 /** Writes the limits from before back and forgets paused checks (the tool's `off`). */
 export const OWN_WINDOW_OFF = 'raidtune-check-window@off.service';
-/** raidtune's drop-in on each window timer, relative to /etc (the same name as on the check timers). */
-export const ownWindowDropIn = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
 
 const DAY_MINUTES = 24 * 60;
 
@@ -83,7 +81,7 @@ export function windowLimitsPreset(text: string | undefined): PresetName | 'othe
 }
 
 const dropInMinutes = (state: MonitorState, timer: string) => {
-    const spec = dropInValues(state.scheduleFiles.get(ownWindowDropIn(timer)), 'OnCalendar').pop();
+    const spec = dropInValues(state.scheduleFiles.get(raidtuneDropIn(timer)), 'OnCalendar').pop();
     return spec ? minutesOfDay(spec) : null;
 };
 
@@ -133,6 +131,3 @@ export function firstRunSeconds(start: number, windowStarts: readonly number[], 
 
 /** The window's end, as the host's clock reads it. */
 export const windowEnd = (window: OwnWindow) => clockText((window.startMinutes + window.minutes) % DAY_MINUTES);
-
-export const ownWindowSetting = (state: MonitorState, relative: string): Message =>
-    msg(N_('drop-in $0'), `${state.etcDir}/${relative}`);

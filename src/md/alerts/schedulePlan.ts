@@ -18,7 +18,9 @@ import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
 import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
-import { dropInValues, OWN_WINDOW_TIMERS, unitOf, WINDOW_LIMITS_FILE, type MonitorState } from './monitor';
+import {
+    dropInSetting, dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_FILE, type MonitorState,
+} from './monitor';
 import * as checkWindow from './checkWindow';
 import * as own from './ownWindow';
 
@@ -62,7 +64,6 @@ const SCHEDULER_TIMER: Record<Scheduler, string | null> = {
 
 const SYSCONFIG = 'sysconfig/raid-check';
 const DEFAULT_MDADM = 'default/mdadm';
-export const dropInFile = (timer: string) => `systemd/system/${timer}.d/raidtune.conf`;
 
 /** The timer whose calendar the dialog sets, where the host has it (raid-check may run from cron). */
 export function scheduleTimer(state: MonitorState, scheduler: Scheduler): string | null {
@@ -96,7 +97,7 @@ export function dropInText(timer: string, spec: string): string {
 
 /** The calendar the timer follows now: raidtune's drop-in, else what systemd holds. */
 export function currentCalendar(state: MonitorState, timer: string): string | null {
-    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer))) ?? unitOf(state, timer)?.calendar ?? null;
+    return dropInCalendar(state.scheduleFiles.get(raidtuneDropIn(timer))) ?? unitOf(state, timer)?.calendar ?? null;
 }
 
 // What calendar specs are made of (weekdays, dates, times, repetitions, time zones such as
@@ -106,7 +107,7 @@ const CALENDAR = new RegExp('^[A-Za-z0-9 *:/.,~_+-]*$');
 
 /** raidtune's drop-in calendar for the timer, where it has one (the spec as written). */
 export function dropInSpec(state: MonitorState, timer: string): string | null {
-    return dropInCalendar(state.scheduleFiles.get(dropInFile(timer)));
+    return dropInCalendar(state.scheduleFiles.get(raidtuneDropIn(timer)));
 }
 
 /**
@@ -121,7 +122,7 @@ export function dropInNotLoaded(state: MonitorState, timer: string, answer: Cale
     if (spec === null || held === null || !answer || answer.spec !== spec || answer.normalized === null) return null;
     if (answer.normalized === held) return null;
     return msg(N_('$0 says "$1", but systemd follows "$2" for $3: run systemctl daemon-reload, or look for another drop-in.'),
-        `${state.etcDir}/${dropInFile(timer)}`, spec, held, timer);
+        `${state.etcDir}/${raidtuneDropIn(timer)}`, spec, held, timer);
 }
 
 /** '' (the package's own calendar) or one line of the characters above for systemd to read. */
@@ -204,8 +205,7 @@ function windowFiles(state: MonitorState, input: string): { error: Message } | {
     const text = (service: string) => (minutes === null ? null
         : checkWindow.windowDropInText(service, checkWindow.windowDuration(minutes)));
     const step = (service: string) =>
-        fileStep(state, checkWindow.windowDropInFile(service),
-            checkWindow.windowSetting(state, service), text(service));
+        fileStep(state, raidtuneDropIn(service), dropInSetting(state, raidtuneDropIn(service)), text(service));
     return { files: services.map(step) };
 }
 
@@ -230,10 +230,10 @@ function ownWindowFiles(state: MonitorState, input: ScheduleInput):
     const opens = start.value ?? null;
     const edges = opens === null ? [null, null] : [opens, opens + (hours.value as number)];
     const files = OWN_WINDOW_TIMERS.map((timer, i) => {
-        const relative = own.ownWindowDropIn(timer);
+        const relative = raidtuneDropIn(timer);
         const at = edges[i];
         const text = at === null ? null : dropInText(timer, own.dailyCalendar(at));
-        return fileStep(state, relative, own.ownWindowSetting(state, relative), text);
+        return fileStep(state, relative, dropInSetting(state, relative), text);
     });
     const preset = opens === null ? null : limits.value ?? null;
     const limitsSetting = msg(N_('the check window\'s limits in $0'), `${state.etcDir}/${WINDOW_LIMITS_FILE}`);
@@ -251,14 +251,14 @@ function calendarStep(state: MonitorState, timer: string, input: string, answer:
     const parsed = parseCalendarInput(input);
     if (parsed.error) return { error: parsed.error };
     const spec = parsed.value;
-    const relative = dropInFile(timer);
+    const relative = raidtuneDropIn(timer);
     const unchanged = state.scheduleFiles.has(relative) ? dropInCalendar(state.scheduleFiles.get(relative)) === spec
         : spec === '' || spec === (unitOf(state, timer)?.calendar ?? '');
     if (unchanged) return { step: null };
-    if (spec === '') return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), null) };
+    if (spec === '') return { step: fileStep(state, relative, dropInSetting(state, relative), null) };
     if (!answer || answer.spec !== spec) return { waiting: true };
     if (answer.error) return { error: msg(N_('systemd cannot read this calendar spec: $0'), answer.error) };
-    return { step: fileStep(state, relative, msg(N_('drop-in $0'), `${state.etcDir}/${relative}`), dropInText(timer, spec)) };
+    return { step: fileStep(state, relative, dropInSetting(state, relative), dropInText(timer, spec)) };
 }
 
 function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
@@ -328,7 +328,7 @@ function ownWindowTimerSteps(state: MonitorState, on: boolean | null, files: Wri
         const offStep = run(msg(N_('the check window\'s limits and paused checks')), off, off);
         return on ? [offStep, run(setting, start, stop)] : [run(setting, stop, start), offStep];
     }
-    const moved = files.some(f => OWN_WINDOW_TIMERS.some(t => f.path.endsWith(own.ownWindowDropIn(t))));
+    const moved = files.some(f => OWN_WINDOW_TIMERS.some(t => f.path.endsWith(raidtuneDropIn(t))));
     if (!on || !moved) return [];
     const restart = systemctl('try-restart', ...OWN_WINDOW_TIMERS);
     return [run(setting, restart, restart)];
@@ -353,7 +353,7 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
     if ('errors' in checked) return { errors: checked.errors };
     const files = checked.files.filter((s): s is WriteFileStep => s !== null);
     const timer = checked.calendar;
-    const dropInChanged = timer !== null && files.some(f => f.path.endsWith(dropInFile(timer)));
+    const dropInChanged = timer !== null && files.some(f => f.path.endsWith(raidtuneDropIn(timer)));
     const unitsChanged = files.some(f => f.path.startsWith(`${state.etcDir}/systemd/`));
     const steps: Step[] = [...files];
     const systemctl = (...args: string[]) => [context.systemctl, ...args];

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #18 item 6 on the real kernel and mdadm: a member failed with mdadm is named in its array's
 // alert with the next commands, and the removal run from the page takes it out of the array in the
-// kernel (mdadm --detail and sysfs in the guest); the alert then asks only for a new disk.
+// kernel (mdadm --detail and sysfs in the guest); the alert then asks only for a new disk. The
+// removal's shell script refuses where that name is a working member (vdb added back), and removes
+// it where it failed again.
 import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
-import { applyAndWait, footerButton, previewedCommands } from './harness/dialog';
+import { applyAndWait, footerButton, previewedCommands, shownScript } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
 
@@ -24,6 +26,7 @@ test('a member failed with mdadm: the alert names it, and removing it from the p
 
     await openDialog(alert.getByRole('button', { name: 'Remove vdb…' }));
     expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb');
+    const script = await shownScript(page);
     // Nothing ran before the confirmation.
     expect(await vm.guest.runOk('mdadm --detail /dev/md0')).toContain('/dev/vdb');
     const outcome = await applyAndWait(page, 'Remove');
@@ -37,4 +40,19 @@ test('a member failed with mdadm: the alert names it, and removing it from the p
     await waitUntil('md0\'s alert without the failed member', async () =>
         (await alert.locator('.raidtune-health-failed').count()) === 0);
     await expect(alert.locator('.raidtune-health-commands pre').innerText()).resolves.toBe('mdadm /dev/md0 --add /dev/sdX');
+
+    // vdb back in md0: it rebuilds as a spare, and the script must not fail a working member.
+    await vm.guest.runOk(`mdadm /dev/md0 --add /dev/vdb 2>&1\ncat > /tmp/remove.sh <<'RAIDTUNE_EOF'\n${script}\nRAIDTUNE_EOF`);
+    const state = (await vm.guest.runOk('cat /sys/block/md0/md/dev-vdb/state')).trim();
+    expect(state).not.toMatch(/faulty/);
+    const uuid = (await vm.guest.runOk('cat /sys/block/md0/md/uuid')).trim();
+    const refused = await vm.guest.run('sh /tmp/remove.sh');
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain(`raidtune: vdb of md array ${uuid} has not failed on this host (${state}): it is not removed`);
+    expect(await vm.guest.runOk('mdadm --detail /dev/md0')).toContain('/dev/vdb');
+
+    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdb 2>&1');
+    expect(await vm.guest.runOk('sh /tmp/remove.sh 2>&1')).toContain('changed: mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb');
+    expect(await vm.guest.runOk('mdadm --detail /dev/md0')).not.toContain('/dev/vdb');
+    expect(await vm.guest.runOk('sh /tmp/remove.sh 2>&1')).toContain('unchanged: vdb removed');
 });

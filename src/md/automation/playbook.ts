@@ -12,7 +12,8 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
-    argvWords, arraysOfPlan, attributeTarget, checkedValue, grownBitmap, removedMember, type ArrayRef, type Target,
+    argvWords, arraysOfPlan, attributeTarget, checkedValue, diskWhereMade, grownBitmap, MEMBER_DISK, memberDisksOfPlan,
+    memberKeyId, memberMissingText, memberText, missingText, removedMember, type ArrayRef, type MemberKey, type Target,
 } from './targets';
 
 /** One task as YAML lines, indented under `tasks:`. */
@@ -24,20 +25,34 @@ const FIND_ARRAY = 'for f in "$1"/sys/block/md*/md/uuid; do [ "$(cat "$f" 2>/dev
 /** The value read back as the kernel shows it already holds `want` ("N (local)", "a [b] c", "N (system)"). */
 const HOLDS = "cur in [want, want ~ ' (local)'] or ('[' ~ want ~ ']') in cur or (want == 'system' and cur is match('.* [(]system[)]$'))";
 
-function arrayVar(arrays: readonly ArrayRef[], ref: ArrayRef): string {
-    return `raidtune_md_${arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+/** What the playbook registers the arrays and member disks it finds on the managed host as. */
+interface Names {
+    arrays: readonly ArrayRef[];
+    disks: readonly MemberKey[];
+}
+
+function arrayVar(names: Names, ref: ArrayRef): string {
+    return `raidtune_md_${names.arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+}
+
+function diskVar(names: Names, key: MemberKey): string {
+    return `raidtune_disk_${names.disks.findIndex(k => memberKeyId(k) === memberKeyId(key)) + 1}`;
 }
 
 /** A Jinja expression for the array's name on the managed host. */
-function arrayName(arrays: readonly ArrayRef[], ref: ArrayRef): string {
-    return `{{ ${arrayVar(arrays, ref)}.stdout }}`;
+function arrayName(names: Names, ref: ArrayRef): string {
+    return `{{ ${arrayVar(names, ref)}.stdout }}`;
 }
 
-function targetPath(arrays: readonly ArrayRef[], t: Target): string {
+function diskName(names: Names, key: MemberKey): string {
+    return `{{ ${diskVar(names, key)}.stdout }}`;
+}
+
+function targetPath(names: Names, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return `{{ raidtune_root }}${t.path}`;
-    case 'array': return `{{ raidtune_root }}/sys/block/${arrayName(arrays, t.array)}/${t.attribute}`;
-    case 'disk': return `{{ raidtune_root }}/sys/block/${t.disk}/${t.attribute}`;
+    case 'array': return `{{ raidtune_root }}/sys/block/${arrayName(names, t.array)}/${t.attribute}`;
+    case 'disk': return `{{ raidtune_root }}/sys/block/${diskName(names, t.member)}/${t.attribute}`;
     }
 }
 
@@ -45,7 +60,7 @@ function targetLabel(t: Target): string {
     switch (t.kind) {
     case 'sysctl': return t.key;
     case 'array': return `${t.array.uuid} (${t.array.name} where this was made) ${t.attribute}`;
-    case 'disk': return `${t.disk} ${t.attribute}`;
+    case 'disk': return `the disk of ${memberText(t.member)} (${t.disk} where this was made) ${t.attribute}`;
     }
 }
 
@@ -53,16 +68,25 @@ function task(name: string, module: string, args: string[], extra: string[] = []
     return [`- name: ${yamlLiteral(name)}`, `  ${module}:`, ...args.map(a => `    ${a}`), ...extra.map(e => `  ${e}`)];
 }
 
-function findArray(arrays: readonly ArrayRef[], ref: ArrayRef): Task[] {
-    const v = arrayVar(arrays, ref);
+/** Runs a fixed `sh -c` finder with `args` (YAML words) into `v`, and fails with `missing` where it prints nothing. */
+function find(what: string, finder: string, args: string[], v: string, missing: string): Task[] {
     return [
-        task(`Find md array ${ref.uuid} by its UUID`, 'ansible.builtin.command', [
-            'argv:', `  - sh`, `  - -c`, `  - ${yamlLiteral(FIND_ARRAY)}`, '  - raidtune-find', '  - "{{ raidtune_root }}"', `  - ${yamlLiteral(ref.uuid)}`,
+        task(`Find ${what}`, 'ansible.builtin.command', [
+            'argv:', `  - sh`, `  - -c`, `  - ${yamlLiteral(finder)}`, '  - raidtune-find', '  - "{{ raidtune_root }}"', ...args.map(a => `  - ${a}`),
         ], [`register: ${v}`, 'changed_when: false']),
-        task(`Fail where md array ${ref.uuid} is missing`, 'ansible.builtin.fail', [
-            `msg: ${yamlLiteral(`no md array with UUID ${ref.uuid} on this host`)}`,
-        ], [`when: ${v}.stdout == ""`]),
+        task(`Fail: ${missing}`, 'ansible.builtin.fail', [`msg: ${yamlLiteral(missing)}`], [`when: ${v}.stdout == ""`]),
     ];
+}
+
+function findArray(names: Names, ref: ArrayRef): Task[] {
+    return find(`md array ${ref.uuid} by its UUID`, FIND_ARRAY, [yamlLiteral(ref.uuid)], arrayVar(names, ref),
+        `no md array with UUID ${ref.uuid} on this host`);
+}
+
+function findMemberDisk(names: Names, key: MemberKey): Task[] {
+    const how = 'slot' in key ? ['slot', yamlLiteral(String(key.slot))] : ['name', yamlLiteral(key.name)];
+    return find(`the disk of ${memberText(key)} (${diskWhereMade(key)} where this was made)`, MEMBER_DISK,
+        [yamlTemplate(arrayName(names, key.array)), ...how], diskVar(names, key), memberMissingText(key));
 }
 
 /** Read one file into `reg` (failing with `missing` when it is not there); `label`: the task's name. */
@@ -73,18 +97,10 @@ function readFile(path: string, reg: string, missing: string, label = path): Tas
     ];
 }
 
-function missingText(t: Target): string {
-    switch (t.kind) {
-    case 'sysctl': return `this kernel has no ${t.key}`;
-    case 'array': return `md array ${t.array.uuid} has no ${t.attribute} on this kernel`;
-    case 'disk': return `no disk ${t.disk} with ${t.attribute} on this host`;
-    }
-}
-
 const PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
 
-function stripeCacheChecks(arrays: readonly ArrayRef[], ref: ArrayRef, n: number, value: string | null): Task[] {
-    const md = `{{ raidtune_root }}/sys/block/${arrayName(arrays, ref)}/md`;
+function stripeCacheChecks(names: Names, ref: ArrayRef, n: number, value: string | null): Task[] {
+    const md = `{{ raidtune_root }}/sys/block/${arrayName(names, ref)}/md`;
     const tasks = [
         ...readFile(`${md}/level`, `raidtune_level_${n}`, `md array ${ref.uuid} has no md/level`, `the level of ${ref.uuid}`),
         task(`Fail where md array ${ref.uuid} has no stripe cache`, 'ansible.builtin.fail', [
@@ -111,20 +127,20 @@ function stripeCacheChecks(arrays: readonly ArrayRef[], ref: ArrayRef, n: number
 
 interface StepTasks { checks: Task[]; writes: Task[] }
 
-function attributeTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'write-attribute' }, n: number): StepTasks {
-    const t = attributeTarget(step.path, arrays);
+function attributeTasks(names: Names, step: Step & { kind: 'write-attribute' }, n: number): StepTasks {
+    const t = attributeTarget(step.path, names.arrays);
     const value = checkedValue(t, step.to);
-    const path = targetPath(arrays, t);
+    const path = targetPath(names, t);
     const reg = `raidtune_now_${n}`;
     const checks: Task[] = [];
     if (t.kind === 'array' && t.needsStripeCache) {
         const entries = t.attribute === ARRAY_SETTINGS.stripeCache.attribute ? value : null;
-        checks.push(...stripeCacheChecks(arrays, t.array, n, entries));
+        checks.push(...stripeCacheChecks(names, t.array, n, entries));
     }
     checks.push(...readFile(path, reg, missingText(t), targetLabel(t)));
     if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
-        checks.push(task(`Fail where ${t.disk} offers no scheduler ${value}`, 'ansible.builtin.fail', [
-            `msg: ${yamlLiteral(`${t.disk} offers no I/O scheduler ${value}`)}`,
+        checks.push(task(`Fail where the disk of ${memberText(t.member)} offers no scheduler ${value}`, 'ansible.builtin.fail', [
+            `msg: ${yamlTemplate(`${diskName(names, t.member)} offers no I/O scheduler ${value}`)}`,
         ], ['vars:', `  want: ${yamlLiteral(value)}`, `when: want not in (${reg}.content | b64decode | replace('[', '') | replace(']', '')).split()`]));
     }
     const write = task(`Write ${value} to ${targetLabel(t)}`, 'ansible.builtin.command', [
@@ -143,37 +159,45 @@ function fileTasks(step: Step & { kind: 'write-file' }): Task[] {
     ];
 }
 
-function runTasks(arrays: readonly ArrayRef[], step: Step & { kind: 'run' }, n: number): Task[] {
-    const words = argvWords(step.argv, arrays);
-    const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(arrays, w.array)}`) : yamlLiteral(w.literal)}`);
+function runTasks(names: Names, step: Step & { kind: 'run' }, n: number): StepTasks {
+    const words = argvWords(step.argv, names.arrays);
+    const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(names, w.array)}`) : yamlLiteral(w.literal)}`);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
-    const md = array && `{{ raidtune_root }}/sys/block/${arrayName(arrays, array)}/md`;
+    const md = array && `{{ raidtune_root }}/sys/block/${arrayName(names, array)}/md`;
     const name = `Run ${step.argv.join(' ')}`;
     const bitmap = grownBitmap(step);
     const member = removedMember(step);
     if (md && bitmap) {
         const reg = `raidtune_bitmap_${n}`;
         const test = bitmap === 'none' ? '!=' : '==';
-        return [
-            ...readFile(`${md}/bitmap/location`, reg, `md array ${array.uuid} has no md/bitmap/location`, `the bitmap of ${array.uuid}`),
-            task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: (${reg}.content | b64decode | trim) ${test} 'none'`]),
-        ];
+        return {
+            checks: readFile(`${md}/bitmap/location`, reg, `md array ${array.uuid} has no md/bitmap/location`, `the bitmap of ${array.uuid}`),
+            writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: (${reg}.content | b64decode | trim) ${test} 'none'`])],
+        };
     }
     if (md && member) {
+        // Removed only where it has failed: on another host the same name may be a working disk.
         const reg = `raidtune_member_${n}`;
-        return [
-            task(`Look for member ${member}`, 'ansible.builtin.stat', [`path: ${yamlTemplate(`${md}/dev-${member}`)}`], [`register: ${reg}`]),
-            task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: ${reg}.stat.exists`]),
-        ];
+        const state = `(${reg}.content | b64decode | trim)`;
+        return {
+            checks: [
+                task(`Read the state of member ${member}`, 'ansible.builtin.slurp', [`src: ${yamlTemplate(`${md}/dev-${member}/state`)}`],
+                    [`register: ${reg}`, 'failed_when: false']),
+                task(`Fail where member ${member} has not failed`, 'ansible.builtin.fail', [
+                    `msg: ${yamlTemplate(`${member} of md array ${array.uuid} has not failed on this host ({{ ${state} }}): it is not removed`)}`,
+                ], [`when: "'content' in ${reg} and 'faulty' not in ${state}.split(',')"`]),
+            ],
+            writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: "'content' in ${reg}"`])],
+        };
     }
-    return [task(name, 'ansible.builtin.command', ['argv:', ...argv])];
+    return { checks: [], writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv])] };
 }
 
-function stepTasks(arrays: readonly ArrayRef[], step: Step, n: number): StepTasks {
+function stepTasks(names: Names, step: Step, n: number): StepTasks {
     switch (step.kind) {
-    case 'write-attribute': return attributeTasks(arrays, step, n);
+    case 'write-attribute': return attributeTasks(names, step, n);
     case 'write-file': return { checks: [], writes: fileTasks(step) };
-    case 'run': return { checks: [], writes: runTasks(arrays, step, n) };
+    case 'run': return runTasks(names, step, n);
     }
 }
 
@@ -182,10 +206,11 @@ function stepTasks(arrays: readonly ArrayRef[], step: Step, n: number): StepTask
  * (`arrayRefs`); throws AutomationError for a step that cannot be said for another host.
  */
 export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
-    const used = arraysOfPlan(plan, arrays);
-    const parts = plan.steps.map((s, i) => stepTasks(used, s, i + 1));
+    const names: Names = { arrays: arraysOfPlan(plan, arrays), disks: memberDisksOfPlan(plan, arrays) };
+    const parts = plan.steps.map((s, i) => stepTasks(names, s, i + 1));
     const tasks = [
-        ...used.flatMap(a => findArray(used, a)), ...parts.flatMap(p => p.checks), ...parts.flatMap(p => p.writes),
+        ...names.arrays.flatMap(a => findArray(names, a)), ...names.disks.flatMap(k => findMemberDisk(names, k)),
+        ...parts.flatMap(p => p.checks), ...parts.flatMap(p => p.writes),
     ];
     return [
         '# Made by raidtune. Finds the arrays by UUID, checks everything before the first write and',

@@ -10,7 +10,8 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
-    argvWords, arraysOfPlan, attributeTarget, checkedValue, grownBitmap, removedMember, type ArrayRef, type Target,
+    argvWords, arraysOfPlan, attributeTarget, checkedValue, diskWhereMade, grownBitmap, MEMBER_DISK, memberDisksOfPlan,
+    memberKeyId, memberMissingText, missingText, removedMember, type ArrayRef, type MemberKey, type Target,
 } from './targets';
 
 const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
@@ -35,7 +36,18 @@ array_by_uuid() {
     fail "no md array with UUID $1 on this host"
 }
 
+# The whole disk of a member of md array $2 (root $1): "slot" $4, or "name" $4; nothing if none.
+member_disk() ( __MEMBER_DISK__ )
+
 need() { [ -e "$1" ] || fail "$2"; }
+
+# A member to remove ($1: its md/dev-NAME) must have failed where it is still there: on another
+# host the same name may be a working disk.
+need_failed() {
+    [ -e "$1" ] || return 0
+    state=$(cat "$1/state")
+    case ,$state, in *,faulty,*) ;; *) fail "$2 of md array $3 has not failed on this host ($state): it is not removed" ;; esac
+}
 
 need_stripe_cache() {
     level=$(cat "$root/sys/block/$1/md/level" 2>/dev/null) || level=unknown
@@ -96,80 +108,96 @@ run() {
     report changed "$*"
     changed=$((changed + 1))
 }
-`.replace(/__PERCENT__/g, String(REFUSE_PERCENT));
+`.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK);
+
+/** What the script calls the arrays and member disks it finds on the host it runs on. */
+interface Names {
+    arrays: readonly ArrayRef[];
+    disks: readonly MemberKey[];
+}
 
 /** The shell variable that holds an array's name on the host the script runs on. */
-function arrayVar(arrays: readonly ArrayRef[], ref: ArrayRef): string {
-    return `md_${arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+function arrayVar(names: Names, ref: ArrayRef): string {
+    return `md_${names.arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
+}
+
+/** The shell variable that holds a member's whole disk on the host the script runs on. */
+function diskVar(names: Names, key: MemberKey): string {
+    return `disk_${names.disks.findIndex(k => memberKeyId(k) === memberKeyId(key)) + 1}`;
 }
 
 /** The file of a target as a shell word: "$root/sys/block/$md_1/md/stripe_cache_size". */
-function targetFile(arrays: readonly ArrayRef[], t: Target): string {
+function targetFile(names: Names, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return `"$root"${shLiteral(t.path)}`;
-    case 'array': return `"$root/sys/block/$${arrayVar(arrays, t.array)}/"${shLiteral(t.attribute)}`;
-    case 'disk': return `"$root"${shLiteral(`/sys/block/${t.disk}/${t.attribute}`)}`;
+    case 'array': return `"$root/sys/block/$${arrayVar(names, t.array)}/"${shLiteral(t.attribute)}`;
+    case 'disk': return `"$root/sys/block/$${diskVar(names, t.member)}/"${shLiteral(t.attribute)}`;
     }
 }
 
 /** What a person reads in the script's output and failures for a target. */
-function targetName(arrays: readonly ArrayRef[], t: Target): string {
+function targetName(names: Names, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return shLiteral(t.key);
-    case 'array': return `"$${arrayVar(arrays, t.array)}/"${shLiteral(t.attribute)}`;
-    case 'disk': return shLiteral(`${t.disk}/${t.attribute}`);
+    case 'array': return `"$${arrayVar(names, t.array)}/"${shLiteral(t.attribute)}`;
+    case 'disk': return `"$${diskVar(names, t.member)}/"${shLiteral(t.attribute)}`;
     }
 }
 
-function attributeChecks(arrays: readonly ArrayRef[], t: Target, value: string): string[] {
-    const file = targetFile(arrays, t);
+function attributeChecks(names: Names, t: Target, value: string): string[] {
+    const file = targetFile(names, t);
     const lines: string[] = [];
     if (t.kind === 'array' && t.needsStripeCache) {
-        lines.push(`need_stripe_cache "$${arrayVar(arrays, t.array)}" ${shLiteral(t.array.uuid)}`);
+        lines.push(`need_stripe_cache "$${arrayVar(names, t.array)}" ${shLiteral(t.array.uuid)}`);
     }
-    const missing = t.kind === 'sysctl'
-        ? `this kernel has no ${t.key}`
-        : t.kind === 'array' ? `md array ${t.array.uuid} has no ${t.attribute} on this kernel` : `no disk ${t.disk} with ${t.attribute} on this host`;
-    lines.push(`need ${file} ${shLiteral(missing)}`);
+    lines.push(`need ${file} ${shLiteral(missingText(t))}`);
     if (t.kind === 'array' && t.attribute === ARRAY_SETTINGS.stripeCache.attribute) {
-        lines.push(`need_stripe_memory "$${arrayVar(arrays, t.array)}" ${shLiteral(value)}`);
+        lines.push(`need_stripe_memory "$${arrayVar(names, t.array)}" ${shLiteral(value)}`);
     }
     if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
-        lines.push(`need_choice ${file} ${shLiteral(value)} ${shLiteral(`${t.disk} offers no I/O scheduler ${value}`)}`);
+        lines.push(`need_choice ${file} ${shLiteral(value)} "$${diskVar(names, t.member)}"${shLiteral(` offers no I/O scheduler ${value}`)}`);
     }
     return lines;
 }
 
-function argvText(arrays: readonly ArrayRef[], argv: readonly string[]): string {
-    return argvWords(argv, arrays).map(w => 'array' in w ? `"/dev/$${arrayVar(arrays, w.array)}"` : shLiteral(w.literal)).join(' ');
+function argvText(names: Names, argv: readonly string[]): string {
+    return argvWords(argv, names.arrays).map(w => 'array' in w ? `"/dev/$${arrayVar(names, w.array)}"` : shLiteral(w.literal)).join(' ');
 }
 
-/** A command runs only where its end state is not there yet: a bitmap added or removed, a member gone. */
-function runLines(arrays: readonly ArrayRef[], step: Step & { kind: 'run' }): string[] {
-    const words = argvWords(step.argv, arrays);
+/**
+ * A command runs only where its end state is not there yet: a bitmap added or removed, a member
+ * gone. A member is removed only where it has failed (checked with the other checks).
+ */
+function runLines(names: Names, step: Step & { kind: 'run' }): { checks: string[]; writes: string[] } {
+    const words = argvWords(step.argv, names.arrays);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
-    const run = `run ${argvText(arrays, step.argv)}`;
-    const md = array && `"$root/sys/block/$${arrayVar(arrays, array)}/md`;
+    const run = `run ${argvText(names, step.argv)}`;
+    const md = array && `"$root/sys/block/$${arrayVar(names, array)}/md`;
+    const installed = `command -v ${shLiteral(step.argv[0])} >/dev/null || fail ${shLiteral(`${step.argv[0]} is not installed`)}`;
     const bitmap = grownBitmap(step);
     if (md && bitmap) {
         const test = bitmap === 'none' ? '= none' : '!= none';
-        return [`if [ "$(cat ${md}/bitmap/location")" ${test} ]; then report unchanged ${shLiteral(`bitmap ${bitmap}`)}; else ${run}; fi`];
+        return { checks: [installed], writes: [`if [ "$(cat ${md}/bitmap/location")" ${test} ]; then report unchanged ${shLiteral(`bitmap ${bitmap}`)}; else ${run}; fi`] };
     }
     const member = removedMember(step);
-    if (md && member) {
-        return [`if [ ! -e ${md}/dev-"${shLiteral(member)} ]; then report unchanged ${shLiteral(`${member} removed`)}; else ${run}; fi`];
+    if (array && member) {
+        const dir = `${md}/dev-"${shLiteral(member)}`;
+        return {
+            checks: [installed, `need_failed ${dir} ${shLiteral(member)} ${shLiteral(array.uuid)}`],
+            writes: [`if [ ! -e ${dir} ]; then report unchanged ${shLiteral(`${member} removed`)}; else ${run}; fi`],
+        };
     }
-    return [run];
+    return { checks: [installed], writes: [run] };
 }
 
-function stepLines(arrays: readonly ArrayRef[], step: Step): { checks: string[]; writes: string[] } {
+function stepLines(names: Names, step: Step): { checks: string[]; writes: string[] } {
     switch (step.kind) {
     case 'write-attribute': {
-        const t = attributeTarget(step.path, arrays);
+        const t = attributeTarget(step.path, names.arrays);
         const value = checkedValue(t, step.to);
         return {
-            checks: attributeChecks(arrays, t, value),
-            writes: [`write_attr ${targetFile(arrays, t)} ${shLiteral(value)} ${targetName(arrays, t)}`],
+            checks: attributeChecks(names, t, value),
+            writes: [`write_attr ${targetFile(names, t)} ${shLiteral(value)} ${targetName(names, t)}`],
         };
     }
     case 'write-file':
@@ -178,8 +206,17 @@ function stepLines(arrays: readonly ArrayRef[], step: Step): { checks: string[];
             writes: [step.content === null ? `remove_file ${shLiteral(step.path)}` : `write_file ${shLiteral(step.path)} ${shLiteral(step.content)}`],
         };
     case 'run':
-        return { checks: [`command -v ${shLiteral(step.argv[0])} >/dev/null || fail ${shLiteral(`${step.argv[0]} is not installed`)}`], writes: runLines(arrays, step) };
+        return runLines(names, step);
     }
+}
+
+function findDiskLines(names: Names, key: MemberKey): string[] {
+    const v = diskVar(names, key);
+    const how = 'slot' in key ? `slot ${key.slot}` : `name ${shLiteral(key.name)}`;
+    return [
+        `${v}=$(member_disk "$root" "$${arrayVar(names, key.array)}" ${how})  # ${diskWhereMade(key)} where this was made`,
+        `[ -n "$${v}" ] || fail ${shLiteral(memberMissingText(key))}`,
+    ];
 }
 
 /** Checks once each, in order: two steps on one array need it found once. */
@@ -192,8 +229,8 @@ function unique(lines: string[]): string[] {
  * AutomationError for a step that cannot be said for another host.
  */
 export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
-    const used = arraysOfPlan(plan, arrays);
-    const parts = plan.steps.map(s => stepLines(used, s));
+    const names: Names = { arrays: arraysOfPlan(plan, arrays), disks: memberDisksOfPlan(plan, arrays) };
+    const parts = plan.steps.map(s => stepLines(names, s));
     const header = [
         '#!/bin/sh',
         `# raidtune: ${title.replace(/\n/g, ' ')}`,
@@ -203,7 +240,10 @@ export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef
         '# shellcheck disable=SC2016',
         ...plan.steps.map(s => `#   ${describeStepLine(s)}`),
     ];
-    const find = used.map(a => `${arrayVar(used, a)}=$(array_by_uuid ${shLiteral(a.uuid)})  # ${a.name} where this was made`);
+    const find = [
+        ...names.arrays.map(a => `${arrayVar(names, a)}=$(array_by_uuid ${shLiteral(a.uuid)})  # ${a.name} where this was made`),
+        ...names.disks.flatMap(k => findDiskLines(names, k)),
+    ];
     return [
         ...header, '', PRELUDE,
         '# Checks: nothing is written unless all of them pass.',

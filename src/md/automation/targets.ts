@@ -1,19 +1,33 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What a plan's step touches, said so that it means the same on another host: an md array by its
-// UUID (mdN is only the order in which this host assembled it), a dev.raid sysctl by name, a disk
-// by its kernel name (checked to exist), a file by its path. The shell script and the playbook
-// both read a plan through this one description.
+// UUID (mdN is only the order in which this host assembled it), a dev.raid sysctl by name, a member
+// disk by the array and slot it serves (sdb here may be another disk there, or none), a file by its
+// path. The shell script and the playbook both read a plan through this one description.
 
 import type { ArrayModel } from '../modelTypes';
 import type { Plan, Step } from '../plan';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type Bounds } from '../settings/registry';
 
-/** An array of this host as the generators know it: its name here and the kernel's md/uuid. */
+/** A member as the generators know it: its name and whole disk here, and its slot (null: spare or failed). */
+export interface MemberRef {
+    name: string;
+    disk: string;
+    slot: number | null;
+}
+
+/** An array of this host as the generators know it: its name here, the kernel's md/uuid, its members. */
 export interface ArrayRef {
     name: string;
     uuid: string;
     level: string | null;
+    members: readonly MemberRef[];
 }
+
+/**
+ * How a script finds a member disk on another host: the array's member in a slot, or, for one
+ * without a slot (a spare), the member of that name, checked to belong to the array there.
+ */
+export type MemberKey = { array: ArrayRef } & ({ slot: number } | { name: string });
 
 const SYSFS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -21,7 +35,8 @@ const SYSFS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export function arrayRefs(arrays: readonly ArrayModel[]): ArrayRef[] {
     return arrays.flatMap(a => {
         const uuid = a.uuid?.trim().toLowerCase() ?? '';
-        return SYSFS_UUID.test(uuid) ? [{ name: a.name, uuid, level: a.level }] : [];
+        const members = a.members.map(m => ({ name: m.name, disk: m.disk, slot: m.slot }));
+        return SYSFS_UUID.test(uuid) ? [{ name: a.name, uuid, level: a.level, members }] : [];
     });
 }
 
@@ -29,7 +44,8 @@ export type Target =
     | { kind: 'sysctl'; path: string; key: string; bounds: Bounds | null }
     /** `attribute` is relative to /sys/block/mdN, e.g. md/stripe_cache_size. */
     | { kind: 'array'; array: ArrayRef; attribute: string; bounds: Bounds | null; needsStripeCache: boolean }
-    | { kind: 'disk'; disk: string; attribute: string; bounds: Bounds | null };
+    /** `disk`: the member's whole disk where the plan was made; `member`: how it is found elsewhere. */
+    | { kind: 'disk'; disk: string; member: MemberKey; attribute: string; bounds: Bounds | null };
 
 export class AutomationError extends Error {}
 
@@ -56,6 +72,60 @@ export function arrayByName(refs: readonly ArrayRef[], name: string): ArrayRef {
     return ref;
 }
 
+/** The member a disk serves, in a slot where it has one (a disk with partitions in two arrays: the first). */
+function memberOfDisk(refs: readonly ArrayRef[], disk: string): MemberKey {
+    const held = refs.flatMap(array => array.members.filter(m => m.disk === disk).map(member => ({ array, member })));
+    const slotted = held.find(h => h.member.slot !== null);
+    if (slotted?.member.slot != null) return { array: slotted.array, slot: slotted.member.slot };
+    if (held[0]) return { array: held[0].array, name: held[0].member.name };
+    throw new AutomationError(`${disk} holds no member of an array with a UUID: it cannot be found on another host`);
+}
+
+export function memberKeyId(key: MemberKey): string {
+    return 'slot' in key ? `${key.array.uuid}/slot/${key.slot}` : `${key.array.uuid}/name/${key.name}`;
+}
+
+/** The member's whole disk where the plan was made (for comments and task names). */
+export function diskWhereMade(key: MemberKey): string {
+    const made = key.array.members.find(m => ('slot' in key ? m.slot === key.slot : m.name === key.name));
+    return made?.disk ?? '?';
+}
+
+/** Why a member's disk cannot be found on a host: said the same by the script and the playbook. */
+export function memberMissingText(key: MemberKey): string {
+    return 'slot' in key
+        ? `md array ${key.array.uuid} has no member in slot ${key.slot} on this host`
+        : `md array ${key.array.uuid} has no member ${key.name} on this host`;
+}
+
+/** A member as a person reads it: "the member in slot 0 of md array …". */
+export function memberText(key: MemberKey): string {
+    return 'slot' in key ? `the member in slot ${key.slot} of md array ${key.array.uuid}` : `member ${key.name} of md array ${key.array.uuid}`;
+}
+
+/** Why a target's file is missing on a host. */
+export function missingText(t: Target): string {
+    switch (t.kind) {
+    case 'sysctl': return `this kernel has no ${t.key}`;
+    case 'array': return `md array ${t.array.uuid} has no ${t.attribute} on this kernel`;
+    case 'disk': return `the disk of ${memberText(t.member)} has no ${t.attribute}`;
+    }
+}
+
+/**
+ * Prints the whole disk (sdb) of a member (sdb1 or sdb) of an array, or nothing where it has none:
+ * `sh -c` argv root, md device, "slot" or "name", the slot or name. A partition is found by its
+ * /sys/block/DISK/PART/partition, as raidtune's own reading does; fixed text, values only as argv.
+ */
+export const MEMBER_DISK = [
+    'm=',
+    'if [ "$3" = name ]; then if [ -e "$1/sys/block/$2/md/dev-$4" ]; then m=$4; fi',
+    'else for s in "$1/sys/block/$2/md"/dev-*/slot; do if [ "$(cat "$s" 2>/dev/null)" = "$4" ]; then m=${s%/slot}; m=${m##*/dev-}; fi; done; fi',
+    'if [ -z "$m" ]; then exit 0; fi',
+    'for p in "$1"/sys/block/*/"$m"/partition; do if [ -e "$p" ]; then p=${p%/"$m"/partition}; echo "${p##*/}"; exit 0; fi; done',
+    'echo "$m"',
+].join('; ');
+
 /** Where a kernel attribute write lands, or an error for a path outside what raidtune writes. */
 export function attributeTarget(path: string, refs: readonly ArrayRef[]): Target {
     const global = Object.values(GLOBAL_SETTINGS).find(s => s.path === path);
@@ -73,7 +143,7 @@ export function attributeTarget(path: string, refs: readonly ArrayRef[]): Target
     }
     const disk = DISK_PATH.exec(path);
     if (disk && Object.values(DISK_SETTINGS).some(s => s.attribute === disk[2])) {
-        return { kind: 'disk', disk: disk[1], attribute: disk[2], bounds: boundsOf(disk[2], DISK_SETTINGS) };
+        return { kind: 'disk', disk: disk[1], member: memberOfDisk(refs, disk[1]), attribute: disk[2], bounds: boundsOf(disk[2], DISK_SETTINGS) };
     }
     throw new AutomationError(`${path} is not an attribute raidtune writes`);
 }
@@ -106,9 +176,21 @@ export function arraysOfPlan(plan: Plan, refs: readonly ArrayRef[]): ArrayRef[] 
         if (step.kind === 'write-attribute') {
             const t = attributeTarget(step.path, refs);
             if (t.kind === 'array') add(t.array);
+            if (t.kind === 'disk') add(t.member.array);
         } else if (step.kind === 'run') {
             for (const w of argvWords(step.argv, refs)) if ('array' in w) add(w.array);
         }
+    }
+    return [...seen.values()];
+}
+
+/** The member disks a plan writes to, each once, in the order they first appear. */
+export function memberDisksOfPlan(plan: Plan, refs: readonly ArrayRef[]): MemberKey[] {
+    const seen = new Map<string, MemberKey>();
+    for (const step of plan.steps) {
+        if (step.kind !== 'write-attribute') continue;
+        const t = attributeTarget(step.path, refs);
+        if (t.kind === 'disk' && !seen.has(memberKeyId(t.member))) seen.set(memberKeyId(t.member), t.member);
     }
     return [...seen.values()];
 }

@@ -20,6 +20,12 @@ export async function previewedCommands(page: Page): Promise<string | null> {
     return await commands.count() ? (await commands.innerText()).trim() : null;
 }
 
+/** The script the open dialog shows under "Shell script" (the automation script view). */
+export async function shownScript(page: Page): Promise<string> {
+    await dialog(page).getByRole('button', { name: 'Shell script' }).click();
+    return dialog(page).locator('#raidtune-shell-script-code').innerText();
+}
+
 export const DONE = 'Done. The values were read back from the kernel.';
 
 /** Clicks the primary button and waits for the outcome; returns the outcome's alert titles. */

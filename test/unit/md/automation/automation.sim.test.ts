@@ -2,7 +2,8 @@
 // The automation script and playbook, run for real: made on a simulated host where the RAID6 is
 // md0, run with the real sh (and ansible-playbook -c local) on another where the same array (same
 // UUID) is md127; the end state must be what the page's writes leave, and a second run changes
-// nothing. sh -n and shellcheck read every generated script.
+// nothing. Member disks are found by their slot: on the other host the disks have other names, and
+// the one named like the first member is not in the array. sh -n and shellcheck read every script.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { HostModel } from '../../../../src/md/modelTypes';
 import { readBackMatches } from '../../../../src/md/readBack';
 import { parseGatherOutput } from '../../../../src/md/snapshot';
 import { presetPlan } from '../../../../src/md/tuning/presets';
+import { diskQueuePlan } from '../../../../src/md/tuning/diskQueue';
 import { msg } from '../../../../src/md/message';
 import { describeArgv, type Plan, type Step } from '../../../../src/md/plan';
 import type { SimulatedHost } from '../../../../sim';
@@ -30,6 +32,19 @@ const BASE = JSON.parse(readFileSync(join(__dirname, '../../../../sim/scenarios/
 function scenario(name: string, uuid = UUID, level?: string): ScenarioSpec {
     const arrays = (BASE.arrays ?? []).map(a => ({ ...a, name, uuid, ...(level ? { level } : {}) }));
     return { ...BASE, arrays } as ScenarioSpec;
+}
+
+/**
+ * The same host with its disks named one letter on (sda -> sdb ... sdf -> sda): the array's members
+ * keep their slots on other names, and sda is now the SSD outside the array.
+ */
+const RENAMED: Record<string, string> = { sda: 'sdb', sdb: 'sdc', sdc: 'sdd', sdd: 'sde', sde: 'sdf', sdf: 'sda' };
+function renamed(spec: ScenarioSpec): ScenarioSpec {
+    const disks = (spec.disks ?? []).map(d => ({ ...d, name: RENAMED[d.name] }));
+    const arrays = (spec.arrays ?? []).map(a => ({
+        ...a, members: a.members.map(m => ({ ...m, device: m.device.replace(/^sd[a-f]/, d => RENAMED[d]) })),
+    }));
+    return { ...spec, disks, arrays } as ScenarioSpec;
 }
 
 /** Words a shell must neither split nor expand, in a file the plan keeps. */
@@ -154,13 +169,60 @@ describe('the shell script', () => {
     });
 });
 
-describe('the playbook', () => {
-    function ansible(sim: SimulatedHost, file: string, ...extra: string[]) {
-        return spawnSync('ansible-playbook', ['-i', 'localhost,', '-c', 'local', '-e', `raidtune_root=${sim.root}`, '-e', 'ansible_become=false',
-            ...extra, file], { encoding: 'utf8', env: { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_LOCAL_TEMP: join(sim.root, '.ansible-tmp'),
-            ANSIBLE_HOME: join(sim.root, '.ansible') } });
+describe('member disks on a host where they have other names', () => {
+    /** Every disk's scheduler, by the slot of the member it holds ("-": no member). */
+    function schedulersBySlot(sim: SimulatedHost, name: string): Record<string, string> {
+        const host = modelOf(sim);
+        const members = host.arrays.find(a => a.name === name)?.members ?? [];
+        return Object.fromEntries([...host.disks.values()].map(d => {
+            const slot = members.find(m => m.disk === d.name)?.slot;
+            return [slot === undefined ? `- ${d.name}` : `slot ${slot ?? 'none'}`, d.scheduler?.current ?? '?'];
+        }));
     }
 
+    test('the script and the playbook set the scheduler of the disks in the same slots as the page did', () => {
+        const page = start(scenario('md0'));
+        const host = modelOf(page);
+        const md0 = host.arrays[0];
+        const result = diskQueuePlan(host, md0, 'scheduler', 'none');
+        if (!result.plan) throw new Error('no plan');
+        const plan = result.plan;
+        expect(plan.steps.map(s => s.kind === 'write-attribute' && s.path)).toEqual(
+            ['sda', 'sdb', 'sdc', 'sdd', 'sde'].map(d => `/sys/block/${d}/queue/scheduler`));
+        applyAsPage(page, plan);
+        const expected = schedulersBySlot(page, 'md0');
+        expect(expected['- sdf']).toBe('mq-deadline');
+        const refs = arrayRefs(host.arrays);
+
+        const other = start(renamed(scenario('md127')));
+        expect(schedulersBySlot(other, 'md127')).not.toEqual(expected);
+        const first = runScript(other, shellScript(plan, 'Disk queues', refs));
+        expect(first.stderr).toBe('');
+        expect(first.stdout).toContain('changed: sdb/queue/scheduler = none');
+        other.tick(0);
+        const { '- sdf': ssdHere, ...slotsHere } = expected;
+        const { '- sda': ssdThere, ...slotsThere } = schedulersBySlot(other, 'md127');
+        expect([slotsThere, ssdThere]).toEqual([slotsHere, ssdHere]);
+        expect(runScript(other, shellScript(plan, 'Disk queues', refs)).stdout).toContain('finished: 0 changed');
+
+        const viaAnsible = start(renamed(scenario('md127')));
+        const file = join(tempRoot(), 'playbook.yml');
+        writeFileSync(file, playbook(plan, 'Disk queues', refs));
+        const ran = ansible(viaAnsible, file);
+        expect(ran.status).toBe(0);
+        viaAnsible.tick(0);
+        expect(schedulersBySlot(viaAnsible, 'md127')).toEqual(schedulersBySlot(other, 'md127'));
+        expect(ansible(viaAnsible, file).stdout).toMatch(/localhost\s*: ok=\d+\s+changed=0 /);
+    }, 120_000);
+});
+
+function ansible(sim: SimulatedHost, file: string, ...extra: string[]) {
+    return spawnSync('ansible-playbook', ['-i', 'localhost,', '-c', 'local', '-e', `raidtune_root=${sim.root}`, '-e', 'ansible_become=false',
+        ...extra, file], { encoding: 'utf8', env: { ...process.env, ANSIBLE_NOCOLOR: '1', ANSIBLE_LOCAL_TEMP: join(sim.root, '.ansible-tmp'),
+        ANSIBLE_HOME: join(sim.root, '.ansible') } });
+}
+
+describe('the playbook', () => {
     test('passes --syntax-check, reaches the page\'s end state, and changes nothing the second time', () => {
         const { plan, refs, expected } = made();
         const other = start(scenario('md127'));

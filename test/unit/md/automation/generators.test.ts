@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The generators on plans the simulated-host test does not cover: mdadm commands run only where
 // their end state is missing (checked with the real sh on a small tree and an mdadm that records
-// its argv), disk attributes by name, removed files, and what cannot be said for another host.
+// its argv), member disks found by their slot in the array, a failed member removed only where it
+// has failed, removed files, and what cannot be said for another host.
 
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
@@ -15,7 +16,9 @@ import { msg } from '../../../../src/md/message';
 import { attributeStep, type Plan, type Step } from '../../../../src/md/plan';
 
 const UUID = '3b1c5e2a-7d4f-4a9e-9c1b-5f6e7d8c9a0b';
-const REFS: ArrayRef[] = [{ name: 'md0', uuid: UUID, level: 'raid1' }];
+/** md0 where the plans are made: sdb1 in slot 0, sdc1 in slot 1, sde a spare (a whole disk). */
+const REFS: ArrayRef[] = [{ name: 'md0', uuid: UUID, level: 'raid1', members: [
+    { name: 'sdb1', disk: 'sdb', slot: 0 }, { name: 'sdc1', disk: 'sdc', slot: 1 }, { name: 'sde', disk: 'sde', slot: null }] }];
 const S = msg('setting');
 
 const plan = (...steps: Step[]): Plan => ({ title: S, steps });
@@ -27,6 +30,7 @@ beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
     mkdirSync(join(root, 'sys/block/md9/md/bitmap'), { recursive: true });
     mkdirSync(join(root, 'sys/block/md9/md/dev-sdb1'));
+    writeFileSync(join(root, 'sys/block/md9/md/dev-sdb1/state'), 'faulty\n');
     writeFileSync(join(root, 'sys/block/md9/md/uuid'), `${UUID}\n`);
     writeFileSync(join(root, 'sys/block/md9/md/bitmap/location'), 'none\n');
     mkdirSync(join(root, 'bin'));
@@ -74,6 +78,21 @@ function ansible(file: string) {
             ANSIBLE_LOCAL_TEMP: join(root, '.ansible-tmp'), ANSIBLE_HOME: join(root, '.ansible') } });
 }
 
+test('a member that has not failed there is not removed, and nothing else is written', () => {
+    writeFileSync(join(root, 'sys/block/md9/md/dev-sdb1/state'), 'in_sync\n');
+    const script = shellScript(plan(grow('internal'), remove), 'Remove', REFS);
+    const r = run(script);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`raidtune: sdb1 of md array ${UUID} has not failed on this host (in_sync): it is not removed\n`);
+    expect(ran()).toBe('');
+    const file = join(root, 'playbook.yml');
+    writeFileSync(file, playbook(plan(grow('internal'), remove), 'Remove', REFS));
+    const p = ansible(file);
+    expect(p.status).not.toBe(0);
+    expect(p.stdout).toContain(`sdb1 of md array ${UUID} has not failed on this host (in_sync): it is not removed`);
+    expect(ran()).toBe('');
+}, 60_000);
+
 test('the playbook runs the same mdadm commands with the array found by UUID, once', () => {
     const file = join(root, 'playbook.yml');
     writeFileSync(file, playbook(plan(grow('internal'), remove), 'Both', REFS));
@@ -98,27 +117,74 @@ test('scripts with every kind of step pass sh -n and shellcheck', () => {
     expect(lint.stdout).toBe('');
 });
 
-test('a disk attribute is written by name where the disk offers the value; a removed file is removed', () => {
-    mkdirSync(join(root, 'sys/block/sdb/queue'), { recursive: true });
-    writeFileSync(join(root, 'sys/block/sdb/queue/scheduler'), 'none [mq-deadline]\n');
+/** Where the plans' sdb1 (slot 0) is sdx1 here, and sdb is another host's disk outside the array. */
+function otherHostDisks(): void {
+    for (const [disk, member] of [['sdx', 'sdx1'], ['sdb', null], ['sde', 'sde']] as const) {
+        mkdirSync(join(root, `sys/block/${disk}/queue`), { recursive: true });
+        writeFileSync(join(root, `sys/block/${disk}/queue/scheduler`), 'none [mq-deadline]\n');
+        if (member === 'sdx1') {
+            mkdirSync(join(root, 'sys/block/sdx/sdx1'));
+            writeFileSync(join(root, 'sys/block/sdx/sdx1/partition'), '1\n');
+        }
+        if (member) {
+            mkdirSync(join(root, `sys/block/md9/md/dev-${member}`));
+            writeFileSync(join(root, `sys/block/md9/md/dev-${member}/slot`), member === 'sde' ? 'none\n' : '0\n');
+        }
+    }
+}
+const scheduler = (disk: string) => readFileSync(join(root, `sys/block/${disk}/queue/scheduler`), 'utf8');
+
+test('a member disk is found by its slot in the array there (a spare by its name); a removed file is removed', () => {
+    otherHostDisks();
     mkdirSync(join(root, 'etc'));
     writeFileSync(join(root, 'etc/kept.conf'), 'x\n');
     const steps = [attributeStep(S, '/sys/block/sdb/queue/scheduler', 'none', 'mq-deadline'),
+        attributeStep(S, '/sys/block/sde/queue/scheduler', 'none', 'mq-deadline'),
         { kind: 'write-file', setting: S, path: '/etc/kept.conf', content: null, previous: 'x\n' } as Step];
     const script = shellScript(plan(...steps), 'Disk', REFS);
     const first = run(script);
-    expect(first.status).toBe(0);
-    expect(readFileSync(join(root, 'sys/block/sdb/queue/scheduler'), 'utf8')).toBe('none\n');
+    expect(first.stderr).toBe('');
+    expect(first.stdout).toContain('changed: sdx/queue/scheduler = none');
+    expect(first.stdout).toContain('changed: sde/queue/scheduler = none');
+    expect([scheduler('sdx'), scheduler('sde'), scheduler('sdb')]).toEqual(['none\n', 'none\n', 'none [mq-deadline]\n']);
     expect(existsSync(join(root, 'etc/kept.conf'))).toBe(false);
     const bfq = shellScript(plan(attributeStep(S, '/sys/block/sdb/queue/scheduler', 'bfq', 'none')), 'Disk', REFS);
     const refused = run(bfq);
     expect(refused.status).toBe(1);
-    expect(refused.stderr).toBe('raidtune: sdb offers no I/O scheduler bfq\n');
+    expect(refused.stderr).toBe('raidtune: sdx offers no I/O scheduler bfq\n');
+});
+
+test('the playbook finds the member disks the same way', () => {
+    otherHostDisks();
+    const file = join(root, 'playbook.yml');
+    writeFileSync(file, playbook(plan(attributeStep(S, '/sys/block/sdb/queue/scheduler', 'none', 'mq-deadline'),
+        attributeStep(S, '/sys/block/sde/queue/scheduler', 'none', 'mq-deadline')), 'Disk', REFS));
+    const first = ansible(file);
+    expect(first.status).toBe(0);
+    expect([scheduler('sdx'), scheduler('sde'), scheduler('sdb')]).toEqual(['none\n', 'none\n', 'none [mq-deadline]\n']);
+    writeFileSync(join(root, 'sys/block/md9/md/dev-sdx1/slot'), '1\n');
+    const missing = ansible(file);
+    expect(missing.status).not.toBe(0);
+    expect(missing.stdout).toContain(`md array ${UUID} has no member in slot 0 on this host`);
+}, 60_000);
+
+test('where the array has no member in the slot, the script says so and writes nothing', () => {
+    otherHostDisks();
+    writeFileSync(join(root, 'sys/block/md9/md/dev-sdx1/slot'), '1\n');
+    mkdirSync(join(root, 'proc/sys/dev/raid'), { recursive: true });
+    writeFileSync(join(root, 'proc/sys/dev/raid/speed_limit_min'), '1000\n');
+    const limit = attributeStep(S, '/proc/sys/dev/raid/speed_limit_min', 5000, 1000);
+    const r = run(shellScript(plan(limit, attributeStep(S, '/sys/block/sdb/queue/scheduler', 'none', 'mq-deadline')), 'Disk', REFS));
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe(`raidtune: md array ${UUID} has no member in slot 0 on this host\n`);
+    expect([scheduler('sdx'), scheduler('sdb')]).toEqual(['none [mq-deadline]\n', 'none [mq-deadline]\n']);
+    expect(readFileSync(join(root, 'proc/sys/dev/raid/speed_limit_min'), 'utf8')).toBe('1000\n');
 });
 
 test('what cannot be said for another host gives no script', () => {
     expect(automationTexts(plan(grow('internal')), 'x', [])).toBeNull();
     expect(automationTexts(plan(attributeStep(S, '/sys/block/md0/md/unknown_attr', '1', '0')), 'x', REFS)).toBeNull();
+    expect(automationTexts(plan(attributeStep(S, '/sys/block/sdz/queue/scheduler', 'none', 'mq-deadline')), 'x', REFS)).toBeNull();
     expect(() => shellScript(plan(attributeStep(S, '/sys/block/md0/md/stripe_cache_size', 99999, 256)), 'x', REFS))
         .toThrow(AutomationError);
 });

@@ -3,7 +3,8 @@
 // cockpit-ws + cockpit-bridge + Chromium the browser tests use, on the simulated md host.
 // Prints the figures next to the previous run's (the committed bench/results.json), then writes
 // bench/results.json anew. `node build/bench.mjs 128` measures only the refresh of those cases,
-// prints, and writes nothing (for quick comparisons while working). The refresh figures are taken
+// `node build/bench.mjs pageload` only the page load; both print and write nothing (for quick
+// comparisons while working). The refresh figures are taken
 // with the first syncing array's card at the top of the view (scrollToFirstSync).
 //
 //   refresh.<n>.roundTrips   channels the page opened to the bridge per refresh (websocket frames)
@@ -241,7 +242,8 @@ function printComparison(arrays: number, figures: RefreshFigures, previous: Refr
 }
 
 async function main() {
-    const only = process.argv.slice(2).map(Number);
+    const pageLoadOnly = process.argv[2] === 'pageload';
+    const only = pageLoadOnly ? [0] : process.argv.slice(2).map(Number);
     const run = `bench-${process.pid}`;
     process.env[HARNESS_RUN] = run;
     console.log(pinBrowserSide());
@@ -255,9 +257,10 @@ async function main() {
             (results.refresh as Record<string, RefreshFigures>)[arrays] = figures;
             printComparison(arrays, figures, previous[arrays]);
         }
-        if (only.length) return;
+        if (only.length && !pageLoadOnly) return;
         results.pageLoad = await measurePageLoad(browser);
         console.log(`page load: ${JSON.stringify(results.pageLoad)}`);
+        if (pageLoadOnly) return;
     } finally {
         await browser.stop();
     }

@@ -18,11 +18,18 @@ function heldForLater<T>(promise: Promise<T>): Promise<T> {
     return promise;
 }
 
+/** Marks on the page's timeline (tools/pageLoadTimeline.ts shows them): when a read started and came in. */
+function marked<T>(name: string, promise: Promise<T>): Promise<T> {
+    performance.mark(`raidtune:${name}-start`);
+    void promise.then(() => performance.mark(`raidtune:${name}-in`), () => undefined);
+    return promise;
+}
+
 export function startEarlyReads(): void {
     const { config } = readHostConfig();
     // As the first refresh reads: in full, with the page size (useHostModel.ts).
-    gather ??= heldForLater(readGatherOutput(config, true, { full: true }));
-    monitor ??= heldForLater(readMonitorState(config));
+    gather ??= heldForLater(marked('early-gather', readGatherOutput(config, true, { full: true })));
+    monitor ??= heldForLater(marked('early-monitor', readMonitorState(config)));
 }
 
 /** The early md read, once; null when there was none or it was taken. */

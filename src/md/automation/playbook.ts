@@ -12,8 +12,9 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
-    argvWords, arraysOfPlan, attributeTarget, checkedValue, diskWhereMade, grownBitmap, MEMBER_DISK, memberDisksOfPlan,
-    memberKeyId, memberMissingText, memberText, missingText, removedMember, type ArrayRef, type MemberKey, type Target,
+    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, diskWhereMade, grownBitmap, MEMBER_DISK,
+    memberMissingText, memberText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
+    type Target,
 } from './targets';
 
 /** One task as YAML lines, indented under `tasks:`. */
@@ -25,19 +26,11 @@ const FIND_ARRAY = 'for f in "$1"/sys/block/md*/md/uuid; do [ "$(cat "$f" 2>/dev
 /** The value read back as the kernel shows it already holds `want` ("N (local)", "a [b] c", "N (system)"). */
 const HOLDS = "cur in [want, want ~ ' (local)'] or ('[' ~ want ~ ']') in cur or (want == 'system' and cur is match('.* [(]system[)]$'))";
 
+type Names = PlanNames;
+
 /** What the playbook registers the arrays and member disks it finds on the managed host as. */
-interface Names {
-    arrays: readonly ArrayRef[];
-    disks: readonly MemberKey[];
-}
-
-function arrayVar(names: Names, ref: ArrayRef): string {
-    return `raidtune_md_${names.arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
-}
-
-function diskVar(names: Names, key: MemberKey): string {
-    return `raidtune_disk_${names.disks.findIndex(k => memberKeyId(k) === memberKeyId(key)) + 1}`;
-}
+const arrayVar = (names: Names, ref: ArrayRef) => `raidtune_md_${arrayNumber(names, ref)}`;
+const diskVar = (names: Names, key: MemberKey) => `raidtune_disk_${diskNumber(names, key)}`;
 
 /** A Jinja expression for the array's name on the managed host. */
 function arrayName(names: Names, ref: ArrayRef): string {
@@ -206,7 +199,7 @@ function stepTasks(names: Names, step: Step, n: number): StepTasks {
  * (`arrayRefs`); throws AutomationError for a step that cannot be said for another host.
  */
 export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
-    const names: Names = { arrays: arraysOfPlan(plan, arrays), disks: memberDisksOfPlan(plan, arrays) };
+    const names = planNames(plan, arrays);
     const parts = plan.steps.map((s, i) => stepTasks(names, s, i + 1));
     const tasks = [
         ...names.arrays.flatMap(a => findArray(names, a)), ...names.disks.flatMap(k => findMemberDisk(names, k)),

@@ -10,8 +10,9 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
-    argvWords, arraysOfPlan, attributeTarget, checkedValue, diskWhereMade, grownBitmap, MEMBER_DISK, memberDisksOfPlan,
-    memberKeyId, memberMissingText, missingText, removedMember, type ArrayRef, type MemberKey, type Target,
+    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, diskWhereMade, grownBitmap, MEMBER_DISK,
+    memberMissingText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
+    type Target,
 } from './targets';
 
 const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
@@ -110,21 +111,11 @@ run() {
 }
 `.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK);
 
-/** What the script calls the arrays and member disks it finds on the host it runs on. */
-interface Names {
-    arrays: readonly ArrayRef[];
-    disks: readonly MemberKey[];
-}
+type Names = PlanNames;
 
-/** The shell variable that holds an array's name on the host the script runs on. */
-function arrayVar(names: Names, ref: ArrayRef): string {
-    return `md_${names.arrays.findIndex(a => a.uuid === ref.uuid) + 1}`;
-}
-
-/** The shell variable that holds a member's whole disk on the host the script runs on. */
-function diskVar(names: Names, key: MemberKey): string {
-    return `disk_${names.disks.findIndex(k => memberKeyId(k) === memberKeyId(key)) + 1}`;
-}
+/** The shell variables that hold an array's name and a member's whole disk on the host the script runs on. */
+const arrayVar = (names: Names, ref: ArrayRef) => `md_${arrayNumber(names, ref)}`;
+const diskVar = (names: Names, key: MemberKey) => `disk_${diskNumber(names, key)}`;
 
 /** The file of a target as a shell word: "$root/sys/block/$md_1/md/stripe_cache_size". */
 function targetFile(names: Names, t: Target): string {
@@ -229,7 +220,7 @@ function unique(lines: string[]): string[] {
  * AutomationError for a step that cannot be said for another host.
  */
 export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
-    const names: Names = { arrays: arraysOfPlan(plan, arrays), disks: memberDisksOfPlan(plan, arrays) };
+    const names = planNames(plan, arrays);
     const parts = plan.steps.map(s => stepLines(names, s));
     const header = [
         '#!/bin/sh',

@@ -184,6 +184,25 @@ export function arraysOfPlan(plan: Plan, refs: readonly ArrayRef[]): ArrayRef[] 
     return [...seen.values()];
 }
 
+/** What a plan touches, each once: its arrays and member disks, numbered by first appearance. */
+export interface PlanNames {
+    arrays: readonly ArrayRef[];
+    disks: readonly MemberKey[];
+}
+
+export function planNames(plan: Plan, refs: readonly ArrayRef[]): PlanNames {
+    return { arrays: arraysOfPlan(plan, refs), disks: memberDisksOfPlan(plan, refs) };
+}
+
+/** The number (from 1) of an array or member disk of a plan: the generators name their variables by it. */
+export function arrayNumber(names: PlanNames, ref: ArrayRef): number {
+    return names.arrays.findIndex(a => a.uuid === ref.uuid) + 1;
+}
+
+export function diskNumber(names: PlanNames, key: MemberKey): number {
+    return names.disks.findIndex(k => memberKeyId(k) === memberKeyId(key)) + 1;
+}
+
 /** The member disks a plan writes to, each once, in the order they first appear. */
 export function memberDisksOfPlan(plan: Plan, refs: readonly ArrayRef[]): MemberKey[] {
     const seen = new Map<string, MemberKey>();

@@ -164,6 +164,18 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     expect(readFileSync(join(env.sim.root, 'run/systemd-sim/started'), 'utf8')).toBe('raidtune-check-window@off.service\n'.repeat(2));
     expect([etcText(file(timers[0])), etcText(file(timers[1])), etcText('raidtune/check-window-limits')]).toEqual([null, null, null]);
     await waitUntil('no window on the card', async () => (await rows()).every(r => r[3] === 'cron: 30 1 * * 0'));
+
+    // A window whose limits were edited by hand: the card names the file, where it is.
+    timers.forEach((timer, i) => writeEtc(file(timer), dropIn(timer, ['23:30', '05:30'][i])));
+    writeEtc('raidtune/check-window-limits', '/proc/sys/dev/raid/speed_limit_max\t5000\n');
+    execFileSync(systemctl, ['daemon-reload']);
+    execFileSync(systemctl, ['enable', '--now', ...timers]);
+    await reload();
+    await waitUntil('the hand-edited limits on the card', async () => (await rows()).every(r =>
+        r[3] === `cron: 30 1 * * 0, checking only from 23:30 to 05:30, with the limits of ${etcPath('raidtune/check-window-limits')}`));
+    execFileSync(systemctl, ['disable', '--now', ...timers]);
+    for (const path of [...timers.map(file), 'raidtune/check-window-limits']) writeEtc(path, null);
+    execFileSync(systemctl, ['daemon-reload']);
     writeEtc('default/mdadm', left);
 });
 

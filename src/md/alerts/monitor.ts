@@ -20,6 +20,8 @@ export const CHECK_SERVICES = ['mdcheck_start.service', 'mdcheck_continue.servic
 export const OWN_WINDOW_TIMERS = ['raidtune-check-window-start.timer', 'raidtune-check-window-end.timer'] as const;
 /** The window's limits, relative to the configured /etc (the units pass the same path to the tool). */
 export const WINDOW_LIMITS_FILE = 'raidtune/check-window-limits';
+/** The window's limits file on the host, as the plan writes it and the card names it. */
+export const windowLimitsPath = (state: MonitorState) => `${state.etcDir}/${WINDOW_LIMITS_FILE}`;
 export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment';
 
 /** raidtune's drop-in on a unit, relative to the configured /etc (one name for every unit it sets). */

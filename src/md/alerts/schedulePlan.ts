@@ -19,7 +19,8 @@ import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
 import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
 import {
-    dropInSetting, dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_FILE, type MonitorState,
+    dropInSetting, dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_FILE, windowLimitsPath,
+    type MonitorState,
 } from './monitor';
 import * as checkWindow from './checkWindow';
 import * as own from './ownWindow';
@@ -236,7 +237,7 @@ function ownWindowFiles(state: MonitorState, input: ScheduleInput):
         return fileStep(state, relative, dropInSetting(state, relative), text);
     });
     const preset = opens === null ? null : limits.value ?? null;
-    const limitsSetting = msg(N_('the check window\'s limits in $0'), `${state.etcDir}/${WINDOW_LIMITS_FILE}`);
+    const limitsSetting = msg(N_('the check window\'s limits in $0'), windowLimitsPath(state));
     const limitsText = preset === null ? null : own.windowLimitsText(preset);
     files.push(fileStep(state, WINDOW_LIMITS_FILE, limitsSetting, limitsText));
     return { files, on: opens !== null };

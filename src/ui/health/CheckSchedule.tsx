@@ -14,7 +14,7 @@ import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswe
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
-import { WINDOW_LIMITS_FILE, type MonitorState } from '../../md/alerts/monitor';
+import { windowLimitsPath, type MonitorState } from '../../md/alerts/monitor';
 import { clockText, ownWindow, windowEnd, type OwnWindow } from '../../md/alerts/ownWindow';
 import { presetLabel } from '../tuning/presetLabels';
 import { checkWindow, wholeCheck, type CheckSpeed, type CheckWindow } from '../../md/alerts/checkWindow';
@@ -48,7 +48,8 @@ function whenText(schedule: ScheduledCheck): string {
  * The window beside the next run: mdcheck's (a check longer than that goes on at the next runs), or
  * elsewhere raidtune's own (a check goes on only while it is open, with its limits).
  */
-function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, kept: OwnWindow | null): string {
+function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, kept: OwnWindow | null,
+    limitsPath: string): string {
     const when = whenText(schedule);
     if (!schedule.enabled) return when;
     if (schedule.scheduler === 'mdcheck') return window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
@@ -56,7 +57,7 @@ function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, ke
     const hours = fmt(_('$0, checking only from $1 to $2'), when, clockText(kept.startMinutes), windowEnd(kept));
     const limits = kept.limits;
     if (limits === null) return hours;
-    return fmt(_('$0, with the limits of $1'), hours, limits === 'other' ? WINDOW_LIMITS_FILE : presetLabel(limits));
+    return fmt(_('$0, with the limits of $1'), hours, limits === 'other' ? limitsPath : presetLabel(limits));
 }
 
 interface Row {
@@ -83,11 +84,12 @@ interface SplitContext {
     lastChecks: ReadonlyMap<string, CheckSpeed | null>;
 }
 
-const columns = (window: CheckWindow | null, kept: OwnWindow | null, split: SplitContext | null): Column<Row>[] => [
+const columns = (window: CheckWindow | null, kept: OwnWindow | null, split: SplitContext | null,
+    limitsPath: string): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
-    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept) },
+    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept, limitsPath) },
     ...(split ? [{
         title: _('Whole check'),
         cell: (r: Row) => (r.schedule.scheduler === split.split.scheduler && r.schedule.actionFor(r.array)
@@ -174,7 +176,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, ownWindow(state), split)} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, ownWindow(state), split, windowLimitsPath(state))} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>

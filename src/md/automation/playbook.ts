@@ -133,7 +133,7 @@ function attributeTasks(names: Names, step: Step & { kind: 'write-attribute' }, 
     checks.push(...readFile(path, reg, missingText(t), targetLabel(t)));
     if (t.kind === 'disk' && t.attribute === 'queue/scheduler') {
         checks.push(task(`Fail where the disk of ${memberText(t.member)} offers no scheduler ${value}`, 'ansible.builtin.fail', [
-            `msg: ${yamlTemplate(`${diskName(names, t.member)} offers no I/O scheduler ${value}`)}`,
+            `msg: ${yamlTemplate(`${diskName(names, t.member)} offers no I/O scheduler {{ want }}`)}`,
         ], ['vars:', `  want: ${yamlLiteral(value)}`, `when: want not in (${reg}.content | b64decode | replace('[', '') | replace(']', '')).split()`]));
     }
     const write = task(`Write ${value} to ${targetLabel(t)}`, 'ansible.builtin.command', [

@@ -162,6 +162,11 @@ test('the playbook finds the member disks the same way', () => {
     const first = ansible(file);
     expect(first.status).toBe(0);
     expect([scheduler('sdx'), scheduler('sde'), scheduler('sdb')]).toEqual(['none\n', 'none\n', 'none [mq-deadline]\n']);
+    const bfq = join(root, 'bfq.yml');
+    writeFileSync(bfq, playbook(plan(attributeStep(S, '/sys/block/sdb/queue/scheduler', 'bfq', 'none')), 'Disk', REFS));
+    const refused = ansible(bfq);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stdout).toContain('"msg": "sdx offers no I/O scheduler bfq"');
     writeFileSync(join(root, 'sys/block/md9/md/dev-sdx1/slot'), '1\n');
     const missing = ansible(file);
     expect(missing.status).not.toBe(0);

@@ -12,7 +12,7 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
-    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, diskWhereMade, grownBitmap, MEMBER_DISK,
+    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
     memberMissingText, memberText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
     type Target,
 } from './targets';
@@ -26,22 +26,20 @@ const FIND_ARRAY = 'for f in "$1"/sys/block/md*/md/uuid; do [ "$(cat "$f" 2>/dev
 /** The value read back as the kernel shows it already holds `want` ("N (local)", "a [b] c", "N (system)"). */
 const HOLDS = "cur in [want, want ~ ' (local)'] or ('[' ~ want ~ ']') in cur or (want == 'system' and cur is match('.* [(]system[)]$'))";
 
-type Names = PlanNames;
-
 /** What the playbook registers the arrays and member disks it finds on the managed host as. */
-const arrayVar = (names: Names, ref: ArrayRef) => `raidtune_md_${arrayNumber(names, ref)}`;
-const diskVar = (names: Names, key: MemberKey) => `raidtune_disk_${diskNumber(names, key)}`;
+const arrayVar = (names: PlanNames, ref: ArrayRef) => `raidtune_md_${arrayNumber(names, ref)}`;
+const diskVar = (names: PlanNames, key: MemberKey) => `raidtune_disk_${diskNumber(names, key)}`;
 
 /** A Jinja expression for the array's name on the managed host. */
-function arrayName(names: Names, ref: ArrayRef): string {
+function arrayName(names: PlanNames, ref: ArrayRef): string {
     return `{{ ${arrayVar(names, ref)}.stdout }}`;
 }
 
-function diskName(names: Names, key: MemberKey): string {
+function diskName(names: PlanNames, key: MemberKey): string {
     return `{{ ${diskVar(names, key)}.stdout }}`;
 }
 
-function targetPath(names: Names, t: Target): string {
+function targetPath(names: PlanNames, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return `{{ raidtune_root }}${t.path}`;
     case 'array': return `{{ raidtune_root }}/sys/block/${arrayName(names, t.array)}/${t.attribute}`;
@@ -53,7 +51,7 @@ function targetLabel(t: Target): string {
     switch (t.kind) {
     case 'sysctl': return t.key;
     case 'array': return `${t.array.uuid} (${t.array.name} where this was made) ${t.attribute}`;
-    case 'disk': return `the disk of ${memberText(t.member)} (${t.disk} where this was made) ${t.attribute}`;
+    case 'disk': return `the disk of ${memberText(t.member)} (${t.member.disk} where this was made) ${t.attribute}`;
     }
 }
 
@@ -71,14 +69,14 @@ function find(what: string, finder: string, args: string[], v: string, missing: 
     ];
 }
 
-function findArray(names: Names, ref: ArrayRef): Task[] {
+function findArray(names: PlanNames, ref: ArrayRef): Task[] {
     return find(`md array ${ref.uuid} by its UUID`, FIND_ARRAY, [yamlLiteral(ref.uuid)], arrayVar(names, ref),
         `no md array with UUID ${ref.uuid} on this host`);
 }
 
-function findMemberDisk(names: Names, key: MemberKey): Task[] {
+function findMemberDisk(names: PlanNames, key: MemberKey): Task[] {
     const how = 'slot' in key ? ['slot', yamlLiteral(String(key.slot))] : ['name', yamlLiteral(key.name)];
-    return find(`the disk of ${memberText(key)} (${diskWhereMade(key)} where this was made)`, MEMBER_DISK,
+    return find(`the disk of ${memberText(key)} (${key.disk} where this was made)`, MEMBER_DISK,
         [yamlTemplate(arrayName(names, key.array)), ...how], diskVar(names, key), memberMissingText(key));
 }
 
@@ -92,7 +90,7 @@ function readFile(path: string, reg: string, missing: string, label = path): Tas
 
 const PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
 
-function stripeCacheChecks(names: Names, ref: ArrayRef, n: number, value: string | null): Task[] {
+function stripeCacheChecks(names: PlanNames, ref: ArrayRef, n: number, value: string | null): Task[] {
     const md = `{{ raidtune_root }}/sys/block/${arrayName(names, ref)}/md`;
     const tasks = [
         ...readFile(`${md}/level`, `raidtune_level_${n}`, `md array ${ref.uuid} has no md/level`, `the level of ${ref.uuid}`),
@@ -120,7 +118,7 @@ function stripeCacheChecks(names: Names, ref: ArrayRef, n: number, value: string
 
 interface StepTasks { checks: Task[]; writes: Task[] }
 
-function attributeTasks(names: Names, step: Step & { kind: 'write-attribute' }, n: number): StepTasks {
+function attributeTasks(names: PlanNames, step: Step & { kind: 'write-attribute' }, n: number): StepTasks {
     const t = attributeTarget(step.path, names.arrays);
     const value = checkedValue(t, step.to);
     const path = targetPath(names, t);
@@ -152,7 +150,7 @@ function fileTasks(step: Step & { kind: 'write-file' }): Task[] {
     ];
 }
 
-function runTasks(names: Names, step: Step & { kind: 'run' }, n: number): StepTasks {
+function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number): StepTasks {
     const words = argvWords(step.argv, names.arrays);
     const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(names, w.array)}`) : yamlLiteral(w.literal)}`);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
@@ -186,7 +184,7 @@ function runTasks(names: Names, step: Step & { kind: 'run' }, n: number): StepTa
     return { checks: [], writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv])] };
 }
 
-function stepTasks(names: Names, step: Step, n: number): StepTasks {
+function stepTasks(names: PlanNames, step: Step, n: number): StepTasks {
     switch (step.kind) {
     case 'write-attribute': return attributeTasks(names, step, n);
     case 'write-file': return { checks: [], writes: fileTasks(step) };

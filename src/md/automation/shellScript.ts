@@ -10,7 +10,7 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
-    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, diskWhereMade, grownBitmap, MEMBER_DISK,
+    argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
     memberMissingText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
     type Target,
 } from './targets';
@@ -111,14 +111,12 @@ run() {
 }
 `.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK);
 
-type Names = PlanNames;
-
 /** The shell variables that hold an array's name and a member's whole disk on the host the script runs on. */
-const arrayVar = (names: Names, ref: ArrayRef) => `md_${arrayNumber(names, ref)}`;
-const diskVar = (names: Names, key: MemberKey) => `disk_${diskNumber(names, key)}`;
+const arrayVar = (names: PlanNames, ref: ArrayRef) => `md_${arrayNumber(names, ref)}`;
+const diskVar = (names: PlanNames, key: MemberKey) => `disk_${diskNumber(names, key)}`;
 
 /** The file of a target as a shell word: "$root/sys/block/$md_1/md/stripe_cache_size". */
-function targetFile(names: Names, t: Target): string {
+function targetFile(names: PlanNames, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return `"$root"${shLiteral(t.path)}`;
     case 'array': return `"$root/sys/block/$${arrayVar(names, t.array)}/"${shLiteral(t.attribute)}`;
@@ -127,7 +125,7 @@ function targetFile(names: Names, t: Target): string {
 }
 
 /** What a person reads in the script's output and failures for a target. */
-function targetName(names: Names, t: Target): string {
+function targetName(names: PlanNames, t: Target): string {
     switch (t.kind) {
     case 'sysctl': return shLiteral(t.key);
     case 'array': return `"$${arrayVar(names, t.array)}/"${shLiteral(t.attribute)}`;
@@ -135,7 +133,7 @@ function targetName(names: Names, t: Target): string {
     }
 }
 
-function attributeChecks(names: Names, t: Target, value: string): string[] {
+function attributeChecks(names: PlanNames, t: Target, value: string): string[] {
     const file = targetFile(names, t);
     const lines: string[] = [];
     if (t.kind === 'array' && t.needsStripeCache) {
@@ -151,7 +149,7 @@ function attributeChecks(names: Names, t: Target, value: string): string[] {
     return lines;
 }
 
-function argvText(names: Names, argv: readonly string[]): string {
+function argvText(names: PlanNames, argv: readonly string[]): string {
     return argvWords(argv, names.arrays).map(w => 'array' in w ? `"/dev/$${arrayVar(names, w.array)}"` : shLiteral(w.literal)).join(' ');
 }
 
@@ -159,7 +157,7 @@ function argvText(names: Names, argv: readonly string[]): string {
  * A command runs only where its end state is not there yet: a bitmap added or removed, a member
  * gone. A member is removed only where it has failed (checked with the other checks).
  */
-function runLines(names: Names, step: Step & { kind: 'run' }): { checks: string[]; writes: string[] } {
+function runLines(names: PlanNames, step: Step & { kind: 'run' }): { checks: string[]; writes: string[] } {
     const words = argvWords(step.argv, names.arrays);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
     const run = `run ${argvText(names, step.argv)}`;
@@ -181,7 +179,7 @@ function runLines(names: Names, step: Step & { kind: 'run' }): { checks: string[
     return { checks: [installed], writes: [run] };
 }
 
-function stepLines(names: Names, step: Step): { checks: string[]; writes: string[] } {
+function stepLines(names: PlanNames, step: Step): { checks: string[]; writes: string[] } {
     switch (step.kind) {
     case 'write-attribute': {
         const t = attributeTarget(step.path, names.arrays);
@@ -201,11 +199,11 @@ function stepLines(names: Names, step: Step): { checks: string[]; writes: string
     }
 }
 
-function findDiskLines(names: Names, key: MemberKey): string[] {
+function findDiskLines(names: PlanNames, key: MemberKey): string[] {
     const v = diskVar(names, key);
     const how = 'slot' in key ? `slot ${key.slot}` : `name ${shLiteral(key.name)}`;
     return [
-        `${v}=$(member_disk "$root" "$${arrayVar(names, key.array)}" ${how})  # ${diskWhereMade(key)} where this was made`,
+        `${v}=$(member_disk "$root" "$${arrayVar(names, key.array)}" ${how})  # ${key.disk} where this was made`,
         `[ -n "$${v}" ] || fail ${shLiteral(memberMissingText(key))}`,
     ];
 }

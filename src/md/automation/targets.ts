@@ -26,8 +26,9 @@ export interface ArrayRef {
 /**
  * How a script finds a member disk on another host: the array's member in a slot, or, for one
  * without a slot (a spare), the member of that name, checked to belong to the array there.
+ * `disk`: the member's whole disk where the plan was made (for comments and task names).
  */
-export type MemberKey = { array: ArrayRef } & ({ slot: number } | { name: string });
+export type MemberKey = { array: ArrayRef; disk: string } & ({ slot: number } | { name: string });
 
 const SYSFS_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -44,8 +45,8 @@ export type Target =
     | { kind: 'sysctl'; path: string; key: string; bounds: Bounds | null }
     /** `attribute` is relative to /sys/block/mdN, e.g. md/stripe_cache_size. */
     | { kind: 'array'; array: ArrayRef; attribute: string; bounds: Bounds | null; needsStripeCache: boolean }
-    /** `disk`: the member's whole disk where the plan was made; `member`: how it is found elsewhere. */
-    | { kind: 'disk'; disk: string; member: MemberKey; attribute: string; bounds: Bounds | null };
+    /** `member`: the disk, as it is found elsewhere. */
+    | { kind: 'disk'; member: MemberKey; attribute: string; bounds: Bounds | null };
 
 export class AutomationError extends Error {}
 
@@ -76,19 +77,13 @@ export function arrayByName(refs: readonly ArrayRef[], name: string): ArrayRef {
 function memberOfDisk(refs: readonly ArrayRef[], disk: string): MemberKey {
     const held = refs.flatMap(array => array.members.filter(m => m.disk === disk).map(member => ({ array, member })));
     const slotted = held.find(h => h.member.slot !== null);
-    if (slotted?.member.slot != null) return { array: slotted.array, slot: slotted.member.slot };
-    if (held[0]) return { array: held[0].array, name: held[0].member.name };
+    if (slotted?.member.slot != null) return { array: slotted.array, disk, slot: slotted.member.slot };
+    if (held[0]) return { array: held[0].array, disk, name: held[0].member.name };
     throw new AutomationError(`${disk} holds no member of an array with a UUID: it cannot be found on another host`);
 }
 
 export function memberKeyId(key: MemberKey): string {
     return 'slot' in key ? `${key.array.uuid}/slot/${key.slot}` : `${key.array.uuid}/name/${key.name}`;
-}
-
-/** The member's whole disk where the plan was made (for comments and task names). */
-export function diskWhereMade(key: MemberKey): string {
-    const made = key.array.members.find(m => ('slot' in key ? m.slot === key.slot : m.name === key.name));
-    return made?.disk ?? '?';
 }
 
 /** Why a member's disk cannot be found on a host: said the same by the script and the playbook. */
@@ -143,7 +138,7 @@ export function attributeTarget(path: string, refs: readonly ArrayRef[]): Target
     }
     const disk = DISK_PATH.exec(path);
     if (disk && Object.values(DISK_SETTINGS).some(s => s.attribute === disk[2])) {
-        return { kind: 'disk', disk: disk[1], member: memberOfDisk(refs, disk[1]), attribute: disk[2], bounds: boundsOf(disk[2], DISK_SETTINGS) };
+        return { kind: 'disk', member: memberOfDisk(refs, disk[1]), attribute: disk[2], bounds: boundsOf(disk[2], DISK_SETTINGS) };
     }
     throw new AutomationError(`${path} is not an attribute raidtune writes`);
 }

@@ -9,7 +9,7 @@
 //   md1  raid0-and-linear  a linear array (its members vdc/vdd renamed vdg/vdh: both captures come
 //                          from the same VM, whose vdc/vdd are md0's).
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
@@ -21,9 +21,16 @@ import {
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
 const host = join(dir, 'host');
+// The alerts card reads mdadm.conf and the monitor's service too: here a configuration that tells
+// root, and no systemctl, so what this machine has (or lacks) adds no warning of its own.
+mkdirSync(join(dir, 'etc'));
+writeFileSync(join(dir, 'etc/mdadm.conf'), 'MAILADDR root\n');
 const env = setupRaidtune({
     scenario: null,
-    config: { procRoot: join(host, 'proc'), sysRoot: join(host, 'sys') },
+    config: {
+        procRoot: join(host, 'proc'), sysRoot: join(host, 'sys'),
+        mdadmConfDir: join(dir, 'etc'), systemctl: join(dir, 'no-systemctl'),
+    },
     // The Python bridge hides a package whose condition fails (its pages answer 404): the condition
     // names a folder that exists, since the roots are missing on purpose.
     manifest: { conditions: [{ 'path-exists': dir }] },

@@ -142,3 +142,22 @@ test('a state line it did not write is dropped, not trusted', () => {
     expect(existsSync(at(`state/history/${UUID}.running`))).toBe(false);
     expect(operations()).toEqual([]);
 });
+
+test('samples without figures around a sync\'s start and end (md names it, sync_completed says none) keep the figures', () => {
+    // The kernel sets the sync's "needed" bit before it runs, and reaps it after its last figures:
+    // sync_action names it while sync_completed reads "none" or "delayed" (seen on Linux 6.1).
+    md('md0', { sync_action: 'resync', sync_completed: 'none', resync_start: '0', sync_speed: 'none' });
+    run(1000);
+    md('md0', { sync_completed: '400000 / 2000000', sync_speed: '10000' });
+    run(1060);
+    md('md0', { sync_completed: '1600000 / 2000000' });
+    run(1120);
+    md('md0', { sync_completed: 'delayed' });
+    run(1180);
+    md('md0', { sync_action: 'idle', sync_completed: 'none', resync_start: 'none' });
+    run(1240);
+    expect(operations()).toEqual([expect.objectContaining({
+        type: 'resync', start: 1060, end: 1240, startKiB: 200000, doneKiB: 1000000, sizeKiB: 1000000,
+        avgKiBs: 4444, finished: true,
+    })]);
+});

@@ -144,8 +144,9 @@ test('a state line it did not write is dropped, not trusted', () => {
 });
 
 test('samples without figures around a sync\'s start and end (md names it, sync_completed says none) keep the figures', () => {
-    // The kernel sets the sync's "needed" bit before it runs, and reaps it after its last figures:
-    // sync_action names it while sync_completed reads "none" or "delayed" (seen on Linux 6.1).
+    // md's sync_action names a sync while its "needed" bit is set, before the sync thread runs and
+    // after it was reaped (a recovery), when sync_completed reads "none"; "delayed" while it waits
+    // for another array on the same disks. A rebuild recorded on Linux 6.1 had no size that way.
     md('md0', { sync_action: 'resync', sync_completed: 'none', resync_start: '0', sync_speed: 'none' });
     run(1000);
     md('md0', { sync_completed: '400000 / 2000000', sync_speed: '10000' });

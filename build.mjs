@@ -127,15 +127,27 @@ const tools = {
     packages: 'external',
 };
 
+// `make bench`'s floor page (tools/benchFloorPage.ts): the first view's reads, without the UI.
+const benchFloor = {
+    entryPoints: { 'bench-floor': 'tools/benchFloorPage.ts' },
+    outdir: 'build',
+    bundle: true,
+    format: 'iife',
+    target: ['es2020'],
+    minify: true,
+    logLevel: 'warning',
+};
+
 await rm('dist', { recursive: true, force: true });
 await mkdir('dist', { recursive: true });
 if (watch) {
-    for (const options of [plugin, styles, simulator, tools])
+    for (const options of [plugin, styles, simulator, tools, benchFloor])
         await (await esbuild.context(options)).watch();
     console.log('watching src/ and sim/ for changes');
 } else {
     const [result, css] = await Promise.all([
         esbuild.build(plugin), esbuild.build(styles), esbuild.build(simulator), esbuild.build(tools),
+        esbuild.build(benchFloor),
     ]);
     await writeBundledPackages({ inputs: { ...result.metafile.inputs, ...css.metafile.inputs } });
     await writeFirstView(result.metafile);

@@ -22,6 +22,9 @@
 //                            unlike the timings above, not inflated when other processes take the CPU
 //   pageLoad.raidtuneMs / blankMs  navigation to content, median of several loads, raidtune vs a
 //                            blank page served by the same Cockpit from the same package
+//   pageLoad.floorMs         the same for a page that makes raidtune's first two reads and shows
+//                            "ready" when both are in, with no UI (tools/benchFloorPage.ts): what
+//                            the transport and the reads cost before any of raidtune's UI runs
 //   bundle.*                 what the first view loads (build/first-view.json), raw and gzipped;
 //                            laterJs*: the chunks loaded later
 
@@ -161,7 +164,10 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
     }
 }
 
-/** A copy of dist/ (by symlinks) plus blank.html: an empty page of the same package. */
+/**
+ * A copy of dist/ (by symlinks) plus blank.html, an empty page of the same package, and
+ * floor.html, the first view's reads without the UI.
+ */
 function pluginWithBlankPage(): string {
     const dir = mkdtempSync(join(tmpdir(), 'raidtune-bench-plugin-'));
     const dist = join(repoRoot(), 'dist');
@@ -172,6 +178,11 @@ function pluginWithBlankPage(): string {
         '<body><div id="app"></div></body></html>\n');
     writeFileSync(join(dir, 'blank.js'),
         'cockpit.transport.wait(function () { document.getElementById("app").textContent = "ready"; });\n');
+    symlinkSync(join(repoRoot(), 'build', 'bench-floor.js'), join(dir, 'floor.js'));
+    writeFileSync(join(dir, 'floor.html'),
+        '<!DOCTYPE html><html><head><meta charset="utf-8"><title>floor</title>' +
+        '<script src="../base1/cockpit.js"></script><script src="../manifests.js"></script>' +
+        '<script src="floor.js" defer></script></head><body><div id="app"></div></body></html>\n');
     return dir;
 }
 
@@ -189,7 +200,9 @@ async function timeToContent(browser: LaunchedBrowser, url: string, selector: st
     return round(median(samples), 0);
 }
 
-async function measurePageLoad(browser: LaunchedBrowser): Promise<{ raidtuneMs: number; blankMs: number }> {
+type PageLoad = { raidtuneMs: number; blankMs: number; floorMs: number };
+
+async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
     const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
     const pluginDir = pluginWithBlankPage();
     const cockpit = await startCockpit({ pluginDir, config: simulatedHostConfig(sim) });
@@ -200,6 +213,7 @@ async function measurePageLoad(browser: LaunchedBrowser): Promise<{ raidtuneMs: 
         return {
             raidtuneMs: await timeToContent(browser, cockpit.barePageUrl, '#array-md0'),
             blankMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/blank.html'), 'text=ready'),
+            floorMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/floor.html'), 'text=ready'),
         };
     } finally {
         await cockpit.stop();
@@ -227,15 +241,11 @@ function bundleSizes() {
     };
 }
 
-function previousRefresh(): Record<string, RefreshFigures> {
-    return (previousResults() as { refresh?: Record<string, RefreshFigures> }).refresh ?? {};
-}
-
 /** One line per figure: previous run, this run. */
-function printComparison(arrays: number, figures: RefreshFigures, previous: RefreshFigures | undefined) {
-    console.log(`refresh, ${arrays} arrays${previous ? ' (previous -> now)' : ''}:`);
+function printComparison(title: string, figures: object, previous: object | undefined) {
+    console.log(`${title}${previous ? ' (previous -> now)' : ''}:`);
     for (const [key, value] of Object.entries(figures)) {
-        const before = previous?.[key as keyof RefreshFigures];
+        const before = (previous as Record<string, unknown> | undefined)?.[key];
         const shown = (v: unknown) => (Array.isArray(v) ? v.join('..') : String(v));
         console.log(`  ${key.padEnd(18)} ${before === undefined ? '' : `${shown(before).padStart(12)} -> `}${shown(value)}`);
     }
@@ -247,7 +257,8 @@ async function main() {
     const run = `bench-${process.pid}`;
     process.env[HARNESS_RUN] = run;
     console.log(pinBrowserSide());
-    const previous = previousRefresh();
+    type Previous = { refresh?: Record<string, RefreshFigures>; pageLoad?: PageLoad; bundle?: object };
+    const previous = previousResults() as Previous;
     const browser = await launchBrowser();
     const results: Record<string, unknown> = { date: new Date().toISOString(), refresh: {} };
     try {
@@ -255,17 +266,19 @@ async function main() {
             if (only.length && !only.includes(arrays)) continue;
             const figures = await measureRefresh(browser, run, scenario);
             (results.refresh as Record<string, RefreshFigures>)[arrays] = figures;
-            printComparison(arrays, figures, previous[arrays]);
+            printComparison(`refresh, ${arrays} arrays`, figures, previous.refresh?.[arrays]);
         }
         if (only.length && !pageLoadOnly) return;
-        results.pageLoad = await measurePageLoad(browser);
-        console.log(`page load: ${JSON.stringify(results.pageLoad)}`);
+        const pageLoad = await measurePageLoad(browser);
+        results.pageLoad = pageLoad;
+        printComparison('page load', pageLoad, previous.pageLoad);
         if (pageLoadOnly) return;
     } finally {
         await browser.stop();
     }
-    results.bundle = bundleSizes();
-    console.log(`bundle: ${JSON.stringify(results.bundle)}`);
+    const bundle = bundleSizes();
+    results.bundle = bundle;
+    printComparison('bundle', bundle, previous.bundle);
     mkdirSync(join(repoRoot(), 'bench'), { recursive: true });
     // `make soak`'s figures are its own run's: kept until it runs again.
     const { soak } = previousResults();

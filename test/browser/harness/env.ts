@@ -22,6 +22,7 @@ import {
     startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
+import { BIG_SCENARIOS, BIG_SCENARIO_SETUP_MS, BIG_SCENARIO_WAIT_MS, takeBigScenarioTurn } from './bigScenarioTurn';
 
 export interface RaidtuneEnvOptions {
     /** Scenario of the simulated host (default 'raid6-recovery'); null: no simulated host. */
@@ -108,6 +109,12 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         return value;
     };
 
+    // Declared first, so its beforeAll runs before the env's and its afterAll after (jest runs
+    // hooks of a kind in the order they were declared).
+    const bigTurn = scenario !== null && BIG_SCENARIOS.has(scenario);
+    let endTurn: (() => Promise<void>) | undefined;
+    if (bigTurn) beforeAll(async () => { endTurn = await takeBigScenarioTurn(); }, BIG_SCENARIO_WAIT_MS);
+
     const open = async (url: string) => {
         const recorded = await openPage(need(browser, 'browser'), url);
         perTest.push(recorded);
@@ -142,7 +149,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
                 await bare.page.waitForSelector(options.readySelector);
             logTiming('bare page loaded', performance.now() - t1);
         }
-    }, BROWSER_TIMEOUT_MS);
+    }, bigTurn ? BIG_SCENARIO_SETUP_MS : BROWSER_TIMEOUT_MS);
 
     afterEach(async () => {
         const pages = bare ? [bare, ...perTest] : perTest;
@@ -181,6 +188,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         if (errors.length)
             throw errors[0];
     }, BROWSER_TIMEOUT_MS);
+    if (bigTurn) afterAll(async () => { await endTurn?.(); endTurn = undefined; });
 
     const simPath = (hostPath: string) => join(need(sim, 'sim').root, hostPath);
 

@@ -168,7 +168,7 @@ async function measureRefresh(browser: LaunchedBrowser, run: string, scenario: s
  * A copy of dist/ (by symlinks) plus blank.html, an empty page of the same package, and
  * floor.html, the first view's reads without the UI.
  */
-function pluginWithBlankPage(): string {
+function pluginWithBenchPages(): string {
     const dir = mkdtempSync(join(tmpdir(), 'raidtune-bench-plugin-'));
     const dist = join(repoRoot(), 'dist');
     for (const entry of readdirSync(dist)) symlinkSync(join(dist, entry), join(dir, entry));
@@ -204,7 +204,7 @@ type PageLoad = { raidtuneMs: number; blankMs: number; floorMs: number };
 
 async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
     const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
-    const pluginDir = pluginWithBlankPage();
+    const pluginDir = pluginWithBenchPages();
     const cockpit = await startCockpit({ pluginDir, config: simulatedHostConfig(sim) });
     try {
         // One warm-up each so both pay the same cold caches.
@@ -257,7 +257,7 @@ async function main() {
     const run = `bench-${process.pid}`;
     process.env[HARNESS_RUN] = run;
     console.log(pinBrowserSide());
-    type Previous = { refresh?: Record<string, RefreshFigures>; pageLoad?: PageLoad; bundle?: object };
+    type Previous = { refresh?: Record<string, RefreshFigures>; pageLoad?: PageLoad; bundle?: object; soak?: unknown };
     const previous = previousResults() as Previous;
     const browser = await launchBrowser();
     const results: Record<string, unknown> = { date: new Date().toISOString(), refresh: {} };
@@ -281,7 +281,7 @@ async function main() {
     printComparison('bundle', bundle, previous.bundle);
     mkdirSync(join(repoRoot(), 'bench'), { recursive: true });
     // `make soak`'s figures are its own run's: kept until it runs again.
-    const { soak } = previousResults();
+    const { soak } = previous;
     writeFileSync(RESULTS(), JSON.stringify(soak === undefined ? results : { ...results, soak }, null, 2) + '\n');
     console.log('written: bench/results.json');
 }

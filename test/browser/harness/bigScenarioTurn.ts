@@ -26,13 +26,13 @@ function turnPath(): string {
     return join(tmpdir(), `raidtune-big-scenario-turn-${process.env[HARNESS_RUN] ?? process.pid}`);
 }
 
-/** Resolves when it is this file's turn (mkdir is atomic between processes), to the turn's end. */
-export async function takeBigScenarioTurn(): Promise<() => Promise<void>> {
+/** Resolves when it is this file's turn (mkdir is atomic between processes); endBigScenarioTurn ends it. */
+export async function takeBigScenarioTurn(): Promise<void> {
     const path = turnPath();
     for (;;) {
         try {
             await mkdir(path);
-            return () => endBigScenarioTurn();
+            return;
         } catch (error) {
             if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
             await new Promise(resolve => setTimeout(resolve, 250));

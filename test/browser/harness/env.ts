@@ -22,7 +22,9 @@ import {
     startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
-import { BIG_SCENARIOS, BIG_SCENARIO_SETUP_MS, BIG_SCENARIO_WAIT_MS, takeBigScenarioTurn } from './bigScenarioTurn';
+import {
+    BIG_SCENARIOS, BIG_SCENARIO_SETUP_MS, BIG_SCENARIO_WAIT_MS, endBigScenarioTurn, takeBigScenarioTurn,
+} from './bigScenarioTurn';
 
 export interface RaidtuneEnvOptions {
     /** Scenario of the simulated host (default 'raid6-recovery'); null: no simulated host. */
@@ -112,8 +114,8 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
     // Declared first, so its beforeAll runs before the env's and its afterAll after (jest runs
     // hooks of a kind in the order they were declared).
     const bigTurn = scenario !== null && BIG_SCENARIOS.has(scenario);
-    let endTurn: (() => Promise<void>) | undefined;
-    if (bigTurn) beforeAll(async () => { endTurn = await takeBigScenarioTurn(); }, BIG_SCENARIO_WAIT_MS);
+    let holdsTurn = false;
+    if (bigTurn) beforeAll(async () => { await takeBigScenarioTurn(); holdsTurn = true; }, BIG_SCENARIO_WAIT_MS);
 
     const open = async (url: string) => {
         const recorded = await openPage(need(browser, 'browser'), url);
@@ -188,7 +190,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         if (errors.length)
             throw errors[0];
     }, BROWSER_TIMEOUT_MS);
-    if (bigTurn) afterAll(async () => { await endTurn?.(); endTurn = undefined; });
+    if (bigTurn) afterAll(async () => { if (holdsTurn) await endBigScenarioTurn(); holdsTurn = false; });
 
     const simPath = (hostPath: string) => join(need(sim, 'sim').root, hostPath);
 

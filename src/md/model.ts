@@ -178,9 +178,12 @@ function membersUnchanged(before: ArrayModel, md: MdstatArray, mdBefore: MdstatA
         before.members.every(m => !devices.has(m.disk));
 }
 
+/**
+ * Judged by array_state, which every read takes: a fast read keeps the level and other settings
+ * of the last full read, so they still "exist" for an array stopped since.
+ */
 function sysfsEntryPresent(snapshot: Snapshot, name: string): boolean {
-    const base = `${SYS_BLOCK}${name}/md/`;
-    return snapshot.files.has(`${base}level`) || snapshot.files.has(`${base}array_state`);
+    return snapshot.files.has(`${SYS_BLOCK}${name}/md/array_state`);
 }
 
 /**

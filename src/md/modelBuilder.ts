@@ -8,7 +8,8 @@
 // most refreshes need only what a sync changes (about a ninth of the bytes at 128 arrays). A full read
 // comes at least every FULL_READ_EVERY refreshes, after each change raidtune makes, whenever
 // nothing syncs (reads are 10 s apart then), and at once when /proc/mdstat shows an array or a
-// member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended).
+// member that changed otherwise than by a sync's progress (a disk failed, a rebuild ended) or
+// when the /sys files a fast read takes came or went (an array stopped).
 
 import { buildModelReusing, type BuiltModel } from './model';
 import type { HostModel } from './modelTypes';
@@ -79,7 +80,12 @@ export class ModelBuilder {
         const fast = (snapshot.reusedSections?.length ?? 0) > 0;
         this.fastReadsInARow = fast ? this.fastReadsInARow + 1 : 0;
         if (!fast && this.requestsAtReadStart === this.fullReadRequests) this.fullReadDue = false;
-        if (fast && last && arraysChangedBeyondSync(last.mdstat, built.mdstat)) this.fullReadDue = true;
+        // Paths that every read takes came or went (an array stopped or started): the settings kept
+        // from the last full read no longer describe the host.
+        const sysPathsChanged = snapshot.sysPaths !== last?.sysPaths;
+        if (fast && last && (sysPathsChanged || arraysChangedBeyondSync(last.mdstat, built.mdstat))) {
+            this.fullReadDue = true;
+        }
         // The /proc/diskstats lines known for the next parse: a full read's, all disks' (a fast
         // read has only the syncing members' lines, which change at every read anyway).
         const diskstats = fast && last ? last.diskstats : built.diskstats;

@@ -183,6 +183,21 @@ describe('fast reads: only what a sync changes, the rest reused from the last fu
         expect(builder.fullReadWanted()).toBe(true);
     });
 
+    // An array stopped between two reads while it synced (errors.test.ts): its level and other
+    // settings come from the last full read, so only what every read takes can tell it is gone.
+    test('a fast read where an array\'s sysfs entry is gone: the note at once, and a full read next', () => {
+        const host = startHost('raid6-recovery');
+        const builder = new ModelBuilder();
+        builder.build(builder.parse(gatherOutput(host)), 0);
+        host.tick(2);
+        const gone = gatherOutput(host, true).replace(/^block\/md0\/md\/.*\n/gm, '');
+        expect(gone).toContain('@@reused sys settings');
+        const model = builder.build(builder.parse(gone), 2000);
+        expect(model.problems).toContain('md0: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).');
+        expect(builder.fullReadPending()).toBe(true);
+        expect(builder.fullReadWanted()).toBe(true);
+    });
+
     test('nothing syncing: every read is full', () => {
         const host = startHost('raid1-healthy');
         const builder = new ModelBuilder();

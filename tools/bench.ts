@@ -25,6 +25,8 @@
 //   pageLoad.floorMs         the same for a page that makes raidtune's first two reads and shows
 //                            "ready" when both are in, with no UI (tools/benchFloorPage.ts): what
 //                            the transport and the reads cost before any of raidtune's UI runs
+//   pageLoad.floorFileMs     the same for a page that reads /proc/mdstat alone as a file, no spawn
+//                            (the floor of a first view built from it, which raidtune does not have)
 //   bundle.*                 what the first view loads (build/first-view.json), raw and gzipped;
 //                            laterJs*: the chunks loaded later
 
@@ -200,7 +202,7 @@ async function timeToContent(browser: LaunchedBrowser, url: string, selector: st
     return round(median(samples), 0);
 }
 
-type PageLoad = { raidtuneMs: number; blankMs: number; floorMs: number };
+type PageLoad = { raidtuneMs: number; blankMs: number; floorMs: number; floorFileMs: number };
 
 async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
     const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
@@ -214,6 +216,8 @@ async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
             raidtuneMs: await timeToContent(browser, cockpit.barePageUrl, '#array-md0'),
             blankMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/blank.html'), 'text=ready'),
             floorMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/floor.html'), 'text=ready'),
+            floorFileMs: await timeToContent(browser,
+                cockpit.url('/cockpit/@localhost/raidtune/floor.html?read=mdstat-file'), 'text=ready'),
         };
     } finally {
         await cockpit.stop();

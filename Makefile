@@ -139,6 +139,10 @@ SMOKE_VM := guest scenarios tuning bitmapKind syncIoDepth keepAfterReboot
 # 60 minutes on 2 cores; md's sysfs they use is the same on both, and each passes on the other too.
 ONLY_ON_7 := stall checkWindow
 ONLY_ON_61 := repairFlow syncHistory
+# The reboot with the kept files (2 minutes a kernel) runs on 7 and, in the smoke set, on 6.12, whose
+# md interface 6.1 shares (README's kernel table); on 6.1 it passes too, by hand
+# (`make check-vm VM_TESTS=keepAfterReboot`).
+SKIP_ON_61 := $(ONLY_ON_7) keepAfterReboot
 
 # COCKPIT=287 (the system's, default), 337 or 372 (Python bridge, from Debian's backports, unpacked
 # beside the system's by tools/install-cockpit.sh). BROWSER_TESTS: only these test files (jest path
@@ -170,7 +174,7 @@ check: deps
 	    $(MAKE) check-browser COCKPIT=372 || status=1; \
 	    $(MAKE) check-browser COCKPIT=337 BROWSER_TESTS='$(SMOKE_337)' || status=1; \
 	else echo "check: Cockpit 337/372 come from Debian's backports: not on this machine, the system's Cockpit only"; fi; \
-	$(MAKE) check-vm VM_SKIP='$(ONLY_ON_7)' || status=1; \
+	$(MAKE) check-vm VM_SKIP='$(SKIP_ON_61)' || status=1; \
 	$(MAKE) check-vm KERNEL=7 VM_SKIP='$(ONLY_ON_61)' || status=1; \
 	$(MAKE) check-vm KERNEL=6.12 VM_TESTS='$(SMOKE_VM)' || status=1; \
 	$(MAKE) bench-rebuild BENCH_ARGS=--short || status=1; \

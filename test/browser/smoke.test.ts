@@ -2,12 +2,13 @@
 // Proves the browser-test chain end to end with a throwaway plugin (independent of the real UI):
 // cockpit-ws + bridge serve it, the page loads bare and inside the shell, cockpit.file() and
 // cockpit.spawn() work, the manifest override reaches cockpit.manifests, and the problem recorder
-// catches CSP violations, console errors and page errors (so it is able to fail a test).
+// catches CSP violations, console errors and page errors (so it is able to fail a test); a page
+// whose browser stopped compositing is told apart from a slow one.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { simulatorPath } from '../../tools/cockpit';
+import { launchBrowser, openPage, producesFrames, simulatorPath } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 
 const plugin = mkdtempSync(join(tmpdir(), 'raidtune-smoke-plugin-'));
@@ -146,6 +147,34 @@ test('console errors and uncaught errors are recorded, in the page and in the sh
         expect(problems.find(x => x.kind === 'pageerror')?.text).toContain('deliberate uncaught error');
     }
 });
+
+// Every click waits for animation frames (Playwright's "stable" check): when the process that
+// composites them stops, clicks time out with an empty call log while scripts still answer. The
+// GPU process stopped (SIGSTOP) is that case made on purpose, in a browser of its own.
+test('a page whose compositing process stopped: no frames, told with that process\'s state; frames again when it goes on', async () => {
+    const browser = await launchBrowser();
+    try {
+        const recorded = await openPage(browser);
+        await recorded.page.setContent('<button>Apply</button>');
+        expect(await recorded.renderingProblem()).toBeNull();
+        const gpu = browser.processes().find(p => p.type === 'gpu-process');
+        if (!gpu) throw new Error(`no GPU process among ${JSON.stringify(browser.processes())}`);
+        process.kill(gpu.pid, 'SIGSTOP');
+        try {
+            expect(await producesFrames(recorded.page)).toBe(false);
+            expect(await recorded.page.evaluate(() => document.querySelector('button')?.textContent)).toBe('Apply');
+            const stalled = await recorded.renderingProblem();
+            expect(stalled?.kind).toBe('no-frames');
+            expect(stalled?.text).toContain(`\n    ${gpu.pid} gpu-process state T, `);
+            expect(stalled?.text).toMatch(/\n {2}a new page of the same browser renders: (false|no answer in 10 s)\n/);
+        } finally {
+            process.kill(gpu.pid, 'SIGCONT');
+        }
+        expect(await recorded.renderingProblem()).toBeNull();
+    } finally {
+        await browser.stop();
+    }
+}, 60000);
 
 // cockpit-ws ends a local session ~15 s after the last websocket closes (checked: after a shell
 // page closed, every request got 401); startCockpit holds one open. Slow (~25 s), so only with

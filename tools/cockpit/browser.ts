@@ -2,8 +2,11 @@
 // Headless Debian/Fedora Chromium through playwright-core (never a downloaded browser), and pages
 // that record every console error/warning, uncaught page error and Content-Security-Policy
 // violation, in the page and in its iframes (the shell shows the plugin in an iframe).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { chromiumProcesses, describeRendering, producesFrames, type ChromiumProcess } from './frames';
 import { tagEnv } from './proc';
 import { cockpitUnderTest, type CockpitInstall } from './versions';
 
@@ -11,33 +14,60 @@ import { cockpitUnderTest, type CockpitInstall } from './versions';
 export const CHROMIUM = process.env.RAIDTUNE_CHROMIUM ||
     ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(p => existsSync(p)) || '/usr/bin/chromium';
 
+// --disable-software-rasterizer: without it the GPU process, which composites every page's frames,
+// also runs SwiftShader (a GPU emulated on the CPU, with threads of its own) for WebGL, which
+// raidtune does not use. CI once saw a page's frames stop while its scripts ran on (frames.ts):
+// one part fewer in the process every frame waits on; not proven to be the cause.
 export const CHROMIUM_ARGS = [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-software-rasterizer', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
 export interface LaunchedBrowser extends Browser {
-    /** Closes the browser (its temporary profile goes with it). */
+    /** Closes the browser (its temporary profile and log go with it). */
     stop(): Promise<void>;
+    /** For a page that stopped rendering: does a new page render, Chromium's processes and last log lines. */
+    renderingReport(): Promise<string>;
+    /** This browser's processes, with their state. */
+    processes(): ChromiumProcess[];
 }
 
 /**
  * Launches /usr/bin/chromium headless. Playwright gives every launch a fresh temporary profile
  * (user-data-dir) and removes it on close; it refuses an explicit --user-data-dir for launch().
+ * Chromium logs to a file of its own (Playwright keeps its stderr), read when a page stops rendering.
  */
 export async function launchBrowser(): Promise<LaunchedBrowser> {
-    const browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        args: CHROMIUM_ARGS,
-        env: tagEnv(process.env) as Record<string, string>,
-        handleSIGINT: false, // the caller cleans up (jest hooks, the demo's own handler)
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-    });
-    return Object.assign(browser, { stop: () => browser.close() });
+    const logDir = mkdtempSync(join(tmpdir(), 'raidtune-chromium-'));
+    const logFile = join(logDir, 'chromium.log');
+    const logSwitch = `--log-file=${logFile}`;
+    try {
+        const browser = await chromium.launch({
+            executablePath: CHROMIUM,
+            args: [...CHROMIUM_ARGS, '--enable-logging', logSwitch],
+            env: tagEnv(process.env) as Record<string, string>,
+            handleSIGINT: false, // the caller cleans up (jest hooks, the demo's own handler)
+            handleSIGTERM: false,
+            handleSIGHUP: false,
+        });
+        return Object.assign(browser, {
+            stop: async () => {
+                try {
+                    await browser.close();
+                } finally {
+                    rmSync(logDir, { recursive: true, force: true });
+                }
+            },
+            renderingReport: () => describeRendering(browser, logSwitch, logFile),
+            processes: () => chromiumProcesses(logSwitch),
+        });
+    } catch (err) {
+        rmSync(logDir, { recursive: true, force: true });
+        throw err;
+    }
 }
 
-export type ProblemKind = 'console-error' | 'console-warning' | 'pageerror' | 'csp' | 'crash';
+export type ProblemKind = 'console-error' | 'console-warning' | 'pageerror' | 'csp' | 'crash' | 'no-frames';
 
 export interface Problem {
     kind: ProblemKind;
@@ -84,7 +114,9 @@ export interface RecordedPage {
     ignored(): Problem[];
     /** Waits until problems pending in the page (CSP events sent to us) have arrived. */
     settle(): Promise<void>;
-    /** Throws with a readable list if anything was recorded. */
+    /** When the page runs no animation frames (Playwright's clicks would time out): that, with the browser's state. */
+    renderingProblem(): Promise<Problem | null>;
+    /** Throws with a readable list if anything was recorded, or if the page stopped rendering. */
     expectNoProblems(): Promise<void>;
     /** Waits for the shell's plugin iframe (by name) and returns its frame. */
     waitForFrame(name: string, timeoutMs?: number): Promise<Frame>;
@@ -186,6 +218,14 @@ export async function openPage(browser: Browser, url?: string,
                 throw new Error(`GET ${url} answered ${response.status()} ${response.statusText()}`);
         }
 
+        // A page that stopped rendering fails every later click by timeout, with an empty call log.
+        const renderingProblem = async (): Promise<Problem | null> => {
+            if (await producesFrames(page) !== false)
+                return null;
+            const report = 'renderingReport' in browser ? `\n${await (browser as LaunchedBrowser).renderingReport()}` : '';
+            return { kind: 'no-frames', text: `no animation frame in 3 s: the page stopped rendering${report}`, url: page.url() };
+        };
+
         const settle = async () => {
             // Binding calls travel on the same connection before the answer to an evaluate in the
             // same frame, so one round trip per frame flushes pending CSP reports.
@@ -204,10 +244,13 @@ export async function openPage(browser: Browser, url?: string,
             },
             ignored: () => [...ignored],
             settle,
+            renderingProblem,
             async expectNoProblems() {
                 await settle();
-                if (recorded.length)
-                    throw new Error(formatProblems(recorded));
+                const stalled = await renderingProblem();
+                const problems = stalled ? [...recorded, stalled] : recorded;
+                if (problems.length)
+                    throw new Error(formatProblems(problems));
             },
             async waitForFrame(name: string, timeoutMs = 30000) {
                 const handle = await page.waitForSelector(`iframe[name="${name}"]`, { state: 'attached', timeout: timeoutMs });

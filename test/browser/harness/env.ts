@@ -159,6 +159,8 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         for (const p of pages) {
             await p.settle();
             problems.push(...p.takeProblems());
+            const stalled = await p.renderingProblem();
+            if (stalled) problems.push(stalled);
         }
         const closing = perTest;
         perTest = [];

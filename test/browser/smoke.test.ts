@@ -161,7 +161,11 @@ test('a page whose compositing process stopped: no frames, told with that proces
         if (!gpu) throw new Error(`no GPU process among ${JSON.stringify(browser.processes())}`);
         process.kill(gpu.pid, 'SIGSTOP');
         try {
-            expect(await producesFrames(recorded.page)).toBe(false);
+            // A frame already on its way when the process stopped may still come (seen with the
+            // machine busy); none after it.
+            let frames: boolean | null = true;
+            for (let probe = 0; probe < 3 && frames; probe++) frames = await producesFrames(recorded.page);
+            expect(frames).toBe(false);
             expect(await recorded.page.evaluate(() => document.querySelector('button')?.textContent)).toBe('Apply');
             const stalled = await recorded.renderingProblem();
             expect(stalled?.kind).toBe('no-frames');

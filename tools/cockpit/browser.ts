@@ -163,7 +163,7 @@ interface CspReport {
     document: string;
 }
 
-export async function openPage(browser: Browser, url?: string,
+export async function openPage(browser: LaunchedBrowser, url?: string,
     options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
     const context = await browser.newContext();
     try {
@@ -222,8 +222,8 @@ export async function openPage(browser: Browser, url?: string,
         const renderingProblem = async (): Promise<Problem | null> => {
             if (await producesFrames(page) !== false)
                 return null;
-            const report = 'renderingReport' in browser ? `\n${await (browser as LaunchedBrowser).renderingReport()}` : '';
-            return { kind: 'no-frames', text: `no animation frame in 3 s: the page stopped rendering${report}`, url: page.url() };
+            const report = await browser.renderingReport();
+            return { kind: 'no-frames', text: `no animation frame in 3 s: the page stopped rendering\n${report}`, url: page.url() };
         };
 
         const settle = async () => {

@@ -6,6 +6,7 @@
 // the same browser renders, the state of each Chromium process, and Chromium's own last log lines.
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
+import { procStat } from './proc';
 
 /** True when the page runs an animation frame within `withinMs`; null when it cannot be asked (closed). */
 export async function producesFrames(page: Page, withinMs = 3000): Promise<boolean | null> {
@@ -39,8 +40,7 @@ export function chromiumProcesses(marker: string): ChromiumProcess[] {
             // arguments joined by spaces.
             const args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split(/[\0 ]/);
             if (!args.includes(marker)) continue;
-            const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-            const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+            const fields = procStat(Number(entry));
             const type = args.find(a => a.startsWith('--type='))?.slice('--type='.length) ?? 'browser';
             const cpuSeconds = (Number(fields[11]) + Number(fields[12])) / ticksPerSecond; // utime + stime
             found.push({ pid: Number(entry), type, state: fields[0], cpuSeconds });

@@ -274,6 +274,15 @@ export function tagEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /**
+ * The fields of /proc/PID/stat after the command name (which may hold spaces and parentheses):
+ * [0] the state (R, S, D, T, Z...), [11] utime and [12] stime in clock ticks. Throws when gone.
+ */
+export function procStat(pid: number): string[] {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
  * Processes (not zombies) whose environment carries RAIDTUNE_HARNESS_CHILD=<run>, i.e. started by
  * this library during that run, excluding this process. Used to find leftovers of a test run.
  */
@@ -286,9 +295,7 @@ export function processesTagged(run: string): { pid: number; cmd: string }[] {
         if (!Number.isInteger(pid) || exclude.has(pid))
             continue;
         try {
-            const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-            const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-            if (state === 'Z')
+            if (procStat(pid)[0] === 'Z')
                 continue;
             const environ = '\0' + readFileSync(`/proc/${pid}/environ`, 'utf8') + '\0';
             if (!environ.includes(needle))

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { openDialog, simValue } from './harness/raidtunePage';
+import { nextReadRendered, openDialog, simValue } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-persist-'));
 const sysctlDir = join(temp, 'sysctl.d');
@@ -41,14 +41,6 @@ async function shownRows(): Promise<Record<string, [string, string]>> {
     return Object.fromEntries(rows.map(([setting, now, after]) => [setting, [now, after]]));
 }
 
-async function waitForRow(setting: string, expected: [string, string]): Promise<void> {
-    const deadline = Date.now() + 15000;
-    while (JSON.stringify((await shownRows())[setting]) !== JSON.stringify(expected)) {
-        if (Date.now() > deadline) throw new Error(`${setting}: ${JSON.stringify((await shownRows())[setting])}, not ${JSON.stringify(expected)}`);
-        await env.page.waitForTimeout(200);
-    }
-}
-
 beforeEach(async () => {
     if (await dialog().count()) await env.page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
@@ -65,7 +57,9 @@ test('says which live settings a reboot would lose', async () => {
 test('keeps the live values in a sysctl.d file (md loaded before it applies) and a udev rule matching the array by MD_UUID', async () => {
     // A per-array setting, so the udev rule has something to keep.
     await env.writeSim('/sys/block/md0/md/stripe_cache_size', '4096\n');
-    await waitForRow('Stripe cache size of md0', ['4096', 'Not kept: 256 after a reboot']);
+    // Only full reads take an array's settings: the first that began after the write shows it.
+    await nextReadRendered(env.page, { full: true });
+    expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Not kept: 256 after a reboot']);
 
     await openDialog(card().getByRole('button', { name: 'Keep after reboot…' }));
     const commands = await dialog().locator('.raidtune-commands').innerText();
@@ -104,7 +98,9 @@ test('keeps the live values in a sysctl.d file (md loaded before it applies) and
 
 test('a live change shows as differing from the value kept for reboot', async () => {
     await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '9000\n');
-    await waitForRow('System minimum rebuild speed', ['9.22 MB/s per disk', 'Differs from the value kept for reboot: 4.10 MB/s per disk']);
+    await nextReadRendered(env.page);
+    expect((await shownRows())['System minimum rebuild speed']).toEqual(
+        ['9.22 MB/s per disk', 'Differs from the value kept for reboot: 4.10 MB/s per disk']);
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Kept for reboot']);
 });
 

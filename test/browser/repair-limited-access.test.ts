@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { serializeRepairFlow } from '../../src/md/repairFlowRecord';
 import { setupRaidtune } from './harness/env';
 import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
-import { arrayCard, simValue, waitForTooltip, waitUntil } from './harness/raidtunePage';
+import { arrayCard, cardInView, nextReadRendered, simMdstat, simValue, waitForTooltip, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({
     scenario: 'repair-mismatches', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDistCopy().dist,
@@ -36,7 +36,10 @@ test('a repair an administrator started shows its step here too, from the host\'
         version: 1, array: 'md0', uuid, before: 2048, repairStartedAt: new Date().toISOString(), checkStartedAt: null,
     }), { mode: 0o644 });
     await env.writeSim('/sys/block/md0/md/sync_action', 'repair\n');
-    const step = arrayCard(env.page, 'md0').locator('.raidtune-repair-repairing');
-    await waitUntil('step 1 on the card', async () => await step.count() === 1, 15000);
+    await waitUntil('the repair running in the simulated mdstat', async () => (await simMdstat(env)).get('md0')!.sync !== null, 10000);
+    // The page's first read after the kernel started it: with nothing syncing before, up to 10 s away.
+    await nextReadRendered(env.page);
+    const step = (await cardInView(env.page, 'md0')).locator('.raidtune-repair-repairing');
+    expect(await step.count()).toBe(1);
     expect(await step.locator('.raidtune-repair-text').innerText()).toMatch(/^It started from 2048 mismatched sectors found by the last check\. Started /);
 });

@@ -8,7 +8,10 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, syncFact } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, nextReadRendered, openDialog, simValue, syncFact,
+    waitUntil,
+} from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
@@ -100,10 +103,14 @@ test('kept after reboot: the sysctl and the array\'s rule', async () => {
     await env.writeSim(GLOBAL, '48\n');
     await env.writeSim('/sys/block/md1/md/sync_io_depth', '6\n');
     const card = env.page.locator('#keep-after-reboot');
-    const now = (setting: string, value: string) =>
-        card.locator('tbody tr', { hasText: setting }).locator('td').nth(1).getByText(value, { exact: true }).waitFor({ timeout: 15000 });
-    await now('Sync I/O depth of md1', '6');
-    await now('System sync I/O depth', '48');
+    await waitUntil('the simulated kernel took md1\'s own depth', async () =>
+        await simValue(env, '/sys/block/md1/md/sync_io_depth') === '6 (local)', 10000);
+    // An array's depth is taken by full reads only: the first that began after the writes shows both.
+    await nextReadRendered(env.page, { full: true });
+    const now = async (setting: string) =>
+        (await card.locator('tbody tr', { hasText: setting }).locator('td').nth(1).innerText()).trim();
+    expect(await now('Sync I/O depth of md1')).toBe('6');
+    expect(await now('System sync I/O depth')).toBe('48');
     await openDialog(card.getByRole('button', { name: 'Keep after reboot…' }));
     await applied();
     const sysctl = readFileSync(join(sysctlDir, '90-raidtune.conf'), 'utf8');

@@ -86,7 +86,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
             </CardHeader>
             <HealthAlert array={array} />
             <CardBody>
-                <DescriptionList isCompact isHorizontal columnModifier={{ default: '1Col', lg: '3Col' }}>
+                <DescriptionList isCompact isHorizontal className="raidtune-array-facts" columnModifier={{ default: '1Col', lg: '3Col' }}>
                     <Fact term={_('Size')}>{formatKiB(array.sizeKiB)}</Fact>
                     <Fact term={_('Disks')}>{disksText(array)}</Fact>
                     <Fact term={_('Kernel state')}>{array.arrayState ?? '—'}</Fact>

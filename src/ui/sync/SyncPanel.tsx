@@ -35,7 +35,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                     variant={sync.runState === 'running' ? undefined : 'warning'}
                 />
             </StackItem>
-            {explanation && <StackItem><Alert isInline isPlain variant="info" component="h3" title={explanation} /></StackItem>}
+            {explanation && <StackItem><Alert isInline isPlain variant="info" component="h3" className="raidtune-sync-explanation" title={explanation} /></StackItem>}
             {sync.stall && <StackItem><StallAlert stall={sync.stall} onFix={onFix} /></StackItem>}
             <StackItem>
                 <Content component="p" className="raidtune-sync-facts">

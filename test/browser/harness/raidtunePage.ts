@@ -64,9 +64,17 @@ export async function syncFact(surface: Surface, array: string, name: string): P
     return (await fact.innerText()).replace(`${name}:`, '').trim();
 }
 
+/**
+ * The members table of an array's card, found by its own label: a card holds other tables (the
+ * what-if table of the diagnosis, from the page's second sample of a sync on).
+ */
+export function membersTable(card: Locator, name: string): Locator {
+    return card.getByRole('table', { name: `Members of ${name}`, exact: true });
+}
+
 /** Roles column of the members table, keyed by device. */
 export async function memberRoles(surface: Surface, name: string): Promise<Record<string, string>> {
-    const rows = (await cardInView(surface, name)).locator('tbody tr[data-member]');
+    const rows = membersTable(await cardInView(surface, name), name).locator('tbody tr[data-member]');
     const roles: Record<string, string> = {};
     for (const row of await rows.all()) {
         roles[(await row.getAttribute('data-member'))!] = (await row.locator('td').nth(1).innerText()).trim();
@@ -106,6 +114,31 @@ export async function refreshesSettled(surface: Surface, timeoutMs = 30000): Pro
     }, undefined, { timeout: timeoutMs });
 }
 
+/**
+ * How long the page may take to read the host again: its refresh interval while nothing syncs
+ * (src/ui/app/useHostModel.ts IDLE_INTERVAL_MS, 10 s), the read itself, and room for a busy machine.
+ * A bound on waiting for an event, not a figure the page is held to.
+ */
+const NEXT_READ_MS = 40000;
+
+/**
+ * Resolves once the page has rendered a read of the host that began after this call (a full read,
+ * when `full`: what only full reads take, src/md/modelBuilder.ts). For a change made behind the
+ * page's back (the kernel, a shell): once the simulated host holds it, the first such read must
+ * show it. Waiting for that read, not for a time, holds whatever the page's refresh interval is.
+ */
+export async function nextReadRendered(surface: Surface, { full = false } = {}): Promise<void> {
+    const since = await pageNow(surface);
+    await surface.waitForFunction(({ since, full }) => {
+        const renders = performance.getEntriesByName('raidtune:render') as PerformanceMeasure[];
+        const rendered = renders.length ? (renders[renders.length - 1].detail as { seq: number }).seq : 0;
+        return (performance.getEntriesByName('raidtune:refresh') as PerformanceMeasure[]).some(read => {
+            const { seq, full: wasFull } = read.detail as { seq: number; full: boolean };
+            return read.startTime >= since && (wasFull || !full) && rendered >= seq;
+        });
+    }, { since, full }, { timeout: NEXT_READ_MS, polling: 100 });
+}
+
 /** Resolves after the page has rendered `count` more refreshes. */
 export async function waitForRefreshes(surface: Surface, count: number, timeoutMs = 30000): Promise<void> {
     const target = (await renderedRefreshes(surface)) + count;
@@ -121,9 +154,12 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
 }
 
-/** An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...), read in one go. */
+/**
+ * An array card's "Term: value" facts (Size, Disks, Kernel state, Bitmap, Mismatches...), read in one go: its
+ * own list, not the layout advice's (which has a Chunk size too).
+ */
 export async function cardFacts(surface: Surface, name: string): Promise<Record<string, string>> {
-    const pairs = await (await cardInView(surface, name)).locator('.pf-v6-c-description-list__group').evaluateAll(groups =>
+    const pairs = await (await cardInView(surface, name)).locator('.raidtune-array-facts .pf-v6-c-description-list__group').evaluateAll(groups =>
         groups.map(g => [g.querySelector('.pf-v6-c-description-list__term'), g.querySelector('.pf-v6-c-description-list__description')]
             .map(e => (e as HTMLElement | null)?.innerText.trim() ?? '')));
     return Object.fromEntries(pairs);
@@ -137,7 +173,7 @@ export async function healthText(surface: Surface, name: string): Promise<string
 /** The members table as the user reads it, one entry per row (empty slots included), read in one go. */
 export async function memberRows(surface: Surface,
     name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
-    const rows = await (await cardInView(surface, name)).locator('tbody tr').evaluateAll(trs =>
+    const rows = await membersTable(await cardInView(surface, name), name).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim())));
     return rows.map(cells => ({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] }));
 }
@@ -157,7 +193,8 @@ export async function syncExplanation(surface: Surface, name: string): Promise<s
     // Read where a reader looks: a card out of view has no innerText (cardInView). One read (no
     // count-then-read): the alert may go away between two calls when the sync resumes.
     const card = await cardInView(surface, name);
-    const titles = await card.locator('.raidtune-sync .pf-v6-c-alert__title').evaluateAll(els =>
+    // The explanation's own alert: a stalled sync's warning is in the same section.
+    const titles = await card.locator('.raidtune-sync .raidtune-sync-explanation .pf-v6-c-alert__title').evaluateAll(els =>
         els.map(e => (e as HTMLElement).innerText));
     return titles.length ? titles[0].replace(/^Info alert:\s*/, '').trim() : null;
 }

@@ -7,8 +7,8 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, shownBetweenSimReads, shownPercentBetweenSimReads, simMdstat, simNumber, simValue,
-    syncExplanation, syncFact, syncSection, syncTitle, waitUntil,
+    arrayCard, cardFacts, cardInView, healthText, nextReadRendered, shownBetweenSimReads, shownPercentBetweenSimReads,
+    simMdstat, simNumber, simValue, syncExplanation, syncFact, syncSection, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'check-mismatches', readySelector: '#array-md0' });
@@ -36,11 +36,16 @@ async function shownMismatches(wording: RegExp): Promise<number> {
     return Number(m[1]);
 }
 
-/** Waits until the Mismatches fact reads as `wording` says. */
-async function mismatchesWorded(wording: RegExp): Promise<void> {
-    let shown: string | undefined;
-    await waitUntil(`Mismatches reading ${wording}`, async () => wording.test(shown = countLine((await cardFacts(env.page, 'md0')).Mismatches) ?? ''), 10000)
-        .catch((e: Error) => { throw new Error(`${e.message}; shown: ${shown}`); });
+/**
+ * Writes sync_action as `echo ACTION > sync_action` would and waits until the simulated kernel has
+ * acted on it: its mdstat shows a sync, or none. The file reads back the written word at once,
+ * before the kernel acts (the simulator at its next tick), so the file alone proves nothing.
+ */
+async function writeSyncAction(action: 'repair' | 'idle'): Promise<void> {
+    await env.writeSim('/sys/block/md0/md/sync_action', `${action}\n`);
+    const running = action !== 'idle';
+    await waitUntil(`the simulated mdstat with ${running ? 'a' : 'no'} sync`, async () =>
+        ((await simMdstat(env)).get('md0')!.sync !== null) === running, 10000);
 }
 
 test('shows the running check with the percent mdstat reports', async () => {
@@ -72,16 +77,17 @@ test('shows the mismatch count the kernel has counted so far', async () => {
 });
 
 test('writing idle to sync_action stops the check; the page drops it and keeps the count', async () => {
-    await env.writeSim('/sys/block/md0/md/sync_action', 'idle\n');
-    await waitUntil('check gone from the simulated mdstat', async () => (await simMdstat(env)).get('md0')!.sync === null, 10000);
+    await writeSyncAction('idle');
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('idle');
 
-    await waitUntil('check section gone from the page', async () => await syncSection(env.page, 'md0').count() === 0, 10000);
+    // The page's first read after the kernel stopped the check shows it stopped.
+    await nextReadRendered(env.page);
+    await cardInView(env.page, 'md0');
+    expect(await syncSection(env.page, 'md0').count()).toBe(0);
     const text = await arrayCard(env.page, 'md0').innerText();
     expect(text).not.toMatch(/Check|Speed:|estimate/);
     // mismatch_cnt stays until the next check starts: what the stopped check found.
     expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('check');
-    await mismatchesWorded(LAST_CHECK);
     expect(await shownMismatches(LAST_CHECK)).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
     expect(await meaning()).toMatch(/^A parity mismatch on RAID6: the parity does not match the data\. /);
     expect(await healthText(env.page, 'md0')).toBe('Clean');
@@ -93,19 +99,20 @@ test('writing idle to sync_action stops the check; the page drops it and keeps t
 });
 
 test('a repair\'s count is of sectors found and rewritten, so far while it runs, then by the last repair', async () => {
-    // The repair starts its count from 0, shown as such while it runs.
-    await env.writeSim('/sys/block/md0/md/sync_action', 'repair\n');
-    await waitUntil('the repair running in the simulated kernel', async () => await simValue(env, '/sys/block/md0/md/sync_action') === 'repair', 10000);
-    await mismatchesWorded(RUNNING_REPAIR);
+    // The repair starts its count from 0, shown as such while it runs, from the page's first read
+    // after the kernel started it: with no sync running, that read may be a whole idle interval
+    // (10 s) away.
+    await writeSyncAction('repair');
+    await nextReadRendered(env.page);
+    await shownMismatches(RUNNING_REPAIR);
     const { before, shown, after } = await shownBetweenSimReads(env.page,
         () => simNumber(env, '/sys/block/md0/md/mismatch_cnt'), () => shownMismatches(RUNNING_REPAIR));
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
 
-    await env.writeSim('/sys/block/md0/md/sync_action', 'idle\n');
-    await waitUntil('the repair stopped in the simulated kernel', async () => await simValue(env, '/sys/block/md0/md/sync_action') === 'idle', 10000);
+    await writeSyncAction('idle');
     expect(await simValue(env, '/sys/block/md0/md/last_sync_action')).toBe('repair');
-    await mismatchesWorded(LAST_REPAIR);
+    await nextReadRendered(env.page);
     const repaired = await shownMismatches(LAST_REPAIR);
     expect(repaired).toBe(await simNumber(env, '/sys/block/md0/md/mismatch_cnt'));
     // Explained when the repair found something (its count starts again from 0); a clean one needs no words.

@@ -24,7 +24,7 @@ function cardSummaries(surface: Surface) {
         name: card.id.replace(/^array-/, ''),
         health: card.querySelector('.raidtune-health')?.textContent?.trim() ?? null,
         sync: card.querySelector('.raidtune-sync .pf-v6-c-progress__description')?.textContent?.trim() ?? null,
-        explanation: card.querySelector('.raidtune-sync .pf-v6-c-alert__title')?.textContent?.replace(/^Info alert:\s*/, '').trim() ?? null,
+        explanation: card.querySelector('.raidtune-sync .raidtune-sync-explanation .pf-v6-c-alert__title')?.textContent?.replace(/^Info alert:\s*/, '').trim() ?? null,
     })));
 }
 
@@ -90,7 +90,8 @@ test('a refresh far down the page keeps what is on screen in place, and the elem
         for (const id of ids) {
             const card = document.getElementById(`array-${id}`) as HTMLElement & { marker?: string };
             card.marker = id;
-            (card.querySelector('tbody tr') as HTMLElement & { marker?: string }).marker = `${id}-row`;
+            // A member's row, by its table's own label (the what-if table may come and go above it).
+            (card.querySelector(`table[aria-label="Members of ${id}"] tbody tr`) as HTMLElement & { marker?: string }).marker = `${id}-row`;
         }
     }, marked);
 
@@ -99,7 +100,8 @@ test('a refresh far down the page keeps what is on screen in place, and the elem
     expect(Math.abs(await onScreen() - top)).toBeLessThanOrEqual(2);
     const markers = await env.page.evaluate(ids => ids.map(id => {
         const card = document.getElementById(`array-${id}`) as (HTMLElement & { marker?: string }) | null;
-        return [card?.marker, (card?.querySelector('tbody tr') as (HTMLElement & { marker?: string }) | null)?.marker];
+        const row = card?.querySelector(`table[aria-label="Members of ${id}"] tbody tr`) as (HTMLElement & { marker?: string }) | null;
+        return [card?.marker, row?.marker];
     }), marked);
     expect(markers).toEqual(marked.map(id => [id, `${id}-row`]));
 });

@@ -48,6 +48,10 @@ test('shows the array healthy with all of its new disks working', async () => {
     expect(await healthText(env.page, 'md0')).toBe('Clean');
     expect(await arrayCard(env.page, 'md0').locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
 
+    // Read with the diagnosis' what-if table on the card too (it comes once the page has 10 s of
+    // samples): the members are told apart from its rows by their own table.
+    await arrayCard(env.page, 'md0').getByRole('table', { name: 'What if: the finish time of md0 with each change' })
+        .waitFor({ timeout: 40000 });
     const rows = await memberRows(env.page, 'md0');
     const expected = [];
     for (const m of ['sdb1', 'sdc1', 'sdd1', 'sde1'])

@@ -40,9 +40,11 @@ export async function readPageArray(page: Page, name: string): Promise<PageArray
         const header = card.querySelector('.pf-v6-c-card__header');
         const headerItems = text(header).split(/\s*\n\s*|\t/);
         const facts: Record<string, string> = {};
-        for (const group of card.querySelectorAll('.pf-v6-c-description-list__group'))
+        for (const group of card.querySelectorAll('.raidtune-array-facts .pf-v6-c-description-list__group'))
             facts[text(group.querySelector('.pf-v6-c-description-list__term'))] = text(group.querySelector('.pf-v6-c-description-list__description'));
-        const rows = [...card.querySelectorAll('tbody tr')].map(row => {
+        // The members table by its own label: the card's what-if table has rows too.
+        const members = card.querySelector(`table[aria-label="Members of ${arrayName}"]`);
+        const rows = [...(members?.querySelectorAll('tbody tr') ?? [])].map(row => {
             const cells = [...row.querySelectorAll('td')].map(text);
             return { device: cells[0], role: cells[1], state: cells[2], errors: cells[3] };
         });
@@ -56,7 +58,7 @@ export async function readPageArray(page: Page, name: string): Promise<PageArray
                 const colon = t.indexOf(':');
                 syncFacts[t.slice(0, colon)] = t.slice(colon + 1).trim();
             }
-            const alert = syncEl.querySelector('.pf-v6-c-alert__title');
+            const alert = syncEl.querySelector('.raidtune-sync-explanation .pf-v6-c-alert__title');
             sync = {
                 title: text(syncEl.querySelector('.pf-v6-c-progress__description')),
                 percent: /^[\d.]+%$/.test(measure) ? Number(measure.slice(0, -1)) : null,

@@ -206,7 +206,7 @@ describe('the RPM\'s scriptlets, run as rpm would with a stand-in systemctl that
     /** One phase's calls, shown in the test's output as the systemctl command lines they are. */
     function phaseCalls(phase: Parameters<typeof runPhase>[1]): SystemctlCall[] {
         const calls = runPhase(scriptlets, phase);
-        console.info(`${phase}:\n${calls.map(c => `  systemctl ${[...c.options, c.verb, ...c.units].join(' ')}`).join('\n') || '  (none)'}`);
+        console.info(`${phase}:\n${calls.map(c => `  systemctl ${c.line}`).join('\n') || '  (none)'}`);
         return calls;
     }
 

@@ -62,8 +62,9 @@ mark-restart-system-units) systemctl daemon-reload; systemctl try-restart "$@" ;
 esac
 `;
 
-/** One call as systemctl would read it: the verb, its options and its units. */
+/** One call as systemctl would read it: the verb, its options and its units (and the line as given). */
 export interface SystemctlCall {
+    line: string;
     verb: string;
     options: string[];
     units: string[];
@@ -72,7 +73,7 @@ export interface SystemctlCall {
 function parseCall(line: string): SystemctlCall {
     const words = line.split(' ').filter(Boolean);
     const [verb = '', ...units] = words.filter(w => !w.startsWith('-'));
-    return { verb, options: words.filter(w => w.startsWith('-')), units };
+    return { line, verb, options: words.filter(w => w.startsWith('-')), units };
 }
 
 /**

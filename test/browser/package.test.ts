@@ -210,7 +210,7 @@ describe('the RPM\'s scriptlets, run as rpm would with a stand-in systemctl that
         return calls;
     }
 
-    test('install: a preset of each unit that can be enabled (none is named by a preset), nothing enabled or started', () => {
+    test('install: a preset of each unit that can be enabled, nothing enabled or started', () => {
         const calls = phaseCalls('install');
         expect(enableable(units).length).toBeGreaterThan(0);
         expect(verbs(calls).filter(verb => verb !== 'daemon-reload')).toEqual(['preset']);
@@ -256,7 +256,7 @@ describe('removing the package', () => {
 });
 
 describe('the installed page in Cockpit', () => {
-    test('loads from the unpacked RPM with zero console errors, bare and in the shell', async () => {
+    test('loads from the installed RPM with zero console errors, bare and in the shell', async () => {
         expect(existsSync(join(pluginDir, 'manifest.json'))).toBe(true);
         const bare = await env.openPage();
         await bare.page.waitForSelector('#array-md0 .pf-v6-c-progress');

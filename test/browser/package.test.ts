@@ -7,13 +7,13 @@
 // error, bare and in the shell, translated.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
-import { rpmScriptlets, runPhase, type SystemctlCall } from './harness/rpmScriptlets';
+import { realSystemctl, rpmScriptlets, runPhase, type SystemctlCall } from './harness/rpmScriptlets';
 
 const REPO = repoRoot();
 const VERSION = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string;
@@ -190,6 +190,12 @@ function timersAndServices(units: Map<string, string>): { timers: string[]; serv
     return { timers, services: services.sort() };
 }
 
+/** The enablement links below a root's /etc/systemd/system, by path. */
+function enablementLinks(dir: string): string[] {
+    const etc = join(dir, 'etc/systemd/system');
+    return existsSync(etc) ? files(etc, dir).filter(path => lstatSync(join(dir, path)).isSymbolicLink()).sort() : [];
+}
+
 const verbs = (calls: SystemctlCall[]) => [...new Set(calls.map(c => c.verb))].sort();
 const unitsAsked = (calls: SystemctlCall[], verb: string) =>
     calls.filter(c => c.verb === verb).flatMap(c => c.units).sort();
@@ -230,6 +236,29 @@ describe('the RPM\'s scriptlets, run as rpm would with a stand-in systemctl that
         expect(calls.filter(c => c.verb === 'disable').every(c => c.options.includes('--now'))).toBe(true);
         const { timers, services } = timersAndServices(units);
         expect(unitsAsked(calls, 'disable')).toEqual([...timers, ...services].sort());
+    });
+
+    test('on a root whose presets disable what they do not name (Fedora\'s, RHEL\'s), the real systemctl: install links nothing, removal unlinks what the page enabled', () => {
+        const systemctl = realSystemctl();
+        if (!systemctl) {
+            console.warn('SKIPPED: no systemctl here, the unit files the scriptlets leave are not checked');
+            return;
+        }
+        const scratch = mkdtempSync(join(tmpdir(), 'raidtune-rpm-units-'));
+        try {
+            rpmOnRoot(scratch, '-i', RPM);
+            mkdirSync(join(scratch, 'usr/lib/systemd/system-preset'), { recursive: true });
+            writeFileSync(join(scratch, 'usr/lib/systemd/system-preset/99-default-disable.preset'), 'disable *\n');
+            runPhase(scriptlets, 'install', scratch);
+            expect(enablementLinks(scratch)).toEqual([]);
+            // What "Record sync history", the check window and the metrics' instructions turn on.
+            execFileSync(systemctl, [`--root=${scratch}`, 'enable', ...enableable(units)], { stdio: 'pipe' });
+            expect(enablementLinks(scratch)).toHaveLength(enableable(units).length);
+            runPhase(scriptlets, 'removal', scratch);
+            expect(enablementLinks(scratch)).toEqual([]);
+        } finally {
+            rmSync(scratch, { recursive: true, force: true });
+        }
     });
 });
 

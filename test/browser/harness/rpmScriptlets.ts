@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // An RPM's scriptlets run as rpm would run them on install, upgrade and removal, against a
-// stand-in systemctl that only records what it is asked: the package test asserts what systemd
-// would be asked to do, on a machine where nothing may be enabled or stopped for real.
+// stand-in systemctl that records what it is asked: the package test asserts what systemd would be
+// asked to do, on a machine where nothing may be enabled or stopped for real. Given a scratch root,
+// the stand-in also passes each call on to the real systemctl with --root, which changes only the
+// unit files there (enablement links): what the host would hold after each phase.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 
 /** rpm's names for the scriptlets (`%post`...), from the words `rpm -qp --scripts` heads them with. */
 const SCRIPTLET_NAMES: Record<string, string> = {
@@ -47,6 +49,7 @@ const UPDATE_HELPER = '/usr/lib/systemd/systemd-update-helper';
 
 const STAND_IN_SYSTEMCTL = `#!/bin/sh
 printf '%s\\n' "$*" >> "$RAIDTUNE_SYSTEMCTL_LOG"
+[ -z "$RAIDTUNE_UNIT_ROOT" ] || exec "$RAIDTUNE_REAL_SYSTEMCTL" --root="$RAIDTUNE_UNIT_ROOT" "$@"
 `;
 
 // What systemd's helper asks systemctl for each verb Fedora's macros use. It marks units for a
@@ -76,18 +79,28 @@ function parseCall(line: string): SystemctlCall {
     return { line, verb, options: words.filter(w => w.startsWith('-')), units };
 }
 
+/** The system's systemctl, which a test needs for a unit-file root (null: there is none). */
+export function realSystemctl(): string | null {
+    const found = spawnSync('sh', ['-c', 'command -v systemctl'], { encoding: 'utf8' });
+    return found.status === 0 ? found.stdout.trim() : null;
+}
+
 /**
  * Runs one phase's scriptlets with sh, each with its $1, the stand-ins first in PATH, and returns
  * the systemctl calls they made, in order. A scriptlet that fails fails the phase, as it would
- * fail rpm's transaction step.
+ * fail rpm's transaction step. With `unitRoot`, the real systemctl also acts on that root's unit
+ * files; what it cannot do there (stop, reload, restart: no systemd runs it) fails as in a chroot.
  */
-export function runPhase(scriptlets: Map<string, string>, phase: Phase): SystemctlCall[] {
+export function runPhase(scriptlets: Map<string, string>, phase: Phase, unitRoot?: string): SystemctlCall[] {
     const work = mkdtempSync(join(tmpdir(), 'raidtune-scriptlets-'));
     try {
         const log = join(work, 'systemctl.log');
         writeStandIn(join(work, 'systemctl'), STAND_IN_SYSTEMCTL);
         writeStandIn(join(work, 'systemd-update-helper'), STAND_IN_HELPER);
-        const env = { ...process.env, PATH: `${work}:${process.env.PATH}`, RAIDTUNE_SYSTEMCTL_LOG: log };
+        const env = {
+            ...process.env, PATH: `${work}:${process.env.PATH}`, RAIDTUNE_SYSTEMCTL_LOG: log,
+            RAIDTUNE_UNIT_ROOT: unitRoot ?? '', RAIDTUNE_REAL_SYSTEMCTL: unitRoot ? realSystemctl() ?? 'false' : '',
+        };
         for (const [name, count] of PHASES[phase]) {
             const body = scriptlets.get(name);
             if (body === undefined) continue;

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Shipping: `make dist` gives the same bytes twice; `make rpm` builds cockpit-raidtune from that
-// tarball (through the source RPM); its payload, unpacked into a scratch root with rpm2cpio | cpio,
-// has exactly the expected files; and Cockpit serves the page from there without a single console
+// tarball (through the source RPM); installed into a scratch root (rpm --root, without scriptlets),
+// it has exactly the expected files; its scriptlets ask systemd for nothing on install, a reload and
+// restart of what runs on upgrade, and stop and disable everything on removal, which leaves only the
+// admin's own files; and Cockpit serves the page from the scratch root without a single console
 // error, bare and in the shell, translated.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
+import { realSystemctl, rpmScriptlets, runPhase, type SystemctlCall } from './harness/rpmScriptlets';
 
 const REPO = repoRoot();
 const VERSION = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version as string;
@@ -19,6 +22,9 @@ const RPM = join(REPO, `rpmbuild/RPMS/noarch/cockpit-raidtune-${VERSION}-1.noarc
 const root = mkdtempSync(join(tmpdir(), 'raidtune-rpm-root-'));
 const pluginDir = join(root, 'usr/share/cockpit/raidtune');
 const BUILD_TIMEOUT_MS = 180000;
+/** The scratch roots' RPM database, below the root, left out of what the package installs. */
+const DBPATH = '/var/lib/rpm';
+const UNIT_DIR = 'usr/lib/systemd/system';
 
 /** Runs make in the repository, without the calling make's jobserver (make check runs jest). */
 function make(...targets: string[]): string {
@@ -33,11 +39,18 @@ function sha256(path: string): string {
     return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-function files(dir: string): string[] {
+/** Every file below `top` by its path on the host that root stands for, without rpm's database. */
+function files(dir: string, top = root): string[] {
     return readdirSync(dir, { withFileTypes: true }).flatMap(e => {
         const path = join(dir, e.name);
-        return e.isDirectory() ? files(path) : ['/' + relative(root, path)];
+        if (path === join(top, DBPATH)) return [];
+        return e.isDirectory() ? files(path, top) : ['/' + relative(top, path)];
     });
+}
+
+/** rpm on a scratch root, with its own database there; scriptlets are run by the tests themselves. */
+function rpmOnRoot(dir: string, ...args: string[]): void {
+    execFileSync('rpm', ['--root', dir, '--dbpath', DBPATH, '--nodeps', '--noscripts', ...args], { stdio: 'pipe' });
 }
 
 const tarballHashes: string[] = [];
@@ -52,7 +65,7 @@ beforeAll(() => {
     }
     rmSync(join(REPO, 'rpmbuild'), { recursive: true, force: true });
     make('rpm');
-    execFileSync('sh', ['-c', `rpm2cpio "$1" | cpio -idm --quiet`, 'unpack', RPM], { cwd: root });
+    rpmOnRoot(root, '-i', RPM);
 }, BUILD_TIMEOUT_MS);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -92,7 +105,8 @@ describe('the RPM', () => {
         // raidtune-check-window's; config(...): rpm's own for %config files.
         expect(requires).toEqual(expect.arrayContaining(['cockpit-bridge >= 215', 'mdadm', '/usr/bin/python3', '/bin/sh',
             `config(cockpit-raidtune) = ${VERSION}-1`]));
-        expect(requires.filter(r => !r.startsWith('rpmlib('))).toHaveLength(5);
+        // Listed once a use: the file's /bin/sh and each scriptlet's (post, preun, postun).
+        expect(new Set(requires.filter(r => !r.startsWith('rpmlib(')))).toHaveProperty('size', 5);
         expect(query('--provides')).toContain('bundled(npm(react)) = ');
     });
 
@@ -158,8 +172,120 @@ describe('the RPM', () => {
     });
 });
 
+/** The unit files the package installed into the scratch root, by name, with their text. */
+function installedUnits(): Map<string, string> {
+    const dir = join(root, UNIT_DIR);
+    return new Map(readdirSync(dir).map(name => [name, readFileSync(join(dir, name), 'utf8')]));
+}
+
+/** The units an admin (or the page) can enable: those with an [Install] section. */
+function enableable(units: Map<string, string>): string[] {
+    return [...units].filter(([, text]) => /^\[Install\]$/m.test(text)).map(([name]) => name).sort();
+}
+
+/** The timers, and the service each starts: its Unit=, or the service of its own name. */
+function timersAndServices(units: Map<string, string>): { timers: string[]; services: string[] } {
+    const timers = [...units.keys()].filter(name => name.endsWith('.timer')).sort();
+    const services = timers.map(name => units.get(name)!.match(/^Unit=(.+)$/m)?.[1] ?? name.replace(/\.timer$/, '.service'));
+    return { timers, services: services.sort() };
+}
+
+/** The enablement links below a root's /etc/systemd/system, by path. */
+function enablementLinks(dir: string): string[] {
+    const etc = join(dir, 'etc/systemd/system');
+    return existsSync(etc) ? files(etc, dir).filter(path => lstatSync(join(dir, path)).isSymbolicLink()).sort() : [];
+}
+
+const verbs = (calls: SystemctlCall[]) => [...new Set(calls.map(c => c.verb))].sort();
+const unitsAsked = (calls: SystemctlCall[], verb: string) =>
+    calls.filter(c => c.verb === verb).flatMap(c => c.units).sort();
+
+describe('the RPM\'s scriptlets, run as rpm would with a stand-in systemctl that records what systemd is asked', () => {
+    let scriptlets: Map<string, string>;
+    let units: Map<string, string>;
+    beforeAll(() => {
+        scriptlets = rpmScriptlets(RPM);
+        units = installedUnits();
+        console.info([...scriptlets].map(([name, body]) => `%${name}:${body}`).join('\n'));
+    });
+
+    /** One phase's calls, shown in the test's output as the systemctl command lines they are. */
+    function phaseCalls(phase: Parameters<typeof runPhase>[1]): SystemctlCall[] {
+        const calls = runPhase(scriptlets, phase);
+        console.info(`${phase}:\n${calls.map(c => `  systemctl ${c.line}`).join('\n') || '  (none)'}`);
+        return calls;
+    }
+
+    test('install: a preset of each unit that can be enabled, nothing enabled or started', () => {
+        const calls = phaseCalls('install');
+        expect(enableable(units).length).toBeGreaterThan(0);
+        expect(verbs(calls).filter(verb => verb !== 'daemon-reload')).toEqual(['preset']);
+        expect(unitsAsked(calls, 'preset')).toEqual(enableable(units));
+    });
+
+    test('upgrade: a reload of the changed units, then a restart of the timers that run, and nothing else', () => {
+        const calls = phaseCalls('upgrade');
+        expect(verbs(calls)).toEqual(['daemon-reload', 'try-restart']);
+        expect(unitsAsked(calls, 'try-restart')).toEqual(timersAndServices(units).timers);
+        expect(calls.findIndex(c => c.verb === 'daemon-reload')).toBeLessThan(calls.findIndex(c => c.verb === 'try-restart'));
+    });
+
+    test('removal: every timer and the service it starts disabled and stopped, nothing started', () => {
+        const calls = phaseCalls('removal');
+        expect(verbs(calls).filter(verb => verb !== 'daemon-reload')).toEqual(['disable']);
+        expect(calls.filter(c => c.verb === 'disable').every(c => c.options.includes('--now'))).toBe(true);
+        const { timers, services } = timersAndServices(units);
+        expect(unitsAsked(calls, 'disable')).toEqual([...timers, ...services].sort());
+    });
+
+    test('on a root whose presets disable what they do not name (Fedora\'s, RHEL\'s), the real systemctl: install links nothing, removal unlinks what the page enabled', () => {
+        const systemctl = realSystemctl();
+        if (!systemctl) {
+            console.warn('SKIPPED: no systemctl here, the unit files the scriptlets leave are not checked');
+            return;
+        }
+        const scratch = mkdtempSync(join(tmpdir(), 'raidtune-rpm-units-'));
+        try {
+            rpmOnRoot(scratch, '-i', RPM);
+            mkdirSync(join(scratch, 'usr/lib/systemd/system-preset'), { recursive: true });
+            writeFileSync(join(scratch, 'usr/lib/systemd/system-preset/99-default-disable.preset'), 'disable *\n');
+            runPhase(scriptlets, 'install', scratch);
+            expect(enablementLinks(scratch)).toEqual([]);
+            // What "Record sync history", the check window and the metrics' instructions turn on.
+            execFileSync(systemctl, [`--root=${scratch}`, 'enable', ...enableable(units)], { stdio: 'pipe' });
+            expect(enablementLinks(scratch)).toHaveLength(enableable(units).length);
+            runPhase(scriptlets, 'removal', scratch);
+            expect(enablementLinks(scratch)).toEqual([]);
+        } finally {
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
+describe('removing the package', () => {
+    test('takes all its files and leaves the admin\'s: kept settings, drop-ins, state, an edited metrics.env', () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'raidtune-rpm-erase-'));
+        try {
+            rpmOnRoot(scratch, '-i', RPM);
+            // What the page writes for the admin (README, "What stays after removal").
+            const adminFiles = ['/etc/sysctl.d/90-raidtune.conf', '/etc/udev/rules.d/64-raidtune.rules',
+                '/etc/modules-load.d/raidtune.conf', '/etc/systemd/system/raidtune-check-window-start.timer.d/raidtune.conf',
+                '/etc/raidtune/check-window-limits', '/var/lib/raidtune/history/md0.jsonl'];
+            for (const file of adminFiles) {
+                mkdirSync(dirname(join(scratch, file)), { recursive: true });
+                writeFileSync(join(scratch, file), '# the admin\'s\n');
+            }
+            writeFileSync(join(scratch, 'etc/raidtune/metrics.env'), 'RAIDTUNE_METRICS_DIR=/srv/textfiles\n');
+            rpmOnRoot(scratch, '-e', 'cockpit-raidtune');
+            expect(files(scratch, scratch).sort()).toEqual([...adminFiles, '/etc/raidtune/metrics.env.rpmsave'].sort());
+        } finally {
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
 describe('the installed page in Cockpit', () => {
-    test('loads from the unpacked RPM with zero console errors, bare and in the shell', async () => {
+    test('loads from the installed RPM with zero console errors, bare and in the shell', async () => {
         expect(existsSync(join(pluginDir, 'manifest.json'))).toBe(true);
         const bare = await env.openPage();
         await bare.page.waitForSelector('#array-md0 .pf-v6-c-progress');

@@ -26,3 +26,17 @@ it('requires mdadm and installs under /usr/share/cockpit/raidtune and /usr/share
 it('shows the page only where the md driver is present (on Cockpit versions that evaluate conditions)', () => {
     expect(manifest.conditions).toEqual([{ 'path-exists': '/proc/mdstat' }]);
 });
+
+it('names every unit it ships in its systemd scriptlets, and takes the macros from systemd-rpm-macros', () => {
+    expect(spec).toMatch(/^BuildRequires:\s+systemd-rpm-macros$/m);
+    const listed = (name: string) => spec.match(new RegExp(`^%global ${name} (.+)$`, 'm'))?.[1].split(' ') ?? [];
+    const timers = listed('_raidtune_timers');
+    const services = listed('_raidtune_services');
+    const shipped = [...spec.matchAll(/^%\{_raidtune_unitdir\}\/(\S+)$/gm)].map(m => m[1]);
+    // A template is named by its instances (one unit to stop each).
+    const named = [...timers, ...services].map(unit => unit.replace(/@[^.]+\./, '@.'));
+    expect(new Set(named)).toEqual(new Set(shipped));
+    expect(spec).toMatch(/^%post\n%systemd_post %\{_raidtune_timers\}$/m);
+    expect(spec).toMatch(/^%preun\n%systemd_preun %\{_raidtune_timers\} %\{_raidtune_services\}$/m);
+    expect(spec).toMatch(/^%systemd_postun_with_restart %\{_raidtune_timers\}$/m);
+});

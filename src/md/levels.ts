@@ -14,6 +14,32 @@ export function failuresTolerated(level: string | null, raidDisks: number | null
     }
 }
 
+/**
+ * How many more members can fail, for certain, before the array loses data: what the level
+ * survives less the slots already without a working member (`missingSlots`: one being rebuilt
+ * gives no redundancy until its rebuild ends). On raid10 the worst next failure is in the mirror
+ * group with the fewest working members; where the layout does not form such groups (far or
+ * offset copies, a disk count that is no multiple of the copies) every missing slot is counted
+ * against the copies. 0: the next failure loses data; null: unknown (no level, no disk count).
+ */
+export function failuresLeft(level: string | null, raidDisks: number | null, layout: number | null,
+    missingSlots: readonly number[]): number | null {
+    if (level === 'raid10') {
+        if (raidDisks === null) return null;
+        const copies = raid10Copies(layout);
+        const nearOnly = layout !== null && (layout >> 8 & 0xff) <= 1 && (layout >> 16 & 0xff) === 0;
+        if (!nearOnly || raidDisks % copies !== 0) return Math.max(0, copies - 1 - missingSlots.length);
+        let fewest = copies;
+        for (let start = 0; start < raidDisks; start += copies) {
+            const working = copies - missingSlots.filter(slot => slot >= start && slot < start + copies).length;
+            fewest = Math.min(fewest, working);
+        }
+        return Math.max(0, fewest - 1);
+    }
+    const tolerated = failuresTolerated(level, raidDisks);
+    return tolerated === null ? null : Math.max(0, tolerated - missingSlots.length);
+}
+
 /** Levels with a parity stripe cache (stripe_cache_size). */
 export function hasStripeCache(level: string | null): boolean {
     return level === 'raid4' || level === 'raid5' || level === 'raid6';

@@ -27,7 +27,10 @@ test('md0 rebuilds onto sdb: the alert says the rebuild is under way and asks fo
     expect((await simMdstat(env)).get('md0')!.sync?.action).toBe('recovery');
     expect(await simValue(env, '/sys/block/md0/md/dev-sdb/slot')).toBe('1');
     expect(await alertTitle('md0')).toBe('md0 is degraded: a rebuild is under way');
-    expect(await healthAlert('md0').getAttribute('class')).toContain('pf-m-info');
+    // Until the rebuild ends sda holds the only copy: danger, whatever the progress.
+    expect(await healthAlert('md0').getAttribute('class')).toContain('pf-m-danger');
+    await expect(healthAlert('md0').locator('.raidtune-health-redundancy').innerText()).resolves
+        .toBe('No redundancy is left: one more failed disk loses the data on md0. Make sure a backup is current before anything else.');
     await expect(healthAlert('md0').innerText()).resolves.toContain('Slot 1 is being rebuilt onto sdb. The rebuild is under way: there is no disk to add for it.');
     expect(await healthAlert('md0').locator('.raidtune-health-commands').count()).toBe(0);
     await expect(healthAlert('md0').innerText()).resolves.not.toContain('--add');

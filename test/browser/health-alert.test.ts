@@ -35,7 +35,7 @@ async function sataIdentity(disk: string): Promise<{ wwid: string; serial: strin
     return { wwid, serial: wwid.split(' ').pop()! };
 }
 
-test('md0: a warning at the top of the card names the empty slot and the failed disk, with the next commands', async () => {
+test('md0: a danger alert at the top of the card names the empty slot and the failed disk, with the next commands', async () => {
     const card = await cardInView(env.page, 'md0');
     expect(await simValue(env, '/sys/block/md0/md/dev-sdc1/state')).toBe('faulty');
     expect(await simValue(env, '/sys/block/md0/md/degraded')).toBe('1');
@@ -44,8 +44,11 @@ test('md0: a warning at the top of the card names the empty slot and the failed 
     const order = await card.evaluate(el => [...el.querySelectorAll('.pf-v6-c-card__header, .raidtune-health-alert, .pf-v6-c-description-list')]
         .map(e => e.className.includes('raidtune-health-alert') ? 'alert' : e.className.includes('header') ? 'header' : 'facts'));
     expect(order).toEqual(['header', 'alert', 'facts']);
-    expect(await healthAlert('md0').getAttribute('class')).toContain('pf-m-warning');
+    // A RAID5 of four with one slot empty: danger, as the next failure loses its data.
+    expect(await healthAlert('md0').getAttribute('class')).toContain('pf-m-danger');
     expect(await alertTitle('md0')).toBe('md0 is degraded: slot 2 is empty');
+    await expect(healthAlert('md0').locator('.raidtune-health-redundancy').innerText()).resolves
+        .toBe('No redundancy is left: one more failed disk loses the data on md0. Make sure a backup is current before anything else.');
 
     const { wwid, serial } = await sataIdentity('sdc');
     await expect(healthAlert('md0').locator('.raidtune-health-failed').innerText())

@@ -20,6 +20,9 @@ test('a member failed with mdadm: the alert names it, and removing it from the p
     await waitForCard(page, 'md0', false);
     const alert = arrayCard(page, 'md0').locator('.raidtune-health-alert');
     await alert.waitFor();
+    // Two of three mirrors work: one more may fail, so a warning, not danger.
+    expect(await alert.getAttribute('class')).toContain('pf-m-warning');
+    await expect(alert.locator('.raidtune-health-redundancy').innerText()).resolves.toBe('It survives 1 more failed disk.');
     await expect(alert.locator('.raidtune-health-failed').innerText()).resolves.toMatch(/^vdb failed \(disk vdb[,)]/);
     await expect(alert.locator('.raidtune-health-commands pre').innerText()).resolves
         .toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb\nmdadm /dev/md0 --add /dev/sdX');

@@ -5,7 +5,7 @@
 // removal of a failed member becomes a plan (it names a member the model knows); a new disk is
 // something only the admin knows, so adding one is a command to copy with a placeholder.
 
-import { failuresTolerated } from '../levels';
+import { failuresLeft, failuresTolerated } from '../levels';
 import { msg, N_, type Message } from '../message';
 import type { ArrayModel, DiskModel, MemberModel } from '../modelTypes';
 import { parseMdstat } from '../mdstat';
@@ -47,7 +47,13 @@ export interface HealthCommand {
 
 export interface HealthAdvice {
     situation: HealthSituation;
-    severity: 'danger' | 'warning' | 'info';
+    /**
+     * By the redundancy left, as Cockpit's Storage page marks a degraded array: danger where one
+     * more failure loses data (or it is lost, or the array is not running), warning otherwise.
+     */
+    severity: 'danger' | 'warning';
+    /** How many more members can fail before data is lost (levels.ts failuresLeft); null: unknown. */
+    failuresLeft: number | null;
     emptySlots: number[];
     rebuilding: { slot: number; member: string }[];
     failed: MemberTrouble[];
@@ -130,10 +136,13 @@ export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskM
     const emptySlots = array.missingSlots.filter(slot => !rebuilding.some(r => r.slot === slot));
     const present = array.members.filter(m => m.role !== 'faulty');
     const needed = membersNeeded(array);
+    const left = failuresLeft(array.level, array.raidDisks, array.layout, array.missingSlots);
     const base = {
         emptySlots, rebuilding, failed: failedMembers.map(m => trouble(m, disks)), failing,
-        present: present.length, needed,
+        present: present.length, needed, failuresLeft: left,
     };
+    // A rebuild under way does not make the array safer until it ends: the next failure counts the same.
+    const byRedundancy = left === 0 ? 'danger' : 'warning';
     const removals: HealthCommand[] = failedMembers.map(m => ({ argv: removeArgv(array, m.name), purpose: 'remove', member: m.name }));
 
     if (array.health === 'inactive') {
@@ -147,9 +156,9 @@ export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskM
         // A spare that md has not put into the slot yet is used by the next recovery: nothing to add for it.
         const toAdd = emptySlots.length - spares.length;
         const add = toAdd > 0 ? [addCommand(array, toAdd)] : [];
-        return { ...base, situation: 'degraded', severity: 'warning', commands: [...removals, ...add, ...replace] };
+        return { ...base, situation: 'degraded', severity: byRedundancy, commands: [...removals, ...add, ...replace] };
     }
-    if (rebuilding.length > 0) return { ...base, situation: 'rebuilding', severity: 'info', commands: [...removals, ...replace] };
+    if (rebuilding.length > 0) return { ...base, situation: 'rebuilding', severity: byRedundancy, commands: [...removals, ...replace] };
     if (removals.length > 0 || failing.length > 0) {
         return { ...base, situation: 'member-trouble', severity: 'warning', commands: [...removals, ...replace] };
     }

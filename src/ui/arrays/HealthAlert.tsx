@@ -53,6 +53,18 @@ function titleText(array: ArrayModel, advice: HealthAdvice): string {
     }
 }
 
+/**
+ * Whether the data survives the next failure: what an admin weighs first (a rebuild under way
+ * protects nothing until it ends). Said of arrays that still run with slots missing.
+ */
+function redundancyText(array: ArrayModel, advice: HealthAdvice): string | null {
+    if ((advice.situation !== 'degraded' && advice.situation !== 'rebuilding') || advice.failuresLeft === null) return null;
+    if (advice.failuresLeft === 0) {
+        return fmt(_('No redundancy is left: one more failed disk loses the data on $0. Make sure a backup is current before anything else.'), array.name);
+    }
+    return fmt(ngettext('It survives $0 more failed disk.', 'It survives $0 more failed disks.', advice.failuresLeft), advice.failuresLeft);
+}
+
 /** What to do, in the order the commands come. */
 function guidance(advice: HealthAdvice): string[] {
     const lines: string[] = [];
@@ -101,9 +113,11 @@ type OnRemove = (member: MemberTrouble) => void;
 
 function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: HealthAdvice; onRemove: OnRemove }) {
     const removable = advice.failed.filter(f => advice.commands.some(c => c.purpose === 'remove' && c.member === f.member));
+    const redundancy = redundancyText(array, advice);
     return (
         <Stack hasGutter>
             <Content>
+                {redundancy && <p className="raidtune-health-redundancy">{redundancy}</p>}
                 {advice.failed.map(f => <p key={f.member} className="raidtune-health-failed">{failedText(f)}</p>)}
                 {advice.failing.map(f => <p key={f.member} className="raidtune-health-failing">{failingText(f)}</p>)}
                 {guidance(advice).map(line => <p key={line}>{line}</p>)}

@@ -27,7 +27,8 @@ const argvs = (advice: ReturnType<typeof healthAdvice>) => advice?.commands.map(
 test('degraded-failed md0: slot 2 empty, sdc1 failed with its SATA WWID and the serial that ends it; remove, then add', () => {
     const { host } = model('degraded-failed');
     const advice = healthAdvice(arrayOf(host, 'md0'), host.disks)!;
-    expect(advice).toMatchObject({ situation: 'degraded', severity: 'warning', emptySlots: [2], rebuilding: [], failing: [] });
+    // A RAID5 with one slot empty: the next failure loses its data.
+    expect(advice).toMatchObject({ situation: 'degraded', severity: 'danger', failuresLeft: 0, emptySlots: [2], rebuilding: [], failing: [] });
     expect(advice.failed).toEqual([{
         member: 'sdc1', errors: 128,
         identity: { disk: 'sdc', wwid: expect.stringMatching(/^t10\.ATA SIMDISK ST2000DM008-2FR102 ZFL[0-9A-F]{5}$/), serial: expect.stringMatching(/^ZFL[0-9A-F]{5}$/) },
@@ -45,7 +46,10 @@ test('degraded-failed md1: inactive with 1 of 2 devices, a mirror needs 1: mdadm
 test('member-trouble: a rebuild under way asks for nothing; errors on a member with a spare: --replace; two lost of RAID5: failed', () => {
     const { host } = model(MEMBER_TROUBLE);
     const md0 = healthAdvice(arrayOf(host, 'md0'), host.disks)!;
-    expect(md0).toMatchObject({ situation: 'rebuilding', severity: 'info', emptySlots: [], rebuilding: [{ slot: 1, member: 'sdb' }], commands: [] });
+    // A two-disk mirror rebuilding onto its second disk: until the rebuild ends, sda is all there is.
+    expect(md0).toMatchObject({
+        situation: 'rebuilding', severity: 'danger', failuresLeft: 0, emptySlots: [], rebuilding: [{ slot: 1, member: 'sdb' }], commands: [],
+    });
 
     const md1 = healthAdvice(arrayOf(host, 'md1'), host.disks)!;
     expect(md1).toMatchObject({ situation: 'member-trouble', failed: [] });
@@ -55,6 +59,12 @@ test('member-trouble: a rebuild under way asks for nothing; errors on a member w
 
     expect(healthAdvice(arrayOf(host, 'md2'), host.disks)).toMatchObject({ situation: 'failed', severity: 'danger', present: 2, needed: 3 });
     expect(healthAdvice(arrayOf(host, 'md2'), host.disks)?.commands.map(c => c.purpose)).toEqual(['examine', 'stop', 'assemble']);
+});
+
+test('raid6-recovery md0: a RAID6 rebuilding one slot still survives one more failure: a warning, not danger', () => {
+    const { host } = model('raid6-recovery');
+    const advice = healthAdvice(arrayOf(host, 'md0'), host.disks)!;
+    expect(advice).toMatchObject({ situation: 'rebuilding', severity: 'warning', failuresLeft: 1 });
 });
 
 test('a healthy array has nothing to say; without a spare, --replace names a new disk to add first', () => {

@@ -223,7 +223,7 @@ bench: deps
 
 # Is the page healthy after a day open? The page through a sped-up 22-hour rebuild on the simulated
 # host: JS heap, DOM nodes, listeners, timers and channels, their growth into bench/results.json
-# (`soak`). SOAK_ARGS=--refreshes 40000 for the whole day (README "Soak benchmark").
+# (`soak`). SOAK_ARGS=--refreshes 40000 for the whole day (doc/benchmarks.md "Soak benchmark").
 soak: deps
 	$(MAKE) all
 	node_modules/.bin/esbuild tools/soak.ts --bundle --platform=node --format=esm --target=node20 \
@@ -272,7 +272,7 @@ srpm: $(TARBALL) $(SPEC)
 rpm: srpm
 	$(RPMBUILD) --rebuild rpmbuild/SRPMS/cockpit-$(PACKAGE_NAME)-$(VERSION)-1*.src.rpm
 
-# The README's screenshots, from the last browser test run (small PNGs, committed).
+# The screenshots of the README and doc/user-guide.md, from the last browser test run (small PNGs, committed).
 screenshots:
 	mkdir -p doc/screenshots
 	for name in raidtune-light raidtune-dark check-window-dialog check-window-card; do \

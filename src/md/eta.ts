@@ -3,7 +3,7 @@
 // burst of other I/O; an admin planning a maintenance window needs a steadier number, so we
 // average the progress actually made over the samples taken in a longer window: 15 minutes, chosen
 // on `make bench-eta`'s rebuilds of 12-20 minutes under loads that come and go for a minute or two
-// (README "ETA benchmark": replayed through 5, 10, 15 and 30 minutes, 15 gave the smallest error;
+// (doc/benchmarks.md "ETA benchmark": replayed through 5, 10, 15 and 30 minutes, 15 gave the smallest error;
 // 5 was half again as far off). A change of the limits starts the window over (Relearning below),
 // so the long window does not hold the old limits' speed.
 

@@ -4,7 +4,7 @@
 // At every 5% of progress it records raidtune's estimate of the time left (the page's own code:
 // the gather script every 2 s, parseGatherOutput + buildModel, src/md/eta.ts) and the kernel's
 // finish=, and after the end the real time left. Measures, never asserts. See "ETA benchmark" in
-// the README.
+// doc/benchmarks.md.
 //
 //   node build/bench-eta.mjs                 full run, kernels 6.1 and 7 side by side: bench/eta.json, bench/eta.svg
 //   node build/bench-eta.mjs --kernels 7     one kernel

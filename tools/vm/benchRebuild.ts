@@ -4,7 +4,7 @@
 // tools/vm/diskModels.ts), under the kernel defaults, each raidtune preset, a few single settings
 // and the fix raidtune's own diagnosis proposes; each next to what raidtune predicted for it.
 // Measures, never asserts: it fails only when the benchmark itself breaks. See "Rebuild benchmark"
-// in the README.
+// in doc/benchmarks.md.
 //
 //   node build/bench-rebuild.mjs                  full run, kernels 6.1 and 7: bench/rebuild.json
 //   node build/bench-rebuild.mjs --kernels 7      one kernel (build/vm/<kernel>, tools/vm/build-guest.sh)

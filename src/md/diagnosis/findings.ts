@@ -59,7 +59,7 @@ export const CACHE_FULL_MIN_SHARE = 0.75;
  * time is time queued at the cap, so of identical disks all near their cap the one given a few
  * percent more of a random load queues most, 0.73-0.79 busy at 3.8-5.9x its peers' time per MiB,
  * while a disk capped at half its peers' speed was busy 0.89-1 at 2.2-3.8x (`make bench-rebuild`,
- * hdd-raid6-load, Linux 6.1 and 7.3; README, issue #14).
+ * hdd-raid6-load, Linux 6.1 and 7.3; doc/benchmarks.md, issue #14).
  */
 export const SLOW_RATIO = 2;
 export const SLOW_MIN_BUSY = 0.85;

@@ -55,7 +55,7 @@ export function findingText(finding: Finding): string {
                 : finding.noFix === 'no-gain' ? ' ' + _('A larger cache would not make it faster: something else sets the pace (see the what-if table).') : '');
     case 'slow-member':
         // A failing disk and one that takes more of the other I/O than its identical peers (and so
-        // queues near its limit) look the same in the counters (README, issue #14): both are said.
+        // queues near its limit) look the same in the counters (doc/benchmarks.md, issue #14): both are said.
         return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6: the sync waits for it. A failing or slower disk does this, and so does one that gets more of the other I/O than its peers. Check its health with'),
             finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare),
             ms(finding.peerMsPerMiB),

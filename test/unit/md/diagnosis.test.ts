@@ -312,7 +312,7 @@ describe('one slow member', () => {
     test('the identical disk that takes a little more of the load and queues for it is not a finding', () => {
         // `make bench-rebuild` hdd-raid6-load on a quiet machine (real MB/s, busy): the four in-sync
         // disks move the same ~156 MB/s, all near their QEMU limit; vdc, given 3-9% more of the
-        // load's reads, waits at its throttle 0.73-0.79 of the time, its peers hardly (README #14).
+        // load's reads, waits at its throttle 0.73-0.79 of the time, its peers hardly (doc/benchmarks.md, #14).
         // Old rule: vdc 4.9 and 5.3 ms per MiB, 3.8x and 5.9x its peers' median: named.
         const rows: [vdc: number, peers: [string, number][]][] = [
             [0.73, [['vda', 0.36], ['vdd', 0.15], ['vde', 0.19]]], // 7.3, kernel defaults

@@ -28,10 +28,18 @@ export async function shownScript(page: Page): Promise<string> {
 
 export const DONE = 'Done. The values were read back from the kernel.';
 
+/**
+ * How long an apply may take in the emulated guest: each plan is several round trips through the
+ * guest's bridge (the plan's record, the record of originals, each write and its read-back, the
+ * record's end). A bound on waiting for the outcome, not a figure held against the page: with the
+ * machine loaded well past its two cores (make check's two lanes plus other runs) one took over 30 s.
+ */
+const APPLY_OUTCOME_MS = 90000;
+
 /** Clicks the primary button and waits for the outcome; returns the outcome's alert titles. */
 export async function applyAndWait(page: Page, label = 'Apply'): Promise<string[]> {
     await footerButton(page, label).click();
-    await footerButton(page, 'Close').waitFor({ timeout: 30000 });
+    await footerButton(page, 'Close').waitFor({ timeout: APPLY_OUTCOME_MS });
     const titles = await dialog(page).locator('.pf-v6-c-alert__title').allInnerTexts();
     return titles.map(t => t.replace(/^(Success|Danger|Warning|Info) alert:\s*/, '').trim());
 }

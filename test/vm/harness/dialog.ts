@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // raidtune's change dialog (src/ui/plan/ChangeModal.tsx) as the tests drive it.
 import type { Locator, Page } from 'playwright-core';
+import { logTiming } from './vmEnv';
 
 export function dialog(page: Page): Locator {
     return page.getByRole('dialog');
@@ -38,8 +39,10 @@ const APPLY_OUTCOME_MS = 90000;
 
 /** Clicks the primary button and waits for the outcome; returns the outcome's alert titles. */
 export async function applyAndWait(page: Page, label = 'Apply'): Promise<string[]> {
+    const started = performance.now();
     await footerButton(page, label).click();
     await footerButton(page, 'Close').waitFor({ timeout: APPLY_OUTCOME_MS });
+    logTiming(`apply (${label}) to its outcome`, performance.now() - started);
     const titles = await dialog(page).locator('.pf-v6-c-alert__title').allInnerTexts();
     return titles.map(t => t.replace(/^(Success|Danger|Warning|Info) alert:\s*/, '').trim());
 }

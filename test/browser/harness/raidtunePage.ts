@@ -65,16 +65,17 @@ export async function syncFact(surface: Surface, array: string, name: string): P
 }
 
 /**
- * The members table of an array's card, found by its own label: a card holds other tables (the
- * what-if table of the diagnosis, from the page's second sample of a sync on).
+ * The members table of an array's card, found by its own class: a card holds other tables (the
+ * what-if table of the diagnosis, from the page's second sample of a sync on). Not by its label,
+ * which is translated.
  */
-export function membersTable(card: Locator, name: string): Locator {
-    return card.getByRole('table', { name: `Members of ${name}`, exact: true });
+export function membersTable(card: Locator): Locator {
+    return card.locator('table.raidtune-members');
 }
 
 /** Roles column of the members table, keyed by device. */
 export async function memberRoles(surface: Surface, name: string): Promise<Record<string, string>> {
-    const rows = membersTable(await cardInView(surface, name), name).locator('tbody tr[data-member]');
+    const rows = membersTable(await cardInView(surface, name)).locator('tbody tr[data-member]');
     const roles: Record<string, string> = {};
     for (const row of await rows.all()) {
         roles[(await row.getAttribute('data-member'))!] = (await row.locator('td').nth(1).innerText()).trim();
@@ -173,7 +174,7 @@ export async function healthText(surface: Surface, name: string): Promise<string
 /** The members table as the user reads it, one entry per row (empty slots included), read in one go. */
 export async function memberRows(surface: Surface,
     name: string): Promise<{ device: string; role: string; state: string; errors: string }[]> {
-    const rows = await membersTable(await cardInView(surface, name), name).locator('tbody tr').evaluateAll(trs =>
+    const rows = await membersTable(await cardInView(surface, name)).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('td')].map(td => td.innerText.trim())));
     return rows.map(cells => ({ device: cells[0], role: cells[1], state: cells[2], errors: cells[3] }));
 }

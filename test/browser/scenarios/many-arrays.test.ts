@@ -90,8 +90,8 @@ test('a refresh far down the page keeps what is on screen in place, and the elem
         for (const id of ids) {
             const card = document.getElementById(`array-${id}`) as HTMLElement & { marker?: string };
             card.marker = id;
-            // A member's row, by its table's own label (the what-if table may come and go above it).
-            (card.querySelector(`table[aria-label="Members of ${id}"] tbody tr`) as HTMLElement & { marker?: string }).marker = `${id}-row`;
+            // A member's row, by its table's own class (the what-if table may come and go above it).
+            (card.querySelector('table.raidtune-members tbody tr') as HTMLElement & { marker?: string }).marker = `${id}-row`;
         }
     }, marked);
 
@@ -100,7 +100,7 @@ test('a refresh far down the page keeps what is on screen in place, and the elem
     expect(Math.abs(await onScreen() - top)).toBeLessThanOrEqual(2);
     const markers = await env.page.evaluate(ids => ids.map(id => {
         const card = document.getElementById(`array-${id}`) as (HTMLElement & { marker?: string }) | null;
-        const row = card?.querySelector(`table[aria-label="Members of ${id}"] tbody tr`) as (HTMLElement & { marker?: string }) | null;
+        const row = card?.querySelector('table.raidtune-members tbody tr') as (HTMLElement & { marker?: string }) | null;
         return [card?.marker, row?.marker];
     }), marked);
     expect(markers).toEqual(marked.map(id => [id, `${id}-row`]));

@@ -42,8 +42,8 @@ export async function readPageArray(page: Page, name: string): Promise<PageArray
         const facts: Record<string, string> = {};
         for (const group of card.querySelectorAll('.raidtune-array-facts .pf-v6-c-description-list__group'))
             facts[text(group.querySelector('.pf-v6-c-description-list__term'))] = text(group.querySelector('.pf-v6-c-description-list__description'));
-        // The members table by its own label: the card's what-if table has rows too.
-        const members = card.querySelector(`table[aria-label="Members of ${arrayName}"]`);
+        // The members table by its own class: the card's what-if table has rows too.
+        const members = card.querySelector('table.raidtune-members');
         const rows = [...(members?.querySelectorAll('tbody tr') ?? [])].map(row => {
             const cells = [...row.querySelectorAll('td')].map(text);
             return { device: cells[0], role: cells[1], state: cells[2], errors: cells[3] };

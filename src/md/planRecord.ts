@@ -7,7 +7,8 @@
 // the host holds had run too.
 
 import { msg, N_, type Message } from './message';
-import { invertSteps, type Plan, type Step } from './plan';
+import { isEditableKey } from './lineEdit';
+import { editedText, invertSteps, type Plan, type Step } from './plan';
 import { readBackMatches } from './readBack';
 
 export const PLAN_RECORD_FILE = 'applying.json';
@@ -64,6 +65,11 @@ const isMessage = (v: unknown): v is Message => {
 const isAttributePath = (p: unknown): p is string => isString(p) && /^\/(sys|proc)\//.test(p) && !p.split('/').includes('..');
 const isFilePath = (p: unknown): p is string => isString(p) && p.startsWith('/') && !p.split('/').includes('..');
 const isArgv = (a: unknown): a is string[] => Array.isArray(a) && a.length > 0 && a.every(isString);
+const isLineEdit = (e: unknown): boolean => {
+    const edit = e as { key?: unknown; lines?: unknown } | null;
+    return !!edit && isString(edit.key) && isEditableKey(edit.key) && Array.isArray(edit.lines) &&
+        edit.lines.every(l => isString(l) && !l.includes('\n'));
+};
 
 function isStep(step: unknown): step is Step {
     const s = step as Record<string, unknown> | null;
@@ -76,6 +82,9 @@ function isStep(step: unknown): step is Step {
     case 'write-file':
         return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
             (s.previous === null || isString(s.previous));
+    case 'edit-file':
+        return isFilePath(s.path) && (s.format === 'mdadm-conf' || s.format === 'shell-vars') &&
+            Array.isArray(s.edits) && s.edits.every(isLineEdit) && (s.opened === null || isString(s.opened));
     default:
         return false;
     }
@@ -107,6 +116,8 @@ function holds(step: Step, current: string | null | undefined): boolean {
         return current != null && readBackMatches(step.path, step.to, current);
     case 'write-file':
         return (current ?? null) === step.content;
+    case 'edit-file':
+        return editedText(step, current ?? null) === (current ?? null);
     case 'run':
         return false;
     }

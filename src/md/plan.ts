@@ -104,9 +104,9 @@ function hereDoc(path: string, content: string): string {
  */
 function describeEdits(step: EditFileStep): string {
     const oneLine = (text: string) => text.replace(/[\r\n]/g, ' ');
-    return [`# edit ${shellQuote(step.path)}, every other line kept as it is:`, ...step.edits.map(edit => (edit.lines.length
-        ? `#   ${edit.key} lines become: ${edit.lines.map(l => shellQuote(oneLine(l))).join(' ')}`
-        : `#   ${edit.key} lines removed`))].join('\n');
+    return [`# edit ${shellQuote(step.path)}, every other line kept as it is:`, ...step.edits.flatMap(edit => (edit.lines.length
+        ? edit.lines.map(line => `#   ${edit.key} becomes: ${oneLine(line)}`)
+        : [`#   ${edit.key} removed`]))].join('\n');
 }
 
 export function describePlan(plan: Plan): string {

@@ -64,7 +64,7 @@ describe('alertsPlan', () => {
     test('a new program: an edit of the PROGRAM line alone, and the running monitor restarted', () => {
         const result = alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '/usr/local/sbin/md-alert' }, true);
         expect(describePlan(result.plan!)).toBe([
-            '# edit /etc/mdadm/mdadm.conf, every other line kept as it is:', '#   PROGRAM lines become: \'PROGRAM /usr/local/sbin/md-alert\'',
+            '# edit /etc/mdadm/mdadm.conf, every other line kept as it is:', '#   PROGRAM becomes: PROGRAM /usr/local/sbin/md-alert',
             'systemctl restart mdmonitor.service'].join('\n'));
         const edit = result.plan!.steps[0] as EditFileStep;
         expect(edit.opened).toBe('HOMEHOST <system>\nMAILADDR root\n');

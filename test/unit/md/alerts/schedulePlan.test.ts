@@ -84,7 +84,7 @@ test('raid-check: only the lines concerned change; the calendar is a drop-in, re
     const undo = scheduleUndo(plan.title, plan.steps);
     expect(describePlan(undo)).toBe([
         'rm -f /etc/systemd/system/raid-check.timer.d/raidtune.conf',
-        '# edit /etc/sysconfig/raid-check, every other line kept as it is:', '#   SKIP_DEVS lines become: \'SKIP_DEVS=""\'', '#   CHECK lines become: CHECK=check',
+        '# edit /etc/sysconfig/raid-check, every other line kept as it is:', '#   SKIP_DEVS becomes: SKIP_DEVS=""', '#   CHECK becomes: CHECK=check',
         'systemctl daemon-reload', 'systemctl try-restart raid-check.timer',
     ].join('\n'));
     const applied = `${editedText(sysconfig, SYSCONFIG)}# added by the admin since\n`;
@@ -139,7 +139,7 @@ test('raid-check from cron: no calendar, no drop-in for a timer the host lacks',
     const input = { ...scheduleInput(state, 'raid-check', true), calendar: 'Sat 03:00', enabled: false };
     expect(input.calendar).toBe('Sat 03:00');
     expect(describePlan(planOf(schedulePlan(state, 'raid-check', input, context())))).toBe(
-        '# edit /etc/sysconfig/raid-check, every other line kept as it is:\n#   ENABLED lines become: ENABLED=no');
+        '# edit /etc/sysconfig/raid-check, every other line kept as it is:\n#   ENABLED becomes: ENABLED=no');
 });
 
 test('the check after a change: a drop-in systemd has not loaded is named, one it follows is not', () => {

@@ -9,12 +9,13 @@
 // while the page is open (ARRAY lines of `mdadm --detail --scan >>`, MAILFROM) survive every change
 // and undo, and a second tab that changed the file meanwhile gets "changed since the dialog opened".
 
-import { chmodSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { writeUnit } from '../../sim/monitor/hostFiles';
+import { changedCount, runPlaybook, runShellScript } from '../shared/runAutomation';
 import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
@@ -166,4 +167,38 @@ test('two tabs: the second gets "changed since the dialog opened", and Apply any
     await done(env.page);
     // The second tab's MAILADDR stays: the first tab's dialog set PROGRAM alone.
     expect(confText()).toBe(`${afterSecond}PROGRAM ${PROGRAM}\n`);
+});
+
+test('the dialog\'s shell script and playbook change only MAILADDR on a host with its own ARRAY lines; a second run changes nothing', async () => {
+    await card().locator('#alerts-change').click();
+    const dialog = changeDialog(env.page);
+    await dialog.locator('#alerts-mailaddr').fill('fleet@example.com');
+    await dialog.locator('.raidtune-commands').getByText('MAILADDR fleet@example.com', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Shell script' }).click();
+    const script = await dialog.locator('#raidtune-shell-script-code').innerText();
+    await dialog.getByRole('button', { name: 'Ansible playbook' }).click();
+    const book = await dialog.locator('#raidtune-ansible-playbook-code').innerText();
+    await dialogButton(env.page, 'Cancel').click();
+
+    // The other host's own file (its path as on this host: the plan names the simulated one).
+    const theirs = '# mdadm.conf of another host\nARRAY /dev/md/data metadata=1.2 UUID=aaaaaaaa:bbbbbbbb:cccccccc:dddddddd\n' +
+        'MAILADDR ops@other\nARRAY /dev/md/logs metadata=1.2 UUID=eeeeeeee:ffffffff:00000000:11111111\n';
+    const wanted = theirs.replace('MAILADDR ops@other', 'MAILADDR fleet@example.com');
+    const otherHost = (name: string) => {
+        const root = join(temp, name);
+        mkdirSync(dirname(join(root, confPath())), { recursive: true });
+        writeFileSync(join(root, confPath()), theirs);
+        return root;
+    };
+    const bySh = otherHost('by-sh');
+    const first = runShellScript(bySh, script);
+    expect(first.stderr).toBe('');
+    expect(readFileSync(join(bySh, confPath()), 'utf8')).toBe(wanted);
+    expect(runShellScript(bySh, script).stdout).toContain('finished: 0 changed');
+
+    const byAnsible = otherHost('by-ansible');
+    writeFileSync(join(byAnsible, 'playbook.yml'), book);
+    expect(runPlaybook(byAnsible, join(byAnsible, 'playbook.yml')).status).toBe(0);
+    expect(readFileSync(join(byAnsible, confPath()), 'utf8')).toBe(wanted);
+    expect(changedCount(runPlaybook(byAnsible, join(byAnsible, 'playbook.yml')))).toBe(0);
 });

@@ -10,7 +10,8 @@ import { _, fmt } from './i18n';
 import { memberStillListed } from '../md/advice/health';
 import { JOURNAL_FILE, parseJournal, type Journal } from '../md/journal';
 import type { Message } from '../md/message';
-import { editedText, type EditFileStep, type RunCommandStep, type Step } from '../md/plan';
+import { sameFileText } from '../md/openedValues';
+import { editedText, type EditFileStep, type RunCommandStep, type Step, type WriteFileStep } from '../md/plan';
 import { applierAlive, HEARTBEAT_SECONDS, recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
 import { readBackMatches } from '../md/readBack';
 
@@ -80,6 +81,7 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
         return { step, readBack: null, differs: false };
     }
     case 'write-file':
+        if (step.checked) await refuseChanged(step, step.previous);
         if (step.content === null) await cockpit.spawn(['rm', '-f', step.path], options);
         else await writeFile(step.path, step.content);
         return { step, readBack: null, differs: false };
@@ -99,14 +101,20 @@ export async function readHostFile(path: string, superuser: 'require' | 'try' = 
     return output === '' ? null : output.slice('present\n'.length);
 }
 
+/** The file's text now; fails when it is not the text the change was decided on (`was`). */
+async function refuseChanged(step: EditFileStep | WriteFileStep, was: string | null): Promise<string | null> {
+    const current = await readHostFile(step.path);
+    if (!sameFileText(step, was, current)) throw new Error(fmt(_('$0 changed on the host since this dialog opened.'), step.path));
+    return current;
+}
+
 /**
  * Applies the edits to the file as it is now; refuses when it is not the text the change was
  * decided on (the dialog checked just before, so only a change in that instant gets here). The step
  * returned holds the text it was applied to, which its undo is computed from.
  */
 async function editFile(step: EditFileStep): Promise<EditFileStep> {
-    const current = await readHostFile(step.path);
-    if (current !== step.opened) throw new Error(fmt(_('$0 changed on the host since this dialog opened.'), step.path));
+    const current = await refuseChanged(step, step.opened);
     const next = editedText(step, current);
     if (next === null && current !== null) await cockpitApi().spawn(['rm', '-f', step.path], { superuser: 'require', err: 'message' });
     else if (next !== null && next !== current) await writeFile(step.path, next);

@@ -3,10 +3,10 @@
 // `from`. Another tab, a shell or a udev rule may change them before the user presses Apply, and
 // the user decided on what the dialog showed. So at Apply the values are read again; when one
 // differs nothing is written until the user has seen "was X, is Y" and confirmed. The same holds
-// for the files a plan edits: a file whose text is no longer the one the dialog read when it
-// opened (another tab, `mdadm --detail --scan >> mdadm.conf`) stops the apply too.
+// for the files a plan edits or writes over: a file whose text is no longer the one the dialog read
+// when it opened (another tab, `mdadm --detail --scan >> mdadm.conf`) stops the apply too.
 
-import { isNoOp, type EditFileStep, type Step, type WriteAttributeStep } from './plan';
+import { isNoOp, type EditFileStep, type Step, type WriteAttributeStep, type WriteFileStep } from './plan';
 import { attributeValue } from './readBack';
 
 export type ChangedSinceOpened = ChangedValue | ChangedFile;
@@ -20,7 +20,7 @@ export interface ChangedValue {
 }
 
 export interface ChangedFile {
-    step: EditFileStep;
+    step: EditFileStep | WriteFileStep;
     /** The file's text when the dialog opened, and now (null: no such file). */
     was: string | null;
     now: string | null;
@@ -39,17 +39,38 @@ export function pathsToRecheck(steps: readonly Step[]): string[] {
     return [...new Set(comparedSteps(steps).map(s => s.path))];
 }
 
-/** The files the steps edit, to read again before applying them. */
-export function filesToRecheck(steps: readonly Step[]): string[] {
-    return [...new Set(steps.filter(s => s.kind === 'edit-file').map(s => s.path))];
+/** The steps whose file's text is checked, with the text they were decided on. */
+type CheckedFile = { step: EditFileStep | WriteFileStep; was: string | null };
+
+function checkedFiles(steps: readonly Step[]): CheckedFile[] {
+    return steps.flatMap((s): CheckedFile[] => {
+        if (s.kind === 'edit-file') return [{ step: s, was: s.opened }];
+        return s.kind === 'write-file' && s.checked ? [{ step: s, was: s.previous }] : [];
+    });
 }
 
-/** The edits whose file's text is no longer the one the plan was built against (`texts`: null, no file). */
+/** The files the steps edit or write over, to read again before applying them. */
+export function filesToRecheck(steps: readonly Step[]): string[] {
+    return [...new Set(checkedFiles(steps).map(c => c.step.path))];
+}
+
+/**
+ * Whether a file holds the text a change was decided on. An edit's text is read whole, to the byte;
+ * a written file's may come from the page's refresh, which reads lines (an empty file is none to it,
+ * and a last line gets a newline), so those differences are none.
+ */
+export function sameFileText(step: EditFileStep | WriteFileStep, was: string | null, now: string | null): boolean {
+    if (step.kind === 'edit-file') return was === now;
+    const lines = (text: string | null) => (!text ? '' : text.endsWith('\n') ? text : `${text}\n`);
+    return lines(was) === lines(now);
+}
+
+/** The steps whose file's text is no longer the one the plan was built against (`texts`: null, no file). */
 export function filesChangedSinceOpened(steps: readonly Step[],
     texts: ReadonlyMap<string, string | null>): ChangedFile[] {
-    return steps.filter((s): s is EditFileStep => s.kind === 'edit-file').flatMap(step => {
+    return checkedFiles(steps).flatMap(({ step, was }) => {
         const now = texts.get(step.path) ?? null;
-        return now === step.opened ? [] : [{ step, was: step.opened, now }];
+        return sameFileText(step, was, now) ? [] : [{ step, was, now }];
     });
 }
 
@@ -70,11 +91,12 @@ export function changedSinceOpened(steps: readonly Step[],
  */
 export function rebasedOnCurrent(steps: readonly Step[], changes: readonly ChangedSinceOpened[]): Step[] {
     const values = new Map(changes.filter(c => c.step.kind === 'write-attribute' && c.now !== null).map(c => [c.step.path, c.now!]));
-    const files = new Map(changes.filter(c => c.step.kind === 'edit-file').map(c => [c.step.path, c.now]));
+    const files = new Map(changes.filter(c => c.step.kind !== 'write-attribute').map(c => [c.step.path, c.now]));
     return steps
         .map((s): Step => {
             if (s.kind === 'write-attribute' && s.from !== null && values.has(s.path)) return { ...s, from: values.get(s.path)! };
             if (s.kind === 'edit-file' && files.has(s.path)) return { ...s, opened: files.get(s.path)! };
+            if (s.kind === 'write-file' && s.checked && files.has(s.path)) return { ...s, previous: files.get(s.path)! };
             return s;
         })
         .filter(s => !isNoOp(s));

@@ -36,6 +36,11 @@ export interface WriteFileStep {
     content: string | null;
     /** Content before (null: the file did not exist). */
     previous: string | null;
+    /**
+     * `previous` is the text the change was decided on, checked at Apply like an edit's `opened`:
+     * raidtune's own files under /etc (kept settings, drop-ins), which an admin may edit meanwhile.
+     */
+    checked?: boolean;
 }
 
 /**

@@ -81,7 +81,7 @@ function isStep(step: unknown): step is Step {
         return isArgv(s.argv) && (s.undoArgv === null || isArgv(s.undoArgv));
     case 'write-file':
         return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
-            (s.previous === null || isString(s.previous));
+            (s.previous === null || isString(s.previous)) && (s.checked === undefined || typeof s.checked === 'boolean');
     case 'edit-file':
         return isFilePath(s.path) && (s.format === 'mdadm-conf' || s.format === 'shell-vars') &&
             Array.isArray(s.edits) && s.edits.every(isLineEdit) && (s.opened === null || isString(s.opened));

@@ -173,7 +173,7 @@ function fileStep(state: MonitorState, relative: string, setting: Message,
     content: string | null): WriteFileStep | null {
     const previous = state.scheduleFiles.get(relative) ?? null;
     if (content === previous) return null;
-    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
+    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous, checked: true };
 }
 
 /** name, value, and whether the value the file holds (undefined: none) already means the same to the script. */

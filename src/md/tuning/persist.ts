@@ -161,7 +161,7 @@ export function modulesLoadPath(dirs: PersistDirs): string {
 }
 
 function fileStep(setting: Message, path: string, content: string | null, previous: string | null): WriteFileStep {
-    return { kind: 'write-file', setting, path, content, previous };
+    return { kind: 'write-file', setting, path, content, previous, checked: true };
 }
 
 /**

@@ -104,7 +104,7 @@ export async function readHostFile(path: string, superuser: 'require' | 'try' = 
 /** The file's text now; fails when it is not the text the change was decided on (`was`). */
 async function refuseChanged(step: EditFileStep | WriteFileStep, was: string | null): Promise<string | null> {
     const current = await readHostFile(step.path);
-    if (!sameFileText(step, was, current)) throw new Error(fmt(_('$0 changed on the host since this dialog opened.'), step.path));
+    if (!sameFileText(was, current)) throw new Error(fmt(_('$0 changed on the host since this dialog opened.'), step.path));
     return current;
 }
 

@@ -10,9 +10,12 @@
 // - mdadm.conf: a line whose first word is the keyword as mdadm matches it (three letters or more,
 //   a prefix of the keyword, any case, the first keyword it is a prefix of), with the lines after it
 //   that start with blank space (mdadm reads them as its continuation);
-// - shell variables (/etc/default/mdadm, /etc/sysconfig/raid-check): `NAME=` or `export NAME=`.
+// - shell variables (/etc/default/mdadm, /etc/sysconfig/raid-check): `NAME=` or `export NAME=`;
+// - sysctl.d: `key = value`, the key with '.' or '/' between its parts, '-' before it allowed.
 
-export type FileFormat = 'mdadm-conf' | 'shell-vars';
+export type FileFormat = 'mdadm-conf' | 'shell-vars' | 'sysctl';
+
+export const FILE_FORMATS: readonly FileFormat[] = ['mdadm-conf', 'shell-vars', 'sysctl'];
 
 /** Set the lines that own `key` to `lines` (in place of the first of them, or at the end); [] removes them. */
 export interface LineEdit {
@@ -24,11 +27,15 @@ export interface LineEdit {
 const MDADM_KEYWORDS = ['DEVICES', 'ARRAY', 'MAILADDR', 'MAILFROM', 'PROGRAM', 'CREATE', 'HOMEHOST', 'HOMECLUSTER',
     'AUTO', 'POLICY', 'PART-POLICY', 'SYSFS', 'MONITORDELAY', 'ENCRYPTION_NO_VERIFY', 'PROBING'];
 
-/** A directive name raidtune edits: capitals, digits, '_' and '-' only (nothing a regex or shell treats specially). */
-const KEY = /^[A-Z][A-Z0-9_-]*$/;
+/**
+ * The directive names raidtune edits: a keyword or variable (capitals, digits, '_', '-'), or a
+ * sysctl (lower-case parts between dots); nothing else a regex or a shell treats specially.
+ */
+const NAME = /^[A-Z][A-Z0-9_-]*$/;
+const SYSCTL_KEY = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
 
-export function isEditableKey(key: string): boolean {
-    return KEY.test(key);
+export function isEditableKey(key: string, format: FileFormat): boolean {
+    return (format === 'sysctl' ? SYSCTL_KEY : NAME).test(key);
 }
 
 /** The words mdadm reads as `keyword`: its prefixes of three letters or more that no earlier keyword starts with. */
@@ -55,10 +62,11 @@ export interface OwnerPattern {
 }
 
 export function ownerPattern(format: FileFormat, key: string): OwnerPattern {
-    if (!isEditableKey(key)) throw new Error(`not a directive name raidtune edits: ${key}`);
+    if (!isEditableKey(key, format)) throw new Error(`not a directive name raidtune edits: ${key}`);
     if (format === 'mdadm-conf') {
         return { regex: `^(${mdadmSpellings(key).map(caseBlind).join('|')})([ \t]|$)`, continues: true };
     }
+    if (format === 'sysctl') return { regex: `^[ \t]*-?${key.split('.').join('[./]')}[ \t]*=`, continues: false };
     return { regex: `^[ \t]*(export[ \t]+)?${key}=`, continues: false };
 }
 

@@ -55,12 +55,11 @@ export function filesToRecheck(steps: readonly Step[]): string[] {
 }
 
 /**
- * Whether a file holds the text a change was decided on. An edit's text is read whole, to the byte;
- * a written file's may come from the page's refresh, which reads lines (an empty file is none to it,
- * and a last line gets a newline), so those differences are none.
+ * Whether a file holds the text a change was decided on. The kept files' text comes from the page's
+ * refresh, which reads lines (an empty file is none to it, and a last line gets a newline), so those
+ * differences are none. (An edit is applied to the file as it is anyway: this only asks the user.)
  */
-export function sameFileText(step: EditFileStep | WriteFileStep, was: string | null, now: string | null): boolean {
-    if (step.kind === 'edit-file') return was === now;
+export function sameFileText(was: string | null, now: string | null): boolean {
     const lines = (text: string | null) => (!text ? '' : text.endsWith('\n') ? text : `${text}\n`);
     return lines(was) === lines(now);
 }
@@ -70,7 +69,7 @@ export function filesChangedSinceOpened(steps: readonly Step[],
     texts: ReadonlyMap<string, string | null>): ChangedFile[] {
     return checkedFiles(steps).flatMap(({ step, was }) => {
         const now = texts.get(step.path) ?? null;
-        return sameFileText(step, was, now) ? [] : [{ step, was, now }];
+        return sameFileText(was, now) ? [] : [{ step, was, now }];
     });
 }
 

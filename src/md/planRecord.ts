@@ -7,7 +7,7 @@
 // the host holds had run too.
 
 import { msg, N_, type Message } from './message';
-import { isEditableKey } from './lineEdit';
+import { FILE_FORMATS, isEditableKey, type FileFormat } from './lineEdit';
 import { editedText, invertSteps, type Plan, type Step } from './plan';
 import { readBackMatches } from './readBack';
 
@@ -65,9 +65,9 @@ const isMessage = (v: unknown): v is Message => {
 const isAttributePath = (p: unknown): p is string => isString(p) && /^\/(sys|proc)\//.test(p) && !p.split('/').includes('..');
 const isFilePath = (p: unknown): p is string => isString(p) && p.startsWith('/') && !p.split('/').includes('..');
 const isArgv = (a: unknown): a is string[] => Array.isArray(a) && a.length > 0 && a.every(isString);
-const isLineEdit = (e: unknown): boolean => {
+const isLineEdit = (format: FileFormat) => (e: unknown): boolean => {
     const edit = e as { key?: unknown; lines?: unknown } | null;
-    return !!edit && isString(edit.key) && isEditableKey(edit.key) && Array.isArray(edit.lines) &&
+    return !!edit && isString(edit.key) && isEditableKey(edit.key, format) && Array.isArray(edit.lines) &&
         edit.lines.every(l => isString(l) && !l.includes('\n'));
 };
 
@@ -83,8 +83,9 @@ function isStep(step: unknown): step is Step {
         return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
             (s.previous === null || isString(s.previous)) && (s.checked === undefined || typeof s.checked === 'boolean');
     case 'edit-file':
-        return isFilePath(s.path) && (s.format === 'mdadm-conf' || s.format === 'shell-vars') &&
-            Array.isArray(s.edits) && s.edits.every(isLineEdit) && (s.opened === null || isString(s.opened));
+        return isFilePath(s.path) && FILE_FORMATS.includes(s.format as FileFormat) &&
+            Array.isArray(s.edits) && s.edits.every(isLineEdit(s.format as FileFormat)) &&
+            (s.opened === null || isString(s.opened));
     default:
         return false;
     }

@@ -109,16 +109,21 @@ test('a live change shows as differing from the value kept for reboot', async ()
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Kept for reboot']);
 });
 
-test('a kept file edited by hand while the dialog is open: Apply says so and writes nothing', async () => {
+test('a kept file edited by hand while the dialog is open: Apply says so and writes nothing; Apply anyway changes the limit\'s line alone', async () => {
     await openDialog(card().getByRole('button', { name: 'Keep after reboot…' }));
+    expect(await dialog().locator('.raidtune-commands').innerText()).toBe(
+        `# edit ${SYSCTL_FILE}, every other line kept as it is:\n#   dev.raid.speed_limit_min becomes: dev.raid.speed_limit_min = 9000`);
     const kept = readFileSync(SYSCTL_FILE, 'utf8');
-    writeFileSync(SYSCTL_FILE, `${kept}# an admin's own line\n`);
+    const edited = `${kept}# an admin's own line\n`;
+    writeFileSync(SYSCTL_FILE, edited);
     await footerButton('Apply').click();
     await dialog().locator('.raidtune-changed-since-opened')
         .getByText('system rebuild speed limits kept for reboot: the file changed since the dialog opened.', { exact: false }).waitFor();
-    expect(readFileSync(SYSCTL_FILE, 'utf8')).toBe(`${kept}# an admin's own line\n`);
-    await footerButton('Cancel').click();
-    writeFileSync(SYSCTL_FILE, kept);
+    expect(readFileSync(SYSCTL_FILE, 'utf8')).toBe(edited);
+    await footerButton('Apply anyway').click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    expect(readFileSync(SYSCTL_FILE, 'utf8')).toBe(edited.replace('dev.raid.speed_limit_min = 4000', 'dev.raid.speed_limit_min = 9000'));
     // The next dialog opens on the file as the page reads it again.
     await waitForRefreshes(env.page, 2);
 });

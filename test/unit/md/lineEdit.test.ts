@@ -45,6 +45,15 @@ describe('shell variables', () => {
     });
 });
 
+describe('sysctl.d', () => {
+    test('a key is its line with dots or slashes, blanks and a leading -; another key starting alike is not', () => {
+        const text = '; comment\ndev/raid/speed_limit_min=1\n -dev.raid.speed_limit_min = 2\ndev.raid.speed_limit_minimal = 3\n';
+        expect(linesOf(text, 'sysctl', 'dev.raid.speed_limit_min')).toEqual(['dev/raid/speed_limit_min=1', ' -dev.raid.speed_limit_min = 2']);
+        expect(applyLineEdits(text, 'sysctl', [set('dev.raid.speed_limit_min', 'dev.raid.speed_limit_min = 9')]))
+            .toBe('; comment\ndev.raid.speed_limit_min = 9\ndev.raid.speed_limit_minimal = 3\n');
+    });
+});
+
 describe('the file\'s edges', () => {
     test('a file that does not exist yet is made of the new line', () => {
         expect(applyLineEdits(null, 'shell-vars', [set('AUTOCHECK', 'AUTOCHECK=false')])).toBe('AUTOCHECK=false\n');
@@ -95,4 +104,6 @@ describe('the undo', () => {
 test('a directive name that a regex or a shell would read otherwise is refused', () => {
     expect(() => ownerPattern('shell-vars', 'A.*')).toThrow();
     expect(() => ownerPattern('mdadm-conf', 'x;y')).toThrow();
+    expect(() => ownerPattern('sysctl', 'dev.raid.*')).toThrow();
+    expect(() => ownerPattern('shell-vars', 'dev.raid.x')).toThrow();
 });

@@ -49,12 +49,13 @@ describe('files changed since a dialog opened (issue #31)', () => {
         expect(filesToRecheck([edit, kept, journal])).toEqual([CONF, KEPT]);
     });
 
-    test('an edited file differs by any byte; a written one read by lines does not differ by its last newline', () => {
+    test('a file differs by any line; not by a last newline or by being empty rather than absent (the refresh reads lines)', () => {
         expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions\n']]))).toEqual([]);
         expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions\nARRAY /dev/md0\n']])).map(c => c.now))
             .toEqual(['DEVICE partitions\nARRAY /dev/md0\n']);
         expect(filesChangedSinceOpened([edit], new Map([[CONF, null]])).map(c => c.was)).toEqual(['DEVICE partitions\n']);
         expect(filesChangedSinceOpened([kept], new Map([[KEPT, 'a = 1']]))).toEqual([]);
+        expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions']]))).toEqual([]);
         expect(filesChangedSinceOpened([{ ...kept, previous: null }], new Map([[KEPT, '']]))).toEqual([]);
         expect(filesChangedSinceOpened([kept], new Map([[KEPT, 'a = 1\n# mine\n']])).map(c => c.step.path)).toEqual([KEPT]);
     });

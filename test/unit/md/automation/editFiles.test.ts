@@ -153,6 +153,8 @@ describe('the script\'s awk and the page\'s edit', () => {
         ['several lines put back by an undo', 'A=1\n', 'shell-vars', { key: 'B', lines: ['B=1', 'B=2'] }],
         ['no file', null, 'shell-vars', { key: 'AUTOCHECK', lines: ['AUTOCHECK=false'] }],
         ['an empty file', '', 'mdadm-conf', { key: 'MAILADDR', lines: ['MAILADDR root'] }],
+        ['a sysctl with slashes and a leading -, another starting alike', '; c\n -dev/raid/speed_limit_min=5\ndev.raid.speed_limit_minimal = 1\n', 'sysctl',
+            { key: 'dev.raid.speed_limit_min', lines: ['dev.raid.speed_limit_min = 9'] }],
     ];
 
     test.each(CASES)('%s: the same bytes', (name, text, format, edit) => {

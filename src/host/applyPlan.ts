@@ -6,10 +6,12 @@
 // phases and dispatches these.
 
 import type { HostConfig } from './config';
-import { applyRecorded, applySteps, readAttributes, readJournal, type ApplyResult, type StepOutcome } from './executor';
+import { applyRecorded, applySteps, readAttributes, readHostFile, readJournal, type ApplyResult, type StepOutcome } from './executor';
 import { armedFollowSteps, type ArmedRestore } from '../md/autoRestore';
 import { stepsWithJournal, type Journal } from '../md/journal';
-import { changedSinceOpened, pathsToRecheck, type ChangedSinceOpened } from '../md/openedValues';
+import {
+    changedSinceOpened, filesChangedSinceOpened, filesToRecheck, pathsToRecheck, type ChangedSinceOpened,
+} from '../md/openedValues';
 import { invertSteps, type Plan, type Step } from '../md/plan';
 
 export interface ApplyRequest {
@@ -24,9 +26,27 @@ export interface ApplyRequest {
     armed: ReadonlyMap<string, ArmedRestore>;
 }
 
-/** What changed on the host since the dialog opened, among the values the steps replace. */
+/** What changed on the host since the dialog opened, among the values the steps replace and the files they edit. */
 export async function changedOnHost(config: HostConfig, steps: readonly Step[]): Promise<ChangedSinceOpened[]> {
-    return changedSinceOpened(steps, await readAttributes(config, pathsToRecheck(steps)));
+    const [values, texts] = await Promise.all([
+        readAttributes(config, pathsToRecheck(steps)), readFiles(filesToRecheck(steps)),
+    ]);
+    return [...changedSinceOpened(steps, values), ...filesChangedSinceOpened(steps, texts)];
+}
+
+/** Each file's text now (null: no such file); a file that cannot be read counts as none. */
+async function readFiles(paths: readonly string[]): Promise<Map<string, string | null>> {
+    const texts = await Promise.all(paths.map(path => readHostFile(path, 'try').catch(() => null)));
+    return new Map(paths.map((path, i) => [path, texts[i]]));
+}
+
+/**
+ * The plan with each file edit's `opened` as the host holds it now: a dialog that opens on a plan
+ * made earlier (an undo) decides on the files as they are when it opens.
+ */
+export async function reopenedPlan(plan: Plan): Promise<Plan> {
+    const texts = await readFiles(filesToRecheck(plan.steps));
+    return { ...plan, steps: plan.steps.map(s => (s.kind === 'edit-file' ? { ...s, opened: texts.get(s.path) ?? null } : s)) };
 }
 
 /** Writes `writing` (the plan's steps, or them rebased on the values found), recording first when asked. */
@@ -39,7 +59,7 @@ export async function writePlan(request: ApplyRequest, writing: Step[]): Promise
     return plan ? applyRecorded(config, plan.title, writing, all) : applySteps(config, all);
 }
 
-/** The steps of a failed apply that an undo can reverse (files written are not). */
+/** The steps of a failed apply that an undo can reverse (files written whole are not; edits are). */
 export function undoableSteps(result: ApplyResult): StepOutcome[] {
     return result.failed ? result.done.filter(o => o.step.kind !== 'write-file') : [];
 }

@@ -10,7 +10,8 @@ import { _, fmt } from './i18n';
 import { memberStillListed } from '../md/advice/health';
 import { JOURNAL_FILE, parseJournal, type Journal } from '../md/journal';
 import type { Message } from '../md/message';
-import type { RunCommandStep, Step } from '../md/plan';
+import { sameFileText } from '../md/openedValues';
+import { editedText, type EditFileStep, type RunCommandStep, type Step, type WriteFileStep } from '../md/plan';
 import { applierAlive, HEARTBEAT_SECONDS, recordEndStep, recordStartStep, stepCheckPath, type PlanRecord } from '../md/planRecord';
 import { readBackMatches } from '../md/readBack';
 
@@ -34,9 +35,19 @@ export function hostPath(config: HostConfig, path: string): string {
     return path;
 }
 
-// Writes a file atomically: a temp file in the same folder, then rename. Path and content are data
-// (argument and stdin), never part of the script.
-const WRITE_FILE_SCRIPT = 'set -e; mkdir -p "$(dirname "$1")"; tmp="$1.raidtune-new"; cat > "$tmp"; chmod 644 "$tmp"; mv -f "$tmp" "$1"';
+// Writes a file atomically: a temp file in the same folder, then rename. The temp file gets the
+// original's owner, mode and SELinux label first (an mdadm.conf made 0600 by its admin stays so);
+// a new file gets 644. Path and content are data (argument and stdin), never part of the script.
+const WRITE_FILE_SCRIPT = `set -e; f=$1; tmp="$f.raidtune-new"; mkdir -p "$(dirname "$f")"; cat > "$tmp"
+if [ -e "$f" ]; then
+  chown --reference="$f" "$tmp"; chmod --reference="$f" "$tmp"
+  if command -v selinuxenabled >/dev/null && selinuxenabled; then chcon --reference="$f" "$tmp"; fi
+else chmod 644 "$tmp"; fi
+mv -f "$tmp" "$f"`;
+
+// Prints "present" and the file's text, or nothing when there is no file: an empty file and none
+// are told apart. The path is an argument.
+const READ_FILE_SCRIPT = '[ ! -e "$1" ] || { echo present; cat -- "$1"; }';
 
 function reasonOf(error: unknown): string {
     const problem = error as CockpitProblem;
@@ -70,10 +81,44 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
         return { step, readBack: null, differs: false };
     }
     case 'write-file':
+        if (step.checked) await refuseChanged(step, step.previous);
         if (step.content === null) await cockpit.spawn(['rm', '-f', step.path], options);
-        else await cockpit.spawn(['sh', '-c', WRITE_FILE_SCRIPT, 'raidtune-write', step.path], options).input(step.content);
+        else await writeFile(step.path, step.content);
         return { step, readBack: null, differs: false };
+    case 'edit-file':
+        return { step: await editFile(step), readBack: null, differs: false };
     }
+}
+
+function writeFile(path: string, content: string): Promise<string> {
+    return cockpitApi().spawn(['sh', '-c', WRITE_FILE_SCRIPT, 'raidtune-write', path], { superuser: 'require', err: 'message' })
+        .input(content);
+}
+
+/** A file's text as root (null: there is none); fails when it cannot be read. */
+export async function readHostFile(path: string, superuser: 'require' | 'try' = 'require'): Promise<string | null> {
+    const output = await cockpitApi().spawn(['sh', '-c', READ_FILE_SCRIPT, 'raidtune-read', path], { superuser, err: 'message' });
+    return output === '' ? null : output.slice('present\n'.length);
+}
+
+/** The file's text now; fails when it is not the text the change was decided on (`was`). */
+async function refuseChanged(step: EditFileStep | WriteFileStep, was: string | null): Promise<string | null> {
+    const current = await readHostFile(step.path);
+    if (!sameFileText(was, current)) throw new Error(fmt(_('$0 changed on the host since this dialog opened.'), step.path));
+    return current;
+}
+
+/**
+ * Applies the edits to the file as it is now; refuses when it is not the text the change was
+ * decided on (the dialog checked just before, so only a change in that instant gets here). The step
+ * returned holds the text it was applied to, which its undo is computed from.
+ */
+async function editFile(step: EditFileStep): Promise<EditFileStep> {
+    const current = await refuseChanged(step, step.opened);
+    const next = editedText(step, current);
+    if (next === null && current !== null) await cockpitApi().spawn(['rm', '-f', step.path], { superuser: 'require', err: 'message' });
+    else if (next !== null && next !== current) await writeFile(step.path, next);
+    return { ...step, opened: current };
 }
 
 /** Reads the kernel's view after a command: a removed member must be gone from /proc/mdstat. */

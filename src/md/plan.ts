@@ -4,6 +4,7 @@
 // Paths are canonical host paths (/sys/..., /proc/..., /etc/...); the executor maps them to the
 // configured roots.
 
+import { applyLineEdits, inverseLineEdits, type FileFormat, type LineEdit } from './lineEdit';
 import type { Message } from './message';
 
 export interface WriteAttributeStep {
@@ -35,9 +36,33 @@ export interface WriteFileStep {
     content: string | null;
     /** Content before (null: the file did not exist). */
     previous: string | null;
+    /**
+     * `previous` is the text the change was decided on, checked at Apply like an edit's `opened`:
+     * raidtune's own files under /etc (kept settings, drop-ins), which an admin may edit meanwhile.
+     */
+    checked?: boolean;
 }
 
-export type Step = WriteAttributeStep | RunCommandStep | WriteFileStep;
+/**
+ * A change to some lines of a host file that holds lines of others too (mdadm.conf,
+ * /etc/default/mdadm): applied to the file as it is when the step runs (lineEdit.ts).
+ */
+export interface EditFileStep {
+    kind: 'edit-file';
+    setting: Message;
+    path: string;
+    format: FileFormat;
+    edits: LineEdit[];
+    /**
+     * The text the change was decided on (null: the file did not exist): when the dialog opened, or
+     * once applied, the text it was applied to (which its undo is computed from).
+     */
+    opened: string | null;
+    /** Remove the file when the edits leave it empty (the undo of edits that made it). */
+    removeWhenEmpty?: boolean;
+}
+
+export type Step = WriteAttributeStep | RunCommandStep | WriteFileStep | EditFileStep;
 
 export interface Plan {
     title: Message;
@@ -63,8 +88,30 @@ export function describeStep(step: Step): string {
         return describeArgv(step.argv);
     case 'write-file':
         if (step.content === null) return `rm -f ${shellQuote(step.path)}`;
-        return `cat > ${shellQuote(step.path)} <<'EOF'\n${step.content.replace(/\n$/, '')}\nEOF`;
+        return hereDoc(step.path, step.content);
+    case 'edit-file':
+        return describeEdits(step);
     }
+}
+
+/** A here-document whose end marker no line of the content is, so a copy of it writes the whole content. */
+function hereDoc(path: string, content: string): string {
+    const lines = new Set(content.split('\n'));
+    let marker = 'EOF';
+    for (let n = 1; lines.has(marker); n++) marker = `EOF_${n}`;
+    return `cat > ${shellQuote(path)} <<'${marker}'\n${content.replace(/\n$/, '')}\n${marker}`;
+}
+
+/**
+ * An edit as comment lines: what the file's directive becomes, the rest said to stay. Pasted into a
+ * shell they do nothing, whatever the values hold (a command written from this page's copy of the
+ * file could drop lines added since; the exported script edits the lines on the host itself).
+ */
+function describeEdits(step: EditFileStep): string {
+    const oneLine = (text: string) => text.replace(/[\r\n]/g, ' ');
+    return [`# edit ${shellQuote(step.path)}, every other line kept as it is:`, ...step.edits.flatMap(edit => (edit.lines.length
+        ? edit.lines.map(line => `#   ${edit.key} becomes: ${oneLine(line)}`)
+        : [`#   ${edit.key} removed`]))].join('\n');
 }
 
 export function describePlan(plan: Plan): string {
@@ -80,7 +127,25 @@ export function invertStep(step: Step): Step | null {
         return step.undoArgv ? { ...step, argv: step.undoArgv, undoArgv: step.argv } : null;
     case 'write-file':
         return { ...step, content: step.previous, previous: step.content };
+    case 'edit-file':
+        return invertEdit(step);
     }
+}
+
+/** The undo of an edit: the directives' lines of the text it was applied to, put back. */
+function invertEdit(step: EditFileStep): EditFileStep {
+    const { setting, path, format, edits, opened } = step;
+    const inverse: EditFileStep = {
+        kind: 'edit-file', setting, path, format,
+        edits: inverseLineEdits(opened, format, edits), opened: applyLineEdits(opened, format, edits),
+    };
+    return opened === null ? { ...inverse, removeWhenEmpty: true } : inverse;
+}
+
+/** The file's text after an edit step applied to `current` (null: it is to be removed). */
+export function editedText(step: EditFileStep, current: string | null): string | null {
+    const text = applyLineEdits(current, step.format, step.edits);
+    return text === '' && step.removeWhenEmpty ? null : text;
 }
 
 /** Undo for the steps that were applied: reversed order, irreversible steps left out. */

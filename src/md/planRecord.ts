@@ -7,7 +7,8 @@
 // the host holds had run too.
 
 import { msg, N_, type Message } from './message';
-import { invertSteps, type Plan, type Step } from './plan';
+import { FILE_FORMATS, isEditableKey, type FileFormat } from './lineEdit';
+import { editedText, invertSteps, type Plan, type Step } from './plan';
 import { readBackMatches } from './readBack';
 
 export const PLAN_RECORD_FILE = 'applying.json';
@@ -64,6 +65,11 @@ const isMessage = (v: unknown): v is Message => {
 const isAttributePath = (p: unknown): p is string => isString(p) && /^\/(sys|proc)\//.test(p) && !p.split('/').includes('..');
 const isFilePath = (p: unknown): p is string => isString(p) && p.startsWith('/') && !p.split('/').includes('..');
 const isArgv = (a: unknown): a is string[] => Array.isArray(a) && a.length > 0 && a.every(isString);
+const isLineEdit = (format: FileFormat) => (e: unknown): boolean => {
+    const edit = e as { key?: unknown; lines?: unknown } | null;
+    return !!edit && isString(edit.key) && isEditableKey(edit.key, format) && Array.isArray(edit.lines) &&
+        edit.lines.every(l => isString(l) && !l.includes('\n'));
+};
 
 function isStep(step: unknown): step is Step {
     const s = step as Record<string, unknown> | null;
@@ -75,7 +81,11 @@ function isStep(step: unknown): step is Step {
         return isArgv(s.argv) && (s.undoArgv === null || isArgv(s.undoArgv));
     case 'write-file':
         return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
-            (s.previous === null || isString(s.previous));
+            (s.previous === null || isString(s.previous)) && (s.checked === undefined || typeof s.checked === 'boolean');
+    case 'edit-file':
+        return isFilePath(s.path) && FILE_FORMATS.includes(s.format as FileFormat) &&
+            Array.isArray(s.edits) && s.edits.every(isLineEdit(s.format as FileFormat)) &&
+            (s.opened === null || isString(s.opened));
     default:
         return false;
     }
@@ -107,6 +117,8 @@ function holds(step: Step, current: string | null | undefined): boolean {
         return current != null && readBackMatches(step.path, step.to, current);
     case 'write-file':
         return (current ?? null) === step.content;
+    case 'edit-file':
+        return editedText(step, current ?? null) === (current ?? null);
     case 'run':
         return false;
     }

@@ -5,14 +5,17 @@
 // lands in the simulated host's mdadm.conf, is read back, and "Send a test alert" runs the
 // simulated `mdadm --monitor --scan --oneshot --test`, which runs that program for the array as
 // the real one does (test/vm/alerts.test.ts);
-// the undo puts the file's old text back.
+// the undo puts the file's old text back. Issue #31: lines the host's admin adds to mdadm.conf
+// while the page is open (ARRAY lines of `mdadm --detail --scan >>`, MAILFROM) survive every change
+// and undo, and a second tab that changed the file meanwhile gets "changed since the dialog opened".
 
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Locator } from 'playwright-core';
+import { dirname, join } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { writeUnit } from '../../sim/monitor/hostFiles';
+import { changedCount, runPlaybook, runShellScript } from '../shared/runAutomation';
 import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
@@ -77,7 +80,7 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     await changeDialog(env.page).locator('#alerts-program').fill(PROGRAM);
     const commands = changeDialog(env.page).locator('.raidtune-commands');
     await commands.getByText(`PROGRAM ${PROGRAM}`, { exact: false }).waitFor();
-    expect(await commands.innerText()).toBe(`cat > ${confPath()} <<'EOF'\n${before}PROGRAM ${PROGRAM}\nEOF`);
+    expect(await commands.innerText()).toBe(`# edit ${confPath()}, every other line kept as it is:\n#   PROGRAM becomes: PROGRAM ${PROGRAM}`);
     await dialogButton(env.page, 'Apply').click();
     await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
     await dialogButton(env.page, 'Close').click();
@@ -95,10 +98,107 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     expect(readFileSync(EVENTS, 'utf8')).toBe('TestMessage /dev/md0\nNewArray /dev/md0\n');
 
     await card().locator('#alerts-undo').click();
-    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`cat > ${confPath()} <<'EOF'\n${before.replace(/\n$/, '')}\nEOF`);
+    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`# edit ${confPath()}, every other line kept as it is:\n#   PROGRAM removed`);
     await dialogButton(env.page, 'Apply').click();
     await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(confText()).toBe(before);
     await waitUntil('the program gone again', async () => (await fact('alerts-fact-program')) === 'none');
+});
+
+/** Opens the alerts dialog on `surface`, sets MAILADDR and presses Apply. */
+async function applyMailAddr(surface: Page, value: string): Promise<void> {
+    await surface.locator('#monitor-alerts #alerts-change').click();
+    await changeDialog(surface).locator('#alerts-mailaddr').fill(value);
+    await changeDialog(surface).locator('.raidtune-commands').getByText(`MAILADDR ${value}`, { exact: false }).waitFor();
+    await dialogButton(surface, 'Apply').click();
+}
+
+async function done(surface: Page): Promise<void> {
+    await changeDialog(surface).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(surface, 'Close').click();
+}
+
+const SCAN = 'ARRAY /dev/md0 metadata=1.2 UUID=3b1c5e2a:7d4f4a9e:9c1b5f6e:7d8c9a0b\nMAILFROM raid@example.com\n';
+
+test('lines appended to mdadm.conf after the page loaded survive the change and its undo, byte for byte', async () => {
+    const loaded = confText();
+    // What `mdadm --detail --scan >> mdadm.conf` and an admin's editor do behind the page's back.
+    writeFileSync(confPath(), `${loaded}${SCAN}`);
+    await applyMailAddr(env.page, 'ops@example.com');
+    await done(env.page);
+    expect(confText()).toBe(`${loaded}${SCAN}MAILADDR ops@example.com\n`);
+    await waitUntil('the address read back', async () => (await fact('alerts-fact-mailaddr')) === 'ops@example.com');
+
+    // More lines after the change: the undo takes back the MAILADDR line alone.
+    writeFileSync(confPath(), `${confText()}# added after the change\n`);
+    await card().locator('#alerts-undo').click();
+    await dialogButton(env.page, 'Apply').click();
+    await done(env.page);
+    expect(confText()).toBe(`${loaded}${SCAN}# added after the change\n`);
+    writeFileSync(confPath(), loaded);
+});
+
+test('the file keeps its owner and mode', async () => {
+    chmodSync(confPath(), 0o640);
+    await applyMailAddr(env.page, 'mode@example.com');
+    await done(env.page);
+    expect(statSync(confPath()).mode & 0o777).toBe(0o640);
+    expect(confText()).toContain('MAILADDR mode@example.com\n');
+});
+
+test('two tabs: the second gets "changed since the dialog opened", and Apply anyway keeps the first tab\'s other lines', async () => {
+    const other = await env.openPage();
+    await other.page.locator('#monitor-alerts #alerts-fact-service').waitFor();
+    // Both dialogs open on the same file; the first tab applies, then the second.
+    await env.page.locator('#monitor-alerts #alerts-change').click();
+    await changeDialog(env.page).locator('#alerts-program').fill(PROGRAM);
+    await applyMailAddr(other.page, 'second@example.com');
+    await done(other.page);
+    const afterSecond = confText();
+    expect(afterSecond).toContain('MAILADDR second@example.com\n');
+
+    await changeDialog(env.page).locator('.raidtune-commands').getByText(`PROGRAM ${PROGRAM}`, { exact: false }).waitFor();
+    await dialogButton(env.page, 'Apply').click();
+    const changed = changeDialog(env.page).locator('.raidtune-changed-since-opened');
+    await changed.getByText('the file changed since the dialog opened', { exact: false }).waitFor();
+    expect(confText()).toBe(afterSecond);
+    await dialogButton(env.page, 'Apply anyway').click();
+    await done(env.page);
+    // The second tab's MAILADDR stays: the first tab's dialog set PROGRAM alone.
+    expect(confText()).toBe(`${afterSecond}PROGRAM ${PROGRAM}\n`);
+});
+
+test('the dialog\'s shell script and playbook change only MAILADDR on a host with its own ARRAY lines; a second run changes nothing', async () => {
+    await card().locator('#alerts-change').click();
+    const dialog = changeDialog(env.page);
+    await dialog.locator('#alerts-mailaddr').fill('fleet@example.com');
+    await dialog.locator('.raidtune-commands').getByText('MAILADDR fleet@example.com', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Shell script' }).click();
+    const script = await dialog.locator('#raidtune-shell-script-code').innerText();
+    await dialog.getByRole('button', { name: 'Ansible playbook' }).click();
+    const book = await dialog.locator('#raidtune-ansible-playbook-code').innerText();
+    await dialogButton(env.page, 'Cancel').click();
+
+    // The other host's own file (its path as on this host: the plan names the simulated one).
+    const theirs = '# mdadm.conf of another host\nARRAY /dev/md/data metadata=1.2 UUID=aaaaaaaa:bbbbbbbb:cccccccc:dddddddd\n' +
+        'MAILADDR ops@other\nARRAY /dev/md/logs metadata=1.2 UUID=eeeeeeee:ffffffff:00000000:11111111\n';
+    const wanted = theirs.replace('MAILADDR ops@other', 'MAILADDR fleet@example.com');
+    const otherHost = (name: string) => {
+        const root = join(temp, name);
+        mkdirSync(dirname(join(root, confPath())), { recursive: true });
+        writeFileSync(join(root, confPath()), theirs);
+        return root;
+    };
+    const bySh = otherHost('by-sh');
+    const first = runShellScript(bySh, script);
+    expect(first.stderr).toBe('');
+    expect(readFileSync(join(bySh, confPath()), 'utf8')).toBe(wanted);
+    expect(runShellScript(bySh, script).stdout).toContain('finished: 0 changed');
+
+    const byAnsible = otherHost('by-ansible');
+    writeFileSync(join(byAnsible, 'playbook.yml'), book);
+    expect(runPlaybook(byAnsible, join(byAnsible, 'playbook.yml')).status).toBe(0);
+    expect(readFileSync(join(byAnsible, confPath()), 'utf8')).toBe(wanted);
+    expect(changedCount(runPlaybook(byAnsible, join(byAnsible, 'playbook.yml')))).toBe(0);
 });

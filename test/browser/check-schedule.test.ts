@@ -9,6 +9,8 @@
 // schedule and the undo giving back each file's old text byte for byte; bad input refused with
 // systemd's own message and nothing written. Where the check has no window of its own (checkarray,
 // raid-check), raidtune's: its timers' drop-ins, its limits file, both timers on, and the undo.
+// Issue #31: /etc/default/mdadm and /etc/sysconfig/raid-check are edited line by line, as they are
+// at Apply: lines written behind the page's back stay through the change and the undo.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -92,9 +94,10 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
     await changeDialog(env.page).locator('#schedule-cron-note').waitFor();
     await changeDialog(env.page).locator('#schedule-enabled-yes').check();
     const path = etcPath('default/mdadm');
-    const after = '# Written by the installer\nAUTOCHECK=true\nSTART_DAEMON=true\n';
+    const after = '# Written by the installer\nAUTOCHECK=true\nSTART_DAEMON=true';
     await changeDialog(env.page).locator('.raidtune-commands').getByText('AUTOCHECK=true', { exact: false }).waitFor();
-    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText()).toBe(`cat > ${path} <<'EOF'\n${after}EOF`);
+    expect(await changeDialog(env.page).locator('.raidtune-commands').innerText())
+        .toBe(`# edit ${path}, every other line kept as it is:\n#   AUTOCHECK becomes: AUTOCHECK=true`);
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(after);
     await waitUntil('checkarray on again', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
@@ -102,6 +105,34 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(before);
     await waitUntil('checkarray off again', async () => (await rows())[0][3] === 'disabled');
+});
+
+test('Debian: "Do not run it" changes AUTOCHECK alone in /etc/default/mdadm as it is at Apply; the undo puts back that line alone', async () => {
+    writeEtc('default/mdadm', 'AUTOCHECK=true\n');
+    await reload();
+    await waitUntil('checkarray on', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    // The package's whole file, written after the page loaded.
+    const debian = '# mdadm Debian configuration\nINITRDSTART=\'all\'\nAUTOCHECK=true\nSTART_DAEMON=true\nDAEMON_OPTIONS="--syslog"\n';
+    writeEtc('default/mdadm', debian);
+    await env.page.locator('#schedule-change-checkarray').click();
+    await changeDialog(env.page).locator('#schedule-enabled-no').check();
+    await changeDialog(env.page).locator('.raidtune-commands').getByText('AUTOCHECK=false', { exact: false }).waitFor();
+    // And one more line while the dialog is open: Apply says so and writes nothing until told.
+    writeEtc('default/mdadm', `${debian}VERBOSE=false\n`);
+    await dialogButton(env.page, 'Apply').click();
+    await changeDialog(env.page).locator('.raidtune-changed-since-opened').waitFor();
+    expect(etcText('default/mdadm')).toBe(`${debian}VERBOSE=false\n`);
+    await dialogButton(env.page, 'Apply anyway').click();
+    await changeDialog(env.page).getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    const off = `${debian.replace('AUTOCHECK=true', 'AUTOCHECK=false')}VERBOSE=false\n`;
+    expect(etcText('default/mdadm')).toBe(off);
+    await waitUntil('checkarray off', async () => (await rows())[0][3] === 'disabled');
+
+    writeEtc('default/mdadm', `${off}# after the change\n`);
+    await env.page.locator('#schedule-undo').click();
+    await applyDialog();
+    expect(etcText('default/mdadm')).toBe(`${debian}VERBOSE=false\n# after the change\n`);
 });
 
 test('Debian: a check window of raidtune\'s own (checkarray has none): its timers set and on, with its limits; the undo takes it away', async () => {
@@ -228,7 +259,8 @@ describe('RHEL raid-check', () => {
         const preview = changeDialog(env.page).locator('.raidtune-commands');
         await preview.getByText('daemon-reload', { exact: false }).waitFor();
         expect(await preview.innerText()).toBe([
-            `cat > ${etcPath('sysconfig/raid-check')} <<'EOF'\n${sysconfig}EOF`,
+            `# edit ${etcPath('sysconfig/raid-check')}, every other line kept as it is:`,
+            '#   CHECK becomes: CHECK=repair', '#   CHECK_DEVS becomes: CHECK_DEVS=""', '#   REPAIR_DEVS becomes: REPAIR_DEVS=""',
             `cat > ${etcPath(DROP_IN)} <<'EOF'\n${dropIn}EOF`,
             `${systemctl} daemon-reload`,
             `${systemctl} try-restart raid-check.timer`,
@@ -243,7 +275,8 @@ describe('RHEL raid-check', () => {
         await preview.getByText('daemon-reload', { exact: false }).waitFor();
         expect(await preview.innerText()).toBe([
             `rm -f ${etcPath(DROP_IN)}`,
-            `cat > ${etcPath('sysconfig/raid-check')} <<'EOF'\n${SYSCONFIG}EOF`,
+            `# edit ${etcPath('sysconfig/raid-check')}, every other line kept as it is:`,
+            "#   REPAIR_DEVS becomes: REPAIR_DEVS='/dev/md1'", '#   CHECK_DEVS becomes: CHECK_DEVS="md0"', '#   CHECK becomes: CHECK=check',
             `${systemctl} daemon-reload`,
             `${systemctl} try-restart raid-check.timer`,
         ].join('\n'));

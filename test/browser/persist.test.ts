@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // "Keep after reboot" on the simulated host: the page says what is lost at reboot, writes the
 // sysctl.d file and the udev rule (previewed whole) into the configured folders, then tells a live
-// change apart from the kept value, and removes both files again.
+// change apart from the kept value, and removes both files again. Issue #31: a kept file edited by
+// hand while the dialog is open gets "changed since the dialog opened" and is not written over.
 
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { nextReadRendered, openDialog, simValue } from './harness/raidtunePage';
+import { nextReadRendered, openDialog, simValue, waitForRefreshes } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-persist-'));
 const sysctlDir = join(temp, 'sysctl.d');
@@ -102,6 +103,25 @@ test('a live change shows as differing from the value kept for reboot', async ()
     expect((await shownRows())['System minimum rebuild speed']).toEqual(
         ['9.22 MB/s per disk', 'Differs from the value kept for reboot: 4.10 MB/s per disk']);
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Kept for reboot']);
+});
+
+test('a kept file edited by hand while the dialog is open: Apply says so and writes nothing; Apply anyway changes the limit\'s line alone', async () => {
+    await openDialog(card().getByRole('button', { name: 'Keep after reboot…' }));
+    expect(await dialog().locator('.raidtune-commands').innerText()).toBe(
+        `# edit ${SYSCTL_FILE}, every other line kept as it is:\n#   dev.raid.speed_limit_min becomes: dev.raid.speed_limit_min = 9000`);
+    const kept = readFileSync(SYSCTL_FILE, 'utf8');
+    const edited = `${kept}# an admin's own line\n`;
+    writeFileSync(SYSCTL_FILE, edited);
+    await footerButton('Apply').click();
+    await dialog().locator('.raidtune-changed-since-opened')
+        .getByText('system rebuild speed limits kept for reboot: the file changed since the dialog opened.', { exact: false }).waitFor();
+    expect(readFileSync(SYSCTL_FILE, 'utf8')).toBe(edited);
+    await footerButton('Apply anyway').click();
+    await dialog().getByText('Done.', { exact: false }).waitFor();
+    await footerButton('Close').click();
+    expect(readFileSync(SYSCTL_FILE, 'utf8')).toBe(edited.replace('dev.raid.speed_limit_min = 4000', 'dev.raid.speed_limit_min = 9000'));
+    // The next dialog opens on the file as the page reads it again.
+    await waitForRefreshes(env.page, 2);
 });
 
 test('"Stop keeping" removes the files', async () => {

@@ -157,14 +157,14 @@ mapfile -t MODFILES < <(printf '%s\n' "${MODFILES[@]}" | awk '!seen[$0]++')
 [ ${#LEFT_OUT[@]} = 0 ] || log "kernel $kver has no module ${LEFT_OUT[*]} (neither loadable nor built in): left out"
 
 # ---- 3. what goes into the initramfs, and the cache key over all of it ----
-# What raidtune spawns through the bridge (tee, cat, rm, sh -c with mkdir/dirname/chmod/mv, grep)
+# What raidtune spawns through the bridge (tee, cat, rm, sh -c with mkdir/dirname/chmod/chown/mv, grep)
 # must be the GNU tools and dash a Debian host has, not busybox's applets: busybox tee reports
 # every failed write as "I/O error" and hides the kernel's errno (EBUSY, EINVAL...) from the page.
 # They go to /usr/bin, ahead of busybox's /bin in PATH; /usr/bin/sh is dash (the guest's /init
 # stays busybox sh).
 # util-linux setsid: the auto-restore waiter starts with `setsid -f` where systemd is not PID 1
 # (busybox's setsid has no -f).
-GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/dirname
+GNU_TOOLS=(/usr/bin/tee /usr/bin/cat /usr/bin/rm /usr/bin/mkdir /usr/bin/mv /usr/bin/chmod /usr/bin/chown /usr/bin/dirname
            /usr/bin/grep /usr/bin/dash /usr/bin/setsid)
 # ---- boot tools (raidtune.boot=systemd, see guest-init's boot_like_systemd) ----
 # The host's own systemd-modules-load, systemd-sysctl and systemd-udevd (a name of the udevadm

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Changing who `mdadm --monitor` tells: MAILADDR and PROGRAM in the mdadm.conf it reads, as a plan
-// of one file write (undone by writing the old text back), and a restart of the running monitor
+// of one edit of those lines (the ARRAY lines and the rest of the file stay, and the undo puts back
+// only the old MAILADDR and PROGRAM lines), and a restart of the running monitor
 // service (mdadm reads its config only when it starts). Values are checked before anything is
 // built: one address or local user name without blanks or shell characters, and the absolute path
 // of a program the host can run (the host answers that; the check here says what it found).
@@ -9,7 +10,8 @@ import { msg, N_, type Message } from '../message';
 import type { Plan, Step } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
-import { withMonitorSetting } from './mdadmConf';
+import { applyLineEdits, type LineEdit } from '../lineEdit';
+import { monitorSettingEdit } from './mdadmConf';
 import { monitorUnit, type MonitorState } from './monitor';
 
 export type AlertField = 'mailAddr' | 'program';
@@ -60,13 +62,13 @@ export function alertsPlan(state: MonitorState, input: { mailAddr: string; progr
         return { errors: {} };
     }
     const before = state.confFiles.find(f => f.path === state.confPath)?.text ?? null;
-    let after = before ?? '';
-    if (mailAddr.value !== state.conf.mailAddr) after = withMonitorSetting(after, 'MAILADDR', mailAddr.value);
-    if (program.value !== state.conf.program) after = withMonitorSetting(after, 'PROGRAM', program.value);
+    const edits: LineEdit[] = [];
+    if (mailAddr.value !== state.conf.mailAddr) edits.push(monitorSettingEdit('MAILADDR', mailAddr.value));
+    if (program.value !== state.conf.program) edits.push(monitorSettingEdit('PROGRAM', program.value));
     const steps: Step[] = [];
-    if (after !== (before ?? '')) {
-        steps.push({ kind: 'write-file', setting: msg(N_('mdadm configuration $0'), state.confPath), path: state.confPath,
-            content: after, previous: before });
+    if (applyLineEdits(before, 'mdadm-conf', edits) !== (before ?? '')) {
+        steps.push({ kind: 'edit-file', setting: msg(N_('mdadm configuration $0'), state.confPath), path: state.confPath,
+            format: 'mdadm-conf', edits, opened: before });
         const unit = monitorUnit(state);
         if (unit?.activeState === 'active') {
             const restart = [input.systemctl, 'restart', unit.id];

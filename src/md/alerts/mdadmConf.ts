@@ -6,6 +6,8 @@
 // quoted, and only the first MAILADDR and PROGRAM line counts (mdadm ignores later ones). An edit
 // changes only those lines and keeps the rest of the file as it was.
 
+import type { LineEdit } from '../lineEdit';
+
 export interface MonitorConf {
     /** The first word of the first MAILADDR line: null when there is none. */
     mailAddr: string | null;
@@ -70,14 +72,10 @@ export function parseMonitorConf(text: string): MonitorConf {
 }
 
 /**
- * The file with `keyword` set to `value` (null: its line removed). The first line of that keyword
- * is replaced in place with its continuation lines; a file without one gets it at the end.
+ * The edit that sets `keyword` to `value` (null: its lines removed), applied to the file as the host
+ * holds it when the change runs (lineEdit.ts): the keyword's lines, with their continuation lines,
+ * give way to one line; a file without one gets it at the end.
  */
-export function withMonitorSetting(text: string, keyword: MonitorKeyword, value: string | null): string {
-    const physical = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-    const line = firstLineOf(logicalLines(physical), keyword);
-    const replacement = value === null ? [] : [`${keyword} ${value}`];
-    if (line) physical.splice(line.start, line.count, ...replacement);
-    else physical.push(...replacement);
-    return physical.length ? physical.join('\n') + '\n' : '';
+export function monitorSettingEdit(keyword: MonitorKeyword, value: string | null): LineEdit {
+    return { key: keyword, lines: value === null ? [] : [`${keyword} ${value}`] };
 }

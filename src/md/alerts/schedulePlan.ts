@@ -9,11 +9,13 @@
 // When a timer runs (raid-check.timer, mdcheck_start.timer) is a drop-in whose empty `OnCalendar=`
 // drops the package's own calendar before it adds the one asked for; then `systemctl daemon-reload`
 // and `try-restart` (a timer that was stopped stays stopped). Only the lines of the variables that
-// change are rewritten; comments and every other line stay. The calendar spec is checked by the
+// change are edited, in the file as the host holds it when the change runs; comments and every
+// other line stay, and an undo puts back only those lines. The calendar spec is checked by the
 // host's own `systemd-analyze calendar` (the dialog asks it; a spec it refuses gives no plan).
 
 import { msg, N_, type Message } from '../message';
-import type { Plan, RunCommandStep, Step, WriteFileStep } from '../plan';
+import type { EditFileStep, Plan, RunCommandStep, Step, WriteFileStep } from '../plan';
+import type { LineEdit } from '../lineEdit';
 import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
@@ -73,17 +75,12 @@ export function scheduleTimer(state: MonitorState, scheduler: Scheduler): string
 }
 
 /**
- * The file with `name` set to `value`: the last line that assigns it (the one the shell keeps) is
- * replaced, or a line is added at the end; every other line stays as it was.
+ * The edit that sets `name` to `value` in a file of shell variables, applied to the file as the host
+ * holds it when the change runs (lineEdit.ts): its assignments give way to one, or one is added at
+ * the end; every other line stays as it was.
  */
-export function withShellVariable(text: string, name: string, value: string): string {
-    const lines = text === '' ? [] : text.replace(/\n$/, '').split('\n');
-    const assigns = new RegExp(`^\\s*(?:export\\s+)?${name}=`);
-    const last = lines.map(l => assigns.test(l)).lastIndexOf(true);
-    const line = /^[A-Za-z0-9_./:-]+$/.test(value) ? `${name}=${value}` : `${name}="${value}"`;
-    if (last >= 0) lines[last] = line;
-    else lines.push(line);
-    return lines.join('\n') + '\n';
+export function shellVariableEdit(name: string, value: string): LineEdit {
+    return { key: name, lines: [/^[A-Za-z0-9_./:-]+$/.test(value) ? `${name}=${value}` : `${name}="${value}"`] };
 }
 
 /** The OnCalendar a drop-in leaves in force: its last one ('' resets); null when it sets none. */
@@ -176,20 +173,21 @@ function fileStep(state: MonitorState, relative: string, setting: Message,
     content: string | null): WriteFileStep | null {
     const previous = state.scheduleFiles.get(relative) ?? null;
     if (content === previous) return null;
-    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous };
+    return { kind: 'write-file', setting, path: `${state.etcDir}/${relative}`, content, previous, checked: true };
 }
 
 /** name, value, and whether the value the file holds (undefined: none) already means the same to the script. */
 type Variable = [string, string, (now: string | undefined) => boolean];
 
-function variablesStep(state: MonitorState, relative: string, values: Variable[]): WriteFileStep | null {
-    const before = state.scheduleFiles.get(relative) ?? '';
-    const vars = shellVariables(before);
-    const after = values.reduce((text, [name, value, same]) => {
-        return same(vars.get(name)) ? text : withShellVariable(text, name, value);
-    }, before);
-    if (after === before) return null;
-    return fileStep(state, relative, msg(N_('settings in $0'), `${state.etcDir}/${relative}`), after);
+/** The edit of the variables whose value changes (null: none does); the file's other lines are the host's. */
+function variablesStep(state: MonitorState, relative: string, values: Variable[]): EditFileStep | null {
+    const opened = state.scheduleFiles.get(relative) ?? null;
+    const vars = shellVariables(opened ?? '');
+    const edits = values.filter(([name, , same]) => !same(vars.get(name)))
+        .map(([name, value]) => shellVariableEdit(name, value));
+    if (!edits.length) return null;
+    const path = `${state.etcDir}/${relative}`;
+    return { kind: 'edit-file', setting: msg(N_('settings in $0'), path), path, format: 'shell-vars', edits, opened };
 }
 
 function run(setting: Message, argv: string[], undoArgv: string[]): RunCommandStep {
@@ -243,8 +241,11 @@ function ownWindowFiles(state: MonitorState, input: ScheduleInput):
     return { files, on: opens !== null };
 }
 
+/** A step that writes a whole file raidtune owns (a drop-in) or edits lines of the host's own. */
+type FileStep = WriteFileStep | EditFileStep;
+
 type Checked = { errors: Errors }
-    | { files: (WriteFileStep | null)[]; calendar: string | null; ownWindowOn: boolean | null };
+    | { files: (FileStep | null)[]; calendar: string | null; ownWindowOn: boolean | null };
 
 /** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
 function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
@@ -265,7 +266,7 @@ function calendarStep(state: MonitorState, timer: string, input: string, answer:
 function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
     answer: CalendarAnswer | null): Checked | null {
     const errors: Errors = {};
-    const files: (WriteFileStep | null)[] = [];
+    const files: (FileStep | null)[] = [];
     let ownWindowOn: boolean | null = null;
     if (scheduler === 'raid-check') {
         // A name the file already lists stays allowed: an array that is stopped now keeps its place.
@@ -317,7 +318,7 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
  * the undo too) also runs the tool's `off`: a window turned off while open would otherwise leave its
  * limits in force and a check paused for good; before a window is turned on it finds nothing to do.
  */
-function ownWindowTimerSteps(state: MonitorState, on: boolean | null, files: WriteFileStep[],
+function ownWindowTimerSteps(state: MonitorState, on: boolean | null, files: FileStep[],
     systemctl: (...args: string[]) => string[]): Step[] {
     if (on === null) return [];
     const running = own.ownWindow(state)?.on ?? false;
@@ -352,7 +353,7 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
     const checked = checkedFiles(state, scheduler, input, context.arrays, context.calendar);
     if (checked === null) return { errors: {} };
     if ('errors' in checked) return { errors: checked.errors };
-    const files = checked.files.filter((s): s is WriteFileStep => s !== null);
+    const files = checked.files.filter((s): s is FileStep => s !== null);
     const timer = checked.calendar;
     const dropInChanged = timer !== null && files.some(f => f.path.endsWith(raidtuneDropIn(timer)));
     const unitsChanged = files.some(f => f.path.startsWith(`${state.etcDir}/systemd/`));
@@ -380,7 +381,7 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
  * comes after it.
  */
 export function scheduleUndo(title: Message, applied: readonly Step[]): Plan {
-    const files = applied.filter(s => s.kind === 'write-file').reverse();
+    const files = applied.filter(s => s.kind === 'write-file' || s.kind === 'edit-file').reverse();
     const commands = applied.filter(s => s.kind === 'run');
     return { title, steps: [...files, ...commands].map(invertStep).filter((s): s is Step => s !== null) };
 }

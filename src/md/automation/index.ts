@@ -22,7 +22,8 @@ export function stepsForOtherHosts(steps: readonly Step[], stateDir: string): St
     const own = (text: string) => text === stateDir || text.startsWith(`${stateDir}/`);
     return steps.filter(step => {
         switch (step.kind) {
-        case 'write-file': return !own(step.path);
+        case 'write-file':
+        case 'edit-file': return !own(step.path);
         case 'run': return !step.argv.some(own);
         case 'write-attribute': return true;
         }

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // A plan as an Ansible playbook, with ansible-core's own modules only (no collection to install):
 // the arrays found by the kernel's md/uuid, every check before the first write (slurp + fail),
-// sysfs and /proc/sys written with `command: tee` only where the value read differs, kept files
-// with copy/file, mdadm as argv. dev.raid.* is not written with ansible.posix.sysctl: that module
-// always also writes a sysctl file (/etc/sysctl.conf by default), so a change the plan makes live
-// only would be kept after reboot too; "Keep after reboot" plans have their own sysctl.d file.
+// sysfs and /proc/sys written with `command: tee` only where the value read differs, raidtune's
+// kept files with copy/file, the host's own files (mdadm.conf, /etc/default/mdadm) line by line
+// with lineinfile/replace, mdadm as argv, units restarted only where a file changed. dev.raid.* is
+// not written with ansible.posix.sysctl: that module always also writes a sysctl file
+// (/etc/sysctl.conf by default), so a change the plan makes live only would be kept after reboot
+// too; "Keep after reboot" plans have their own sysctl.d file.
 // `raidtune_root` prefixes every path (tests on a simulated host); it is empty on a real host.
 
-import type { Plan, Step } from '../plan';
+import { ownerPattern } from '../lineEdit';
+import type { EditFileStep, Plan, Step } from '../plan';
 import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
-    memberMissingText, memberText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
-    type Target,
+    AutomationError, memberMissingText, memberText, missingText, planNames, removedMember, restartsForFiles,
+    type ArrayRef, type MemberKey, type PlanNames, type Target,
 } from './targets';
 
 /** One task as YAML lines, indented under `tasks:`. */
@@ -140,17 +143,57 @@ function attributeTasks(names: PlanNames, step: Step & { kind: 'write-attribute'
     return { checks, writes: [write] };
 }
 
-function fileTasks(step: Step & { kind: 'write-file' }): Task[] {
+function fileTasks(step: Step & { kind: 'write-file' }, n: number): Task[] {
     const dest = yamlTemplate(`{{ raidtune_root }}${step.path}`);
-    if (step.content === null) return [task(`Remove ${step.path}`, 'ansible.builtin.file', [`path: ${dest}`, 'state: absent'])];
+    if (step.content === null) return [task(`Remove ${step.path}`, 'ansible.builtin.file', [`path: ${dest}`, 'state: absent'], [`register: ${fileVar(n, 0)}`])];
     const dir = step.path.replace(/\/[^/]*$/, '') || '/';
     return [
         task(`Create ${dir}`, 'ansible.builtin.file', [`path: ${yamlTemplate(`{{ raidtune_root }}${dir}`)}`, 'state: directory']),
-        task(`Write ${step.path}`, 'ansible.builtin.copy', [`dest: ${dest}`, `content: ${yamlLiteral(step.content)}`, 'mode: "0644"']),
+        task(`Write ${step.path}`, 'ansible.builtin.copy', [`dest: ${dest}`, `content: ${yamlLiteral(step.content)}`, 'mode: "0644"'],
+            [`register: ${fileVar(n, 0)}`]),
     ];
 }
 
-function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number): StepTasks {
+/** What the playbook registers the n-th file step's k-th task as, to restart units only after a change. */
+const fileVar = (n: number, k: number) => `raidtune_file_${n}_${k}`;
+
+/**
+ * The edits of a host file, line by line with ansible-core's modules: a removal is lineinfile's
+ * `absent` (every line of the directive); a set is lineinfile (the directive's last line replaced,
+ * or the line added at the end) and then `replace` (every other line of it made the same, since
+ * mdadm reads its first). Each reports a change only when the file changed. mdadm.conf's
+ * continuation lines are not followed here (the page and the shell script follow them).
+ */
+function editTasks(step: EditFileStep, n: number): Task[] {
+    const path = yamlTemplate(`{{ raidtune_root }}${step.path}`);
+    return step.edits.flatMap((edit, i) => {
+        const { regex } = ownerPattern(step.format, edit.key);
+        if (edit.lines.length > 1) throw new AutomationError(`${edit.key}: more than one line`);
+        const reg = (k: number) => `register: ${fileVar(n, 2 * i + k)}`;
+        if (!edit.lines.length) {
+            return [task(`Remove the ${edit.key} lines of ${step.path}`, 'ansible.builtin.lineinfile',
+                [`path: ${path}`, `regexp: ${yamlLiteral(regex)}`, 'state: absent'], [reg(0)])];
+        }
+        const line = edit.lines[0];
+        return [
+            task(`Set ${edit.key} in ${step.path}`, 'ansible.builtin.lineinfile',
+                [`path: ${path}`, `regexp: ${yamlLiteral(regex)}`, `line: ${yamlLiteral(line)}`, 'create: true'], [reg(0)]),
+            task(`Make every ${edit.key} line of ${step.path} the same`, 'ansible.builtin.replace',
+                [`path: ${path}`, `regexp: ${yamlLiteral(`${regex}.*$`)}`, `replace: ${yamlLiteral(line.replace(/\\/g, '\\\\'))}`], [reg(1)]),
+        ];
+    });
+}
+
+/** The registered results of the file tasks before the n-th step. */
+function fileResults(plan: Plan, before: number): string[] {
+    return plan.steps.slice(0, before - 1).flatMap((s, i) => {
+        if (s.kind === 'write-file') return [fileVar(i + 1, 0)];
+        if (s.kind === 'edit-file') return s.edits.flatMap((e, j) => (e.lines.length ? [fileVar(i + 1, 2 * j), fileVar(i + 1, 2 * j + 1)] : [fileVar(i + 1, 2 * j)]));
+        return [];
+    });
+}
+
+function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number, plan: Plan): StepTasks {
     const words = argvWords(step.argv, names.arrays);
     const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(names, w.array)}`) : yamlLiteral(w.literal)}`);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
@@ -181,14 +224,17 @@ function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number): St
             writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: "'content' in ${reg}"`])],
         };
     }
-    return { checks: [], writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv])] };
+    const files = restartsForFiles(step) ? fileResults(plan, n) : [];
+    const gate = files.length ? [`when: ${files.map(r => `${r} is changed`).join(' or ')}`] : [];
+    return { checks: [], writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], gate)] };
 }
 
-function stepTasks(names: PlanNames, step: Step, n: number): StepTasks {
+function stepTasks(names: PlanNames, step: Step, n: number, plan: Plan): StepTasks {
     switch (step.kind) {
     case 'write-attribute': return attributeTasks(names, step, n);
-    case 'write-file': return { checks: [], writes: fileTasks(step) };
-    case 'run': return runTasks(names, step, n);
+    case 'write-file': return { checks: [], writes: fileTasks(step, n) };
+    case 'edit-file': return { checks: [], writes: editTasks(step, n) };
+    case 'run': return runTasks(names, step, n, plan);
     }
 }
 
@@ -198,7 +244,7 @@ function stepTasks(names: PlanNames, step: Step, n: number): StepTasks {
  */
 export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
     const names = planNames(plan, arrays);
-    const parts = plan.steps.map((s, i) => stepTasks(names, s, i + 1));
+    const parts = plan.steps.map((s, i) => stepTasks(names, s, i + 1, plan));
     const tasks = [
         ...names.arrays.flatMap(a => findArray(names, a)), ...names.disks.flatMap(k => findMemberDisk(names, k)),
         ...parts.flatMap(p => p.checks), ...parts.flatMap(p => p.writes),

@@ -3,16 +3,18 @@
 // every kernel with md, needs neither udev's /dev/disk/by-id links nor mdadm, and reads the same
 // under a test root), checks everything the plan needs before its first write (the arrays, the
 // attributes, a level with a stripe cache, its memory), then writes only what does not already
-// read as wanted, so a second run changes nothing.
+// read as wanted, so a second run changes nothing. Of the host's own files (mdadm.conf,
+// /etc/default/mdadm) it edits only the directives the plan sets, with awk on the target's file.
 
-import { describeArgv, type Plan, type Step } from '../plan';
+import { ownerPattern } from '../lineEdit';
+import { describeArgv, type EditFileStep, type Plan, type Step } from '../plan';
 import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
-    memberMissingText, missingText, planNames, removedMember, type ArrayRef, type MemberKey, type PlanNames,
-    type Target,
+    memberMissingText, missingText, planNames, removedMember, restartsForFiles, type ArrayRef, type MemberKey,
+    type PlanNames, type Target,
 } from './targets';
 
 const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
@@ -21,6 +23,7 @@ const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
 const PRELUDE = String.raw`set -eu
 root=${'$'}{RAIDTUNE_ROOT:-}
 changed=0
+files_changed=0
 
 fail() { printf 'raidtune: %s\n' "$*" >&2; exit 1; }
 report() { printf '%s: %s\n' "$1" "$2"; }
@@ -88,13 +91,60 @@ write_attr() {
     changed=$((changed + 1))
 }
 
+# Puts $1.raidtune-new in place of $1 with $1's owner and mode (a new file: 644).
+replace_file() {
+    if [ -e "$1" ]; then
+        if ! { chown --reference="$1" "$1.raidtune-new" && chmod --reference="$1" "$1.raidtune-new"; }; then
+            fail "cannot keep the owner and mode of $1"
+        fi
+    else
+        chmod 644 "$1.raidtune-new"
+    fi
+    mv -f "$1.raidtune-new" "$1"
+    files_changed=$((files_changed + 1))
+    changed=$((changed + 1))
+}
+
 write_file() {
     if [ -f "$root$1" ] && [ "$(cat "$root$1"; printf x)" = "$2x" ]; then report unchanged "$1"; return 0; fi
     mkdir -p "$(dirname "$root$1")"
     printf '%s' "$2" > "$root$1.raidtune-new"
-    mv -f "$root$1.raidtune-new" "$root$1"
+    replace_file "$root$1"
     report changed "$1"
-    changed=$((changed + 1))
+}
+
+# In file $1, the lines of directive $2 (those matching the ERE $3, with the lines after each that
+# start with blank space when $5 is 1) become $4 (its lines; empty: removed): in place of the first,
+# or added at the end. Every other line stays; the data reaches awk through its environment only.
+edit_lines() {
+    f=$root$1
+    if [ ! -e "$f" ] && [ -z "$4" ]; then report unchanged "$1: $2 (absent)"; return 0; fi
+    mkdir -p "$(dirname "$f")"
+    src=$f; [ -e "$f" ] || src=/dev/null
+    # A last line without a newline stays so unless it is the directive's or lines follow it.
+    noeol=0; if [ -s "$src" ] && [ -n "$(tail -c 1 "$src")" ]; then noeol=1; fi
+    RAIDTUNE_RE=$3 RAIDTUNE_LINES=$4 RAIDTUNE_CONT=$5 RAIDTUNE_NOEOL=$noeol awk '
+        function out(s) { if (n++) printf "\n"; printf "%s", s }
+        BEGIN { re = ENVIRON["RAIDTUNE_RE"]; lines = ENVIRON["RAIDTUNE_LINES"]; cont = ENVIRON["RAIDTUNE_CONT"] }
+        cont == "1" && owned && /^[ \t]/ { next }
+        { owned = ($0 ~ re) }
+        !owned { out($0); plain = 1; next }
+        !done && lines != "" { out(lines) }
+        { done = 1; plain = 0 }
+        END {
+            if (!done && lines != "") { out(lines); plain = 0 }
+            if (n && !(plain && ENVIRON["RAIDTUNE_NOEOL"] == "1")) printf "\n"
+        }
+    ' "$src" > "$f.raidtune-new" || fail "cannot read $1"
+    if [ -e "$f" ] && cmp -s "$f" "$f.raidtune-new"; then rm -f "$f.raidtune-new"; report unchanged "$1: $2"; return 0; fi
+    replace_file "$f"
+    report changed "$1: $2"
+}
+
+# A unit is restarted (or systemd reloaded) only where a file it reads changed.
+run_if_files_changed() {
+    if [ "$files_changed" -eq 0 ]; then report unchanged "$* (no file changed)"; return 0; fi
+    run "$@"
 }
 
 remove_file() {
@@ -176,7 +226,16 @@ function runLines(names: PlanNames, step: Step & { kind: 'run' }): { checks: str
             writes: [`if [ ! -e ${dir} ]; then report unchanged ${shLiteral(`${member} removed`)}; else ${run}; fi`],
         };
     }
-    return { checks: [installed], writes: [run] };
+    const gated = restartsForFiles(step) ? `run_if_files_changed ${argvText(names, step.argv)}` : run;
+    return { checks: [installed], writes: [gated] };
+}
+
+/** The edits of a file, each one edit_lines call; the lines are one argument. */
+function editLines(step: EditFileStep): string[] {
+    return step.edits.map(edit => {
+        const { regex, continues } = ownerPattern(step.format, edit.key);
+        return `edit_lines ${shLiteral(step.path)} ${shLiteral(edit.key)} ${shLiteral(regex)} ${shLiteral(edit.lines.join('\n'))} ${continues ? 1 : 0}`;
+    });
 }
 
 function stepLines(names: PlanNames, step: Step): { checks: string[]; writes: string[] } {
@@ -196,6 +255,8 @@ function stepLines(names: PlanNames, step: Step): { checks: string[]; writes: st
         };
     case 'run':
         return runLines(names, step);
+    case 'edit-file':
+        return { checks: [], writes: editLines(step) };
     }
 }
 
@@ -249,5 +310,6 @@ function describeStepLine(step: Step): string {
     case 'write-attribute': return `${step.path} = ${step.to}`.replace(/\n/g, ' ');
     case 'write-file': return step.content === null ? `remove ${step.path}` : `write ${step.path}`;
     case 'run': return describeArgv(step.argv).replace(/\n/g, ' ');
+    case 'edit-file': return `edit ${step.path}: ${step.edits.map(e => e.key).join(', ')}`.replace(/\n/g, ' ');
     }
 }

@@ -222,3 +222,11 @@ export function grownBitmap(step: Step): string | null {
     if (step.kind !== 'run' || step.argv[0] !== 'mdadm' || !step.argv.includes('--grow')) return null;
     return step.argv.find(w => w.startsWith('--bitmap='))?.slice('--bitmap='.length) ?? null;
 }
+
+/** systemctl verbs that make a unit read its files again: worth running only where a file changed. */
+const RELOADS = ['restart', 'try-restart', 'reload-or-restart', 'daemon-reload'];
+
+/** Whether a command only makes systemd or a service read the files the plan edits or writes. */
+export function restartsForFiles(step: Step): boolean {
+    return step.kind === 'run' && /(^|\/)systemctl$/.test(step.argv[0]) && RELOADS.includes(step.argv[1]);
+}

@@ -89,8 +89,12 @@ export const MODULES_LOAD_TEXT = [
     'md_mod',
 ].join('\n') + '\n';
 
-export function renderSysctl(values: Map<string, string>): string {
-    return [...SYSCTL_HEADER, ...[...values].map(([key, value]) => `${key} = ${value}`)].join('\n') + '\n';
+export function sysctlLine(key: string, value: string): string {
+    return `${key} = ${value}`;
+}
+
+export function renderSysctl(values: ReadonlyMap<string, string>): string {
+    return [...SYSCTL_HEADER, ...[...values].map(([key, value]) => sysctlLine(key, value))].join('\n') + '\n';
 }
 
 /** sysctl.d syntax: `key = value`, `#` or `;` comments; keys may use `/` for `.` (sysctl.d(5)). */

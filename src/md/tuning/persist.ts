@@ -4,19 +4,24 @@
 // at boot; a modules-load.d entry loads md first, so dev.raid.* exists by then), the per-array and
 // member-disk attributes in a udev rule that writes them when the device appears. The files are
 // rendered here from the live model and parsed back (render -> parse round-trips), so the page can
-// say whether the live value is the one kept for reboot. The files' text is keptFiles.ts's.
+// say whether the live value is the one kept for reboot. The files' text is keptFiles.ts's. An
+// existing sysctl.d file is edited line by line (issue #31: a line an admin added stays); each
+// file's text is checked at Apply against the one the dialog opened with.
 
 import { memoLast, memoPerObject, memoPerReading } from '../memo';
 import { msg, N_, type Message } from '../message';
 import type { ArrayModel, DiskModel, HostModel, RuleMatch, UdevRule } from '../modelTypes';
-import type { Plan, WriteFileStep } from '../plan';
+import { applyLineEdits, type LineEdit } from '../lineEdit';
+import type { Plan, Step, WriteFileStep } from '../plan';
 import {
     ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type DeviceSetting, type GlobalSetting, type KeptHow,
     type SettingUnit,
 } from '../settings/registry';
 import { memberDisks } from './diskQueue';
-import { arrayMatch, diskMatch, MODULES_LOAD_FILE, MODULES_LOAD_TEXT, renderSysctl, renderUdevRules, sameMatch,
-    SYSCTL_FILE, UDEV_RULES_FILE } from './keptFiles';
+import {
+    arrayMatch, diskMatch, MODULES_LOAD_FILE, MODULES_LOAD_TEXT, parseSysctl, renderSysctl, renderUdevRules, sameMatch,
+    sysctlLine, SYSCTL_FILE, UDEV_RULES_FILE,
+} from './keptFiles';
 import type { PlanResult } from './result';
 
 export interface PersistDirs {
@@ -161,7 +166,28 @@ export function modulesLoadPath(dirs: PersistDirs): string {
 }
 
 function fileStep(setting: Message, path: string, content: string | null, previous: string | null): WriteFileStep {
-    return { kind: 'write-file', setting, path, content, previous };
+    return { kind: 'write-file', setting, path, content, previous, checked: true };
+}
+
+const sysctlSetting = () => msg(N_('system rebuild speed limits kept for reboot'));
+
+/**
+ * The sysctl.d file given `sysctls` (none: nothing kept). A new file is written whole, with its
+ * header; an existing one is edited line by line, each kept sysctl's line set or removed, so lines
+ * an admin added stay; it is removed once it sets nothing else. null: it already says this.
+ */
+function sysctlStep(host: HostModel, dirs: PersistDirs, sysctls: ReadonlyMap<string, string>): Step | null {
+    const kept = host.persisted.sysctl?.text ?? null;
+    const path = sysctlPath(dirs);
+    if (kept === null) return sysctls.size ? fileStep(sysctlSetting(), path, renderSysctl(sysctls), null) : null;
+    const edits: LineEdit[] = KEPT_SYSCTLS.map(({ kept: { key } }) => {
+        const value = sysctls.get(key);
+        return { key, lines: value === undefined ? [] : [sysctlLine(key, value)] };
+    }).filter(edit => applyLineEdits(kept, 'sysctl', [edit]) !== kept);
+    const after = applyLineEdits(kept, 'sysctl', edits);
+    if (!parseSysctl(after).size) return fileStep(sysctlSetting(), path, null, kept);
+    if (after === kept) return null;
+    return { kind: 'edit-file', setting: sysctlSetting(), path, format: 'sysctl', edits, opened: kept };
 }
 
 /**
@@ -183,14 +209,14 @@ export function keepPlan(host: HostModel, dirs: PersistDirs): PlanResult<'persis
     const sysctls = liveSysctls(host);
     if (sysctls === null) return { errors: { persist: msg(N_('The system rebuild speed limits are unknown, so they cannot be kept.')) } };
     const rules = wantedRules(host);
-    const steps = [
+    const steps: Step[] = [
         fileStep(msg(N_('md driver loaded at boot, so the kept limits apply')), modulesLoadPath(dirs),
             sysctls.size ? MODULES_LOAD_TEXT : null, host.persisted.modulesLoad?.text ?? null),
-        fileStep(msg(N_('system rebuild speed limits kept for reboot')), sysctlPath(dirs),
-            sysctls.size ? renderSysctl(sysctls) : null, host.persisted.sysctl?.text ?? null),
         fileStep(msg(N_('array and disk settings kept for reboot')), udevRulesPath(dirs),
             rules.length ? renderUdevRules(rules) : null, host.persisted.udev?.text ?? null),
     ].filter(s => s.content !== s.previous);
+    const sysctl = sysctlStep(host, dirs, sysctls);
+    if (sysctl) steps.splice(1, 0, sysctl);
     return { plan: { title: msg(N_('Keep the current settings after a reboot')), steps }, warnings: absentDeviceNotes(host) };
 }
 
@@ -212,9 +238,10 @@ export function matchLabel(match: RuleMatch): string {
 /** Removes the files: at the next boot the kernel starts with its defaults again. */
 export function forgetPlan(host: HostModel, dirs: PersistDirs): Plan {
     const { sysctl, udev, modulesLoad } = host.persisted;
-    const steps: WriteFileStep[] = [];
+    const steps: Step[] = [];
     if (modulesLoad) steps.push(fileStep(msg(N_('md driver loaded at boot, so the kept limits apply')), modulesLoadPath(dirs), null, modulesLoad.text));
-    if (sysctl) steps.push(fileStep(msg(N_('system rebuild speed limits kept for reboot')), sysctlPath(dirs), null, sysctl.text));
+    const sysctlForgotten = sysctl && sysctlStep(host, dirs, new Map());
+    if (sysctlForgotten) steps.push(sysctlForgotten);
     if (udev) steps.push(fileStep(msg(N_('array and disk settings kept for reboot')), udevRulesPath(dirs), null, udev.text));
     return { title: msg(N_('Stop keeping settings after a reboot')), steps };
 }

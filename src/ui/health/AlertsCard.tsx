@@ -21,6 +21,7 @@ const AlertsChange = alertsChange.part('AlertsChange');
 export const preloadAlertsChange = alertsChange.preload;
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
+import { reopenedPlan } from '../../host/applyPlan';
 import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
 import { takeEarlyMonitor } from '../../host/earlyReads';
 import { alertsPlanTitle } from '../../md/alerts/alertsPlan';
@@ -113,7 +114,8 @@ export function AlertsCard({ state, error, reread }: {
     state: MonitorState | null; error: string | null; reread: () => void;
 }) {
     const { config } = useHost();
-    const [changing, setChanging] = useState(false);
+    // The dialogs decide on mdadm.conf as it is when they open, not as the page read it earlier.
+    const [changing, setChanging] = useState<MonitorState | null>(null);
     const [undoing, setUndoing] = useState<Plan | null>(null);
     const [lastChange, setLastChange] = useState<Plan | null>(null);
     const [testing, setTesting] = useState(false);
@@ -133,15 +135,20 @@ export function AlertsCard({ state, error, reread }: {
     const noRecipient = state && alertProblem(state) === 'no-recipient'
         ? _('mdadm.conf names no address and no program: set one first.') : null;
 
+    const openChange = (shown: MonitorState) => {
+        readMonitorState(config).then(setChanging, () => setChanging(shown));
+    };
+    const openUndo = (plan: Plan) => reopenedPlan(plan).then(setUndoing, () => setUndoing(plan));
+
     const actions = state && (
         <Flex spaceItems={{ default: 'spaceItemsSm' }}>
-            <FlexItem><GuardedButton variant="secondary" id="alerts-change" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton></FlexItem>
+            <FlexItem><GuardedButton variant="secondary" id="alerts-change" onClick={() => openChange(state)}>{_('Change…')}</GuardedButton></FlexItem>
             <FlexItem>
                 <GuardedButton variant="secondary" id="alerts-test" isLoading={testing} disabledReason={noRecipient}
                     onClick={() => sendTest(state)}>{_('Send a test alert')}</GuardedButton>
             </FlexItem>
             {lastChange && lastChange.steps.length > 0 && (
-                <FlexItem><GuardedButton variant="link" id="alerts-undo" onClick={() => setUndoing(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
+                <FlexItem><GuardedButton variant="link" id="alerts-undo" onClick={() => openUndo(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
             )}
         </Flex>
     );
@@ -150,8 +157,8 @@ export function AlertsCard({ state, error, reread }: {
             <CardHeader actions={actions ? { actions } : undefined}>
                 <CardTitle id="monitor-alerts-title" component="h2">{_('Alerts when a disk fails')}</CardTitle>
             </CardHeader>
-            {changing && state && (
-                <AlertsChange state={state} onClose={() => setChanging(false)}
+            {changing && (
+                <AlertsChange state={changing} onClose={() => setChanging(null)}
                     onApplied={applied} />
             )}
             {undoing && (

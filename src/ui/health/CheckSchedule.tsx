@@ -13,6 +13,9 @@ import { text } from '../common/message';
 import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswer';
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
+import { reopenedPlan } from '../../host/applyPlan';
+import { readMonitorState } from '../../host/monitorAlerts';
+import { useHostConfig } from '../common/HostContext';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import { windowLimitsPath, type MonitorState } from '../../md/alerts/monitor';
 import { clockText, ownWindow, windowEnd, type OwnWindow } from '../../md/alerts/ownWindow';
@@ -121,6 +124,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
     state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
     windowLimitsInForce: [string, string][] | null;
 }) {
+    const config = useHostConfig();
     const schedules = checkSchedules(state);
     const window = checkWindow(state);
     // A whole check over the windows: the check's next start, then the runs that continue it.
@@ -129,7 +133,8 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
     const split = splitBy ? { split: splitBy, runs, lastChecks } : null;
     const byName = [...arrays].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
     const rows = schedules.flatMap(schedule => byName.map(array => ({ array, schedule })));
-    const [changing, setChanging] = useState<Scheduler | null>(null);
+    // The dialogs decide on the files as they are when they open, not as the page read them earlier.
+    const [changing, setChanging] = useState<{ scheduler: Scheduler; state: MonitorState } | null>(null);
     const [undoing, setUndoing] = useState<Plan | null>(null);
     const [lastChange, setLastChange] = useState<Plan | null>(null);
     // The files' old text and the commands again are the undo of a change (and an undone change's, a redo).
@@ -137,19 +142,24 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
         if (!result.failed) setLastChange(scheduleUndo(schedulePlanTitle(scheduler), result.done.map(o => o.step)));
         reread();
     };
-    const changed = schedules.find(s => s.scheduler === changing);
+    const changed = changing && checkSchedules(changing.state).find(s => s.scheduler === changing.scheduler);
+    const openChange = (scheduler: Scheduler) => {
+        readMonitorState(config).then(fresh => setChanging({ scheduler, state: fresh }),
+            () => setChanging({ scheduler, state }));
+    };
+    const openUndo = (plan: Plan) => reopenedPlan(plan).then(setUndoing, () => setUndoing(plan));
     const timers = schedules.map(s => scheduleTimer(state, s.scheduler)).filter((t): t is string => t !== null);
     const actions = (
         <Flex spaceItems={{ default: 'spaceItemsSm' }}>
             {schedules.map(({ scheduler }) => (
                 <FlexItem key={scheduler}>
-                    <GuardedButton variant="secondary" id={`schedule-change-${scheduler}`} onClick={() => setChanging(scheduler)}>
+                    <GuardedButton variant="secondary" id={`schedule-change-${scheduler}`} onClick={() => openChange(scheduler)}>
                         {schedules.length > 1 ? fmt(_('Change $0…'), SCHEDULER_NAME[scheduler]) : _('Change…')}
                     </GuardedButton>
                 </FlexItem>
             ))}
             {lastChange && lastChange.steps.length > 0 && (
-                <FlexItem><GuardedButton variant="link" id="schedule-undo" onClick={() => setUndoing(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
+                <FlexItem><GuardedButton variant="link" id="schedule-undo" onClick={() => openUndo(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
             )}
         </Flex>
     );
@@ -158,8 +168,9 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
             <CardHeader actions={schedules.length ? { actions } : undefined}>
                 <CardTitle id="check-schedule-title" component="h2">{_('Scheduled checks')}</CardTitle>
             </CardHeader>
-            {changed && (
-                <ScheduleChange state={state} schedule={changed} arrays={byName} onClose={() => setChanging(null)}
+            {changing && changed && (
+                <ScheduleChange state={changing.state} schedule={changed} arrays={byName}
+                    onClose={() => setChanging(null)}
                     onApplied={applied(changed.scheduler)} />
             )}
             {undoing && (

@@ -67,8 +67,14 @@ function ChangedValues({ changes }: { changes: ChangedSinceOpened[] }) {
             <ul>
                 {changes.map(c => (
                     <li key={c.step.path}>
-                        {fmt(_('$0: was $1 when the dialog opened, is $2 now.'), text(c.step.setting), valueText(c.step.path, c.was),
-                            valueText(c.step.path, c.now))}
+                        {c.step.kind === 'edit-file' && fmt(
+                            _('$0: the file changed since the dialog opened. “Apply anyway” changes only this dialog\'s lines in it, as it is now.'),
+                            text(c.step.setting))}
+                        {c.step.kind === 'write-file' && fmt(
+                            _('$0: the file changed since the dialog opened. “Apply anyway” replaces it with the text of this dialog.'),
+                            text(c.step.setting))}
+                        {c.step.kind === 'write-attribute' && fmt(_('$0: was $1 when the dialog opened, is $2 now.'),
+                            text(c.step.setting), valueText(c.step.path, c.was), valueText(c.step.path, c.now))}
                     </li>
                 ))}
             </ul>

@@ -64,10 +64,12 @@ function Comparisons({ comparisons }: { comparisons: KeptComparison[] }) {
 
 export function KeepAfterReboot() {
     const { model, config } = useHost();
-    const [open, setOpen] = useState<null | 'keep' | 'forget'>(null);
+    // A dialog holds the model it opened with: the files' text it would replace is checked at Apply.
+    const [open, setOpen] = useState<null | { which: 'keep' | 'forget'; model: HostModel }>(null);
     const close = () => setOpen(null);
     const keep = keepPlan(model, config);
     const forget = forgetPlan(model, config);
+    const opened = open && (open.which === 'keep' ? keepPlan(open.model, config) : { plan: forgetPlan(open.model, config), warnings: [] });
     const files = keptFiles(model, config);
     const comparisons = keptComparisons(model);
     const keepReason = keep.errors ? text(keep.errors.persist!)
@@ -78,9 +80,9 @@ export function KeepAfterReboot() {
             <CardHeader actions={{
                 actions: (
                     <Flex spaceItems={{ default: 'spaceItemsSm' }}>
-                        <FlexItem><GuardedButton variant="secondary" disabledReason={keepReason} onClick={() => setOpen('keep')}>{_('Keep after reboot…')}</GuardedButton></FlexItem>
+                        <FlexItem><GuardedButton variant="secondary" disabledReason={keepReason} onClick={() => setOpen({ which: 'keep', model })}>{_('Keep after reboot…')}</GuardedButton></FlexItem>
                         {forget.steps.length > 0 && (
-                            <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen('forget')}>{_('Stop keeping…')}</GuardedButton></FlexItem>
+                            <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen({ which: 'forget', model })}>{_('Stop keeping…')}</GuardedButton></FlexItem>
                         )}
                     </Flex>
                 ),
@@ -95,13 +97,13 @@ export function KeepAfterReboot() {
                 </Content>
                 {comparisons.length > 0 && <Comparisons comparisons={comparisons} />}
             </CardBody>
-            {open === 'keep' && (
-                <ChangeModal title={_('Keep after reboot')} plan={keep.plan ?? null} warnings={keep.warnings} recordOriginals={false} onClose={close}>
+            {open?.which === 'keep' && (
+                <ChangeModal title={_('Keep after reboot')} plan={opened?.plan ?? null} warnings={opened?.warnings} recordOriginals={false} onClose={close}>
                     {_('The current values go into these files. At boot systemd-sysctl sets the system limits (after md is loaded), and udev writes the array settings when each array starts, recognising it by its UUID, and the disk settings when each disk appears, recognising it by its WWID.')}
                 </ChangeModal>
             )}
-            {open === 'forget' && (
-                <ChangeModal title={_('Stop keeping settings after a reboot')} plan={forget} recordOriginals={false} onClose={close}>
+            {open?.which === 'forget' && (
+                <ChangeModal title={_('Stop keeping settings after a reboot')} plan={opened?.plan ?? null} recordOriginals={false} onClose={close}>
                     {_('The files are removed; the live values stay until the next boot, which starts with the kernel defaults.')}
                 </ChangeModal>
             )}

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { msg } from '../../../src/md/message';
-import { changedSinceOpened, pathsToRecheck, rebasedOnCurrent } from '../../../src/md/openedValues';
+import { changedSinceOpened, filesChangedSinceOpened, filesToRecheck, pathsToRecheck, rebasedOnCurrent } from '../../../src/md/openedValues';
 import type { Step } from '../../../src/md/plan';
 import { attributeValue } from '../../../src/md/readBack';
 
@@ -35,5 +35,34 @@ describe('values changed since a dialog opened', () => {
         const steps = [write(MIN, '80000', '55000'), write(ARRAY_MAX, '5000', 'system')];
         const contents = new Map([[MIN, '70000'], [ARRAY_MAX, '5000 (local)']]);
         expect(rebasedOnCurrent(steps, changedSinceOpened(steps, contents))).toEqual([write(MIN, '80000', '70000')]);
+    });
+});
+
+describe('files changed since a dialog opened (issue #31)', () => {
+    const CONF = '/etc/mdadm/mdadm.conf';
+    const KEPT = '/etc/sysctl.d/90-raidtune.conf';
+    const edit: Step = { kind: 'edit-file', setting: msg('x'), path: CONF, format: 'mdadm-conf', edits: [{ key: 'MAILADDR', lines: ['MAILADDR a'] }], opened: 'DEVICE partitions\n' };
+    const kept: Step = { kind: 'write-file', setting: msg('x'), path: KEPT, content: 'b = 2\n', previous: 'a = 1\n', checked: true };
+    const journal: Step = { kind: 'write-file', setting: msg('x'), path: '/var/lib/raidtune/journal.json', content: '{}', previous: null };
+
+    test('the files edited and the checked files written are read again; raidtune\'s private state is not', () => {
+        expect(filesToRecheck([edit, kept, journal])).toEqual([CONF, KEPT]);
+    });
+
+    test('a file differs by any line; not by a last newline or by being empty rather than absent (the refresh reads lines)', () => {
+        expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions\n']]))).toEqual([]);
+        expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions\nARRAY /dev/md0\n']])).map(c => c.now))
+            .toEqual(['DEVICE partitions\nARRAY /dev/md0\n']);
+        expect(filesChangedSinceOpened([edit], new Map([[CONF, null]])).map(c => c.was)).toEqual(['DEVICE partitions\n']);
+        expect(filesChangedSinceOpened([kept], new Map([[KEPT, 'a = 1']]))).toEqual([]);
+        expect(filesChangedSinceOpened([edit], new Map([[CONF, 'DEVICE partitions']]))).toEqual([]);
+        expect(filesChangedSinceOpened([{ ...kept, previous: null }], new Map([[KEPT, '']]))).toEqual([]);
+        expect(filesChangedSinceOpened([kept], new Map([[KEPT, 'a = 1\n# mine\n']])).map(c => c.step.path)).toEqual([KEPT]);
+    });
+
+    test('applied anyway: the edit is applied to the file as it is now, the write replaces what is there now', () => {
+        const now = new Map([[CONF, 'DEVICE partitions\nARRAY /dev/md0\n'], [KEPT, 'a = 1\n# mine\n']]);
+        const rebased = rebasedOnCurrent([edit, kept], filesChangedSinceOpened([edit, kept], now));
+        expect(rebased).toEqual([{ ...edit, opened: now.get(CONF) }, { ...kept, previous: now.get(KEPT) }]);
     });
 });

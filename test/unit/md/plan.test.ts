@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { attributePlan, attributeStep, describePlan, describeStep, invertSteps, shellQuote, withoutNoOps, type Step } from '../../../src/md/plan';
+import { execFileSync } from 'node:child_process';
 import { msg } from '../../../src/md/message';
 
 const write = (path: string, to: string, from: string | null): Step =>
@@ -13,6 +14,21 @@ describe('plans', () => {
             .toBe('mdadm --grow /dev/md0 --bitmap=none');
         expect(describeStep({ kind: 'write-file', setting: msg('x'), path: '/etc/sysctl.d/90-raidtune.conf', content: 'a = 1\n', previous: null }))
             .toBe("cat > /etc/sysctl.d/90-raidtune.conf <<'EOF'\na = 1\nEOF");
+    });
+
+    test('a here-document ends at a marker that no line of the content is: pasted, it writes the whole content (issue #31)', () => {
+        const content = 'a\nEOF\nEOF_1\nrm -rf /tmp/x\n';
+        const text = describeStep({ kind: 'write-file', setting: msg('x'), path: '/tmp/f', content, previous: null });
+        expect(text).toBe(`cat > /tmp/f <<'EOF_2'\n${content}EOF_2`);
+        expect(execFileSync('sh', ['-c', text.replace('cat > /tmp/f', 'cat')], { encoding: 'utf8' })).toBe(content);
+    });
+
+    test('an edit describes itself as comment lines, which a shell does nothing with', () => {
+        const text = describeStep({ kind: 'edit-file', setting: msg('x'), path: '/etc/mdadm/mdadm.conf', format: 'mdadm-conf', opened: null,
+            edits: [{ key: 'MAILADDR', lines: ['MAILADDR a@b\n$(touch /tmp/raidtune-pwned)'] }, { key: 'PROGRAM', lines: [] }] });
+        expect(text).toBe('# edit /etc/mdadm/mdadm.conf, every other line kept as it is:\n' +
+            '#   MAILADDR becomes: MAILADDR a@b $(touch /tmp/raidtune-pwned)\n#   PROGRAM removed');
+        expect(execFileSync('sh', ['-c', `${text}\necho ran`], { encoding: 'utf8' })).toBe('ran\n');
     });
 
     test('quote what a shell would misread', () => {

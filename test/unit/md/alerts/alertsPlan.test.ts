@@ -2,7 +2,7 @@
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
 import { alertsPlan, parseMailAddr, parseProgram, testAlertArgv } from '../../../../src/md/alerts/alertsPlan';
 import { alertProblem, parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
-import { describePlan, invertSteps, type WriteFileStep } from '../../../../src/md/plan';
+import { describePlan, editedText, invertSteps, type EditFileStep } from '../../../../src/md/plan';
 
 const UNITS = (active: string) => ['@@units', 'Id=mdmonitor.service', 'LoadState=loaded', `ActiveState=${active}`, 'UnitFileState=static', '',
     'Id=mdadm.service', 'LoadState=masked', 'ActiveState=inactive', 'UnitFileState=masked', ''];
@@ -61,13 +61,19 @@ describe('validation', () => {
 describe('alertsPlan', () => {
     const state = read(['HOMEHOST <system>', 'MAILADDR root'], UNITS('active'));
 
-    test('a new program: the whole file rewritten with the line added, and the running monitor restarted', () => {
+    test('a new program: an edit of the PROGRAM line alone, and the running monitor restarted', () => {
         const result = alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '/usr/local/sbin/md-alert' }, true);
         expect(describePlan(result.plan!)).toBe([
-            "cat > /etc/mdadm/mdadm.conf <<'EOF'", 'HOMEHOST <system>', 'MAILADDR root', 'PROGRAM /usr/local/sbin/md-alert', 'EOF',
+            '# edit /etc/mdadm/mdadm.conf, every other line kept as it is:', '#   PROGRAM becomes: PROGRAM /usr/local/sbin/md-alert',
             'systemctl restart mdmonitor.service'].join('\n'));
-        const undo = invertSteps(result.plan!.title, result.plan!.steps);
-        expect((undo.steps[1] as WriteFileStep).content).toBe('HOMEHOST <system>\nMAILADDR root\n');
+        const edit = result.plan!.steps[0] as EditFileStep;
+        expect(edit.opened).toBe('HOMEHOST <system>\nMAILADDR root\n');
+        // Applied to the file as the host holds it then, ARRAY lines added meanwhile and all.
+        const now = 'HOMEHOST <system>\nMAILADDR root\nARRAY /dev/md0 UUID=1:2:3:4\n';
+        const applied = editedText(edit, now);
+        expect(applied).toBe(`${now}PROGRAM /usr/local/sbin/md-alert\n`);
+        const undo = invertSteps(result.plan!.title, [{ ...edit, opened: now }]);
+        expect(editedText(undo.steps[0] as EditFileStep, applied)).toBe(now);
     });
 
     test('nothing changed: no step; bad input: errors and no plan; the program unchecked yet: no plan', () => {
@@ -81,7 +87,7 @@ describe('alertsPlan', () => {
     test('clearing both warns that nobody will be told; a stopped monitor is not restarted', () => {
         const stopped = read(['MAILADDR root'], UNITS('inactive'));
         const result = alertsPlan(stopped, { ...INPUT, mailAddr: '', program: '' }, null);
-        expect(result.plan?.steps.map(s => s.kind)).toEqual(['write-file']);
+        expect(result.plan?.steps.map(s => s.kind)).toEqual(['edit-file']);
         expect(result.warnings).toHaveLength(1);
     });
 

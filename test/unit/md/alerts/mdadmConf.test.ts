@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { confWords, parseMonitorConf, withMonitorSetting } from '../../../../src/md/alerts/mdadmConf';
+import { confWords, monitorSettingEdit, parseMonitorConf, type MonitorKeyword } from '../../../../src/md/alerts/mdadmConf';
+import { applyLineEdits } from '../../../../src/md/lineEdit';
 import { readRecipients } from '../../../../sim/monitor/testAlert';
 
 const FIXTURES = join(__dirname, '../../../fixtures/mdadm-conf');
@@ -35,21 +36,26 @@ describe('parseMonitorConf', () => {
     });
 });
 
-describe('withMonitorSetting', () => {
+/** The file after the edit that sets `keyword` to `value`, as the host applies it to its text. */
+const withMonitorSetting = (text: string, keyword: MonitorKeyword, value: string | null) =>
+    applyLineEdits(text, 'mdadm-conf', [monitorSettingEdit(keyword, value)]);
+
+describe('monitorSettingEdit', () => {
     test('replaces the first line with its continuation lines in place and keeps the rest', () => {
         const after = withMonitorSetting(fixture('continued.conf'), 'MAILADDR', 'admin@example.com');
         expect(after).toBe(fixture('continued.conf').replace('MAILADDR\n   ops@example.com\n   second@example.com\n', 'MAILADDR admin@example.com\n'));
         expect(parseMonitorConf(after).mailAddr).toBe('admin@example.com');
     });
 
-    test('a shortened keyword is replaced under its full name; null removes it', () => {
+    test('a shortened keyword is replaced under its full name, the later lines of it too; null removes every one', () => {
         const text = fixture('rhel-program.conf');
         const changed = withMonitorSetting(text, 'PROGRAM', '/usr/sbin/other');
         expect(changed).toContain('PROGRAM /usr/sbin/other\n');
         expect(changed).not.toContain('PROG /usr/local/sbin/md-event');
+        expect(changed).not.toContain('/usr/bin/ignored-second-line');
         expect(parseMonitorConf(changed).program).toBe('/usr/sbin/other');
-        // The second PROGRAM line mdadm ignored now counts: removing means every line.
-        expect(parseMonitorConf(withMonitorSetting(text, 'PROGRAM', null)).program).toBe('/usr/bin/ignored-second-line');
+        // A later PROGRAM line mdadm ignored would count once the first is gone: removing removes every one.
+        expect(parseMonitorConf(withMonitorSetting(text, 'PROGRAM', null)).program).toBe(null);
     });
 
     test('a file without the keyword gets it at the end; an empty file becomes one line', () => {

@@ -2,12 +2,13 @@
 // The schedule change as a plan (src/md/alerts/schedulePlan.ts): only the lines concerned change,
 // values are checked before any step exists, the calendar waits for systemd's answer, and the undo
 // puts the files back before it reloads and restarts.
+import { applyLineEdits } from '../../../../src/md/lineEdit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
-import { describePlan, type Plan, type WriteFileStep } from '../../../../src/md/plan';
+import { describePlan, editedText, type EditFileStep, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
-    dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, withShellVariable,
+    dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, shellVariableEdit,
     scheduleTimer, dropInNotLoaded, type CalendarAnswer,
 } from '../../../../src/md/alerts/schedulePlan';
 
@@ -29,8 +30,9 @@ const planOf = (result: ReturnType<typeof schedulePlan>): Plan => {
     return result.plan;
 };
 
-test('withShellVariable: the last assignment is replaced, others and comments stay; a new one is added', () => {
-    expect(withShellVariable('# c\nA=1\nB=2\nA=3\n', 'A', 'x y')).toBe('# c\nA=1\nB=2\nA="x y"\n');
+test('shellVariableEdit: every assignment gives way to one, in place of the first; others and comments stay; a new one is added', () => {
+    const withShellVariable = (text: string, name: string, value: string) => applyLineEdits(text, 'shell-vars', [shellVariableEdit(name, value)]);
+    expect(withShellVariable('# c\nA=1\nB=2\nA=3\n', 'A', 'x y')).toBe('# c\nA="x y"\nB=2\n');
     expect(withShellVariable('# c\nB=2', 'A', 'no')).toBe('# c\nB=2\nA=no\n');
     expect(withShellVariable('', 'AUTOCHECK', 'false')).toBe('AUTOCHECK=false\n');
     expect(withShellVariable('export AUTOCHECK=true # on\n', 'AUTOCHECK', 'false')).toBe('AUTOCHECK=false\n');
@@ -68,9 +70,9 @@ test('raid-check: only the lines concerned change; the calendar is a drop-in, re
     const input = { ...scheduleInput(state, 'raid-check', true), action: 'repair' as const, skipDevs: 'md2', calendar: 'Sat 03:30' };
     expect(schedulePlan(state, 'raid-check', input, context())).toEqual({ errors: {} });
     const plan = planOf(schedulePlan(state, 'raid-check', input, context({ spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00' })));
-    const [sysconfig, dropIn] = plan.steps as WriteFileStep[];
-    expect(sysconfig.content).toBe(SYSCONFIG.replace('CHECK=check', 'CHECK=repair').replace('SKIP_DEVS=""', 'SKIP_DEVS=md2'));
-    expect(sysconfig.previous).toBe(SYSCONFIG);
+    const [sysconfig, dropIn] = plan.steps as [EditFileStep, WriteFileStep];
+    expect(editedText(sysconfig, SYSCONFIG)).toBe(SYSCONFIG.replace('CHECK=check', 'CHECK=repair').replace('SKIP_DEVS=""', 'SKIP_DEVS=md2'));
+    expect(sysconfig.opened).toBe(SYSCONFIG);
     expect(describePlan({ ...plan, steps: plan.steps.slice(1) })).toBe([
         "cat > /etc/systemd/system/raid-check.timer.d/raidtune.conf <<'EOF'",
         "# Written by raidtune: when raid-check.timer runs. The empty line drops the package's own calendar.",
@@ -78,11 +80,15 @@ test('raid-check: only the lines concerned change; the calendar is a drop-in, re
         'systemctl daemon-reload', 'systemctl try-restart raid-check.timer',
     ].join('\n'));
     expect(dropIn.previous).toBeNull();
-    // The undo: the files first (the drop-in removed, the old sysconfig), then reload and restart.
-    expect(describePlan(scheduleUndo(plan.title, plan.steps))).toBe([
-        'rm -f /etc/systemd/system/raid-check.timer.d/raidtune.conf', `cat > /etc/sysconfig/raid-check <<'EOF'\n${SYSCONFIG}EOF`,
+    // The undo: the files first (the drop-in removed, the old sysconfig lines), then reload and restart.
+    const undo = scheduleUndo(plan.title, plan.steps);
+    expect(describePlan(undo)).toBe([
+        'rm -f /etc/systemd/system/raid-check.timer.d/raidtune.conf',
+        '# edit /etc/sysconfig/raid-check, every other line kept as it is:', '#   SKIP_DEVS becomes: SKIP_DEVS=""', '#   CHECK becomes: CHECK=check',
         'systemctl daemon-reload', 'systemctl try-restart raid-check.timer',
     ].join('\n'));
+    const applied = `${editedText(sysconfig, SYSCONFIG)}# added by the admin since\n`;
+    expect(editedText(undo.steps[1] as EditFileStep, applied)).toBe(`${SYSCONFIG}# added by the admin since\n`);
 });
 
 test('bad values: an unknown array, a spec systemd refuses or one with a newline give errors and no plan', () => {
@@ -103,14 +109,15 @@ test('checkarray: AUTOCHECK alone changes, the cron job is left as the package h
     const text = '# defaults\nAUTOCHECK=true\nSTART_DAEMON=true\n';
     const state = read({ 'default/mdadm': text, 'cron.d/mdadm': '57 0 * * 0 root /usr/share/mdadm/checkarray --cron --all\n' });
     const plan = planOf(schedulePlan(state, 'checkarray', { ...scheduleInput(state, 'checkarray', true), enabled: false }, context()));
-    expect(plan.steps).toEqual([expect.objectContaining({ path: '/etc/default/mdadm', content: '# defaults\nAUTOCHECK=false\nSTART_DAEMON=true\n', previous: text })]);
+    expect(plan.steps).toEqual([expect.objectContaining({ path: '/etc/default/mdadm', opened: text })]);
+    expect(editedText(plan.steps[0] as EditFileStep, text)).toBe('# defaults\nAUTOCHECK=false\nSTART_DAEMON=true\n');
     // AUTOCHECK=yes is on for checkarray too: opened and applied as it is, nothing is rewritten.
     const yes = read({ 'default/mdadm': 'AUTOCHECK=yes\n', 'cron.d/mdadm': '57 0 * * 0 root checkarray --cron\n' });
     expect(planOf(schedulePlan(yes, 'checkarray', scheduleInput(yes, 'checkarray', true), context())).steps).toEqual([]);
     // No /etc/default/mdadm: off, and switching it on writes the file.
     const none = read({ 'cron.d/mdadm': '57 0 * * 0 root checkarray --cron\n' });
     expect(planOf(schedulePlan(none, 'checkarray', { ...scheduleInput(none, 'checkarray', false), enabled: true }, context())).steps)
-        .toEqual([expect.objectContaining({ path: '/etc/default/mdadm', content: 'AUTOCHECK=true\n', previous: null })]);
+        .toEqual([expect.objectContaining({ path: '/etc/default/mdadm', edits: [{ key: 'AUTOCHECK', lines: ['AUTOCHECK=true'] }], opened: null })]);
 });
 
 test('mdcheck: disable stops both timers, the undo starts them again; the calendar comes back to the package\'s', () => {
@@ -132,7 +139,7 @@ test('raid-check from cron: no calendar, no drop-in for a timer the host lacks',
     const input = { ...scheduleInput(state, 'raid-check', true), calendar: 'Sat 03:00', enabled: false };
     expect(input.calendar).toBe('Sat 03:00');
     expect(describePlan(planOf(schedulePlan(state, 'raid-check', input, context())))).toBe(
-        "cat > /etc/sysconfig/raid-check <<'EOF'\nENABLED=no\nEOF");
+        '# edit /etc/sysconfig/raid-check, every other line kept as it is:\n#   ENABLED becomes: ENABLED=no');
 });
 
 test('the check after a change: a drop-in systemd has not loaded is named, one it follows is not', () => {

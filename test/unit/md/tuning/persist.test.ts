@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildModel } from '../../../../src/md/model';
 import type { HostModel } from '../../../../src/md/modelTypes';
-import { describePlan, type WriteFileStep } from '../../../../src/md/plan';
+import { describePlan, editedText, type EditFileStep, type WriteFileStep } from '../../../../src/md/plan';
 import { forgetPlan, keepPlan, keptComparisons } from '../../../../src/md/tuning/persist';
 import type { UdevRule } from '../../../../src/md/modelTypes';
 import { CAPTURES, loadCaptureFiles } from '../../helpers/realKernelCapture';
@@ -191,6 +191,19 @@ describe('keeping the live settings', () => {
         const plan = forgetPlan(host, DIRS);
         expect(describePlan(plan)).toBe(`rm -f ${SYSCTL_FILE}`);
         expect((plan.steps[0] as WriteFileStep).previous).toBe(sysctl);
+    });
+
+    test('an existing sysctl.d file is edited line by line: an admin\'s own lines stay, through keep and stop (issue #31)', () => {
+        const kept = keptFilesOf(hostFrom('raid5-recovery', TUNED))[SYSCTL_SNAPSHOT_PATH];
+        const own = `${kept}# the admin's\nvm.swappiness = 10\n`;
+        const host = hostFrom('raid5-recovery', { ...TUNED, '/proc/sys/dev/raid/speed_limit_min': '60000', [SYSCTL_SNAPSHOT_PATH]: own });
+        const edit = keepPlan(host, DIRS).plan!.steps.find(s => s.kind !== 'run' && s.path === SYSCTL_FILE) as EditFileStep;
+        expect(edit.kind).toBe('edit-file');
+        expect(edit.opened).toBe(own);
+        expect(editedText(edit, own)).toBe(own.replace('dev.raid.speed_limit_min = 50000', 'dev.raid.speed_limit_min = 60000'));
+        // Stop keeping: raidtune's lines go, the file stays for the admin's setting.
+        const forget = forgetPlan(hostFrom('raid5-recovery', { [SYSCTL_SNAPSHOT_PATH]: own }), DIRS).steps[0] as EditFileStep;
+        expect(editedText(forget, own)).toBe(own.replace(/^dev\.raid\..*\n/gm, ''));
     });
 
     test('refuses when the system limits are unknown', () => {

@@ -4,14 +4,14 @@
 // by the test files; live objects are not), see ./vmEnv.ts:
 //   RAIDTUNE_VM_GUEST   JSON GuestInfo (sockets, run dir, disks)
 //   RAIDTUNE_VM_PAGE    the bare plugin page URL, RAIDTUNE_VM_ORIGIN the ws origin
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CHROMIUM, repoRoot } from '../../../tools/cockpit';
 import { newestMtime, startHarnessRun } from '../../../tools/cockpit/proc';
 import { guestBuild, startGuest, type GuestInfo } from '../../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../../tools/vm/ws';
 import './globals';
-import { VM_PLUGIN_CONFIG } from './vmConfig';
+import { sessionLostFile, VM_PLUGIN_CONFIG } from './vmConfig';
 
 export default async function globalSetup(): Promise<void> {
     startHarnessRun();
@@ -46,6 +46,14 @@ export default async function globalSetup(): Promise<void> {
         throw err;
     }
     globalThis.__RAIDTUNE_VM__ = { guest, cockpit };
+    // A lost session makes every later page answer 401 and fail far from the cause: told at once,
+    // and kept in the run dir where the test files' failure reports read it (vmEnv.ts).
+    void cockpit.lost.then(reason => {
+        const text = `${new Date().toISOString()} the guest session was lost: ${reason}\n` +
+            `cockpit-ws printed:\n${cockpit.logs()}\n`;
+        writeFileSync(sessionLostFile(guest.runDir), text);
+        process.stderr.write(`\nraidtune vm: ${text}`);
+    });
     const info: GuestInfo = {
         runDir: guest.runDir, bridgeSocket: guest.bridgeSocket, controlSocket: guest.controlSocket,
         shellSocket: guest.shellSocket, consoleLog: guest.consoleLog, accel: guest.accel, disks: guest.disks,

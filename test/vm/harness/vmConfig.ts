@@ -7,3 +7,8 @@ export const VM_STATE_DIR = '/run/raidtune-state';
 export const VM_JOURNAL = `${VM_STATE_DIR}/restore.json`;
 
 export const VM_PLUGIN_CONFIG = { stateDir: VM_STATE_DIR };
+
+/** Written by globalSetup when the tier's cockpit session ends before the run does. */
+export function sessionLostFile(runDir: string): string {
+    return `${runDir}/session-lost.txt`;
+}

@@ -9,10 +9,11 @@
 //         const { page } = await vm.openPage();          // the bare plugin page, from the guest
 //         await page.locator('#array-md0').waitFor();
 //     });
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
 import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
-import { VM_STATE_DIR } from './vmConfig';
+import { sessionLostFile, VM_STATE_DIR } from './vmConfig';
 
 export interface VmEnv {
     /** run()/runOk() as root in the guest (busybox sh). */
@@ -63,6 +64,23 @@ rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev /etc/modules-load.d
 exit 0
 `;
 
+/**
+ * What a page's problems may come from beyond the page: the tier's session lost (globalSetup
+ * writes why) and the end of the guest bridge's log (its exits, its stderr).
+ */
+function sessionReport(runDir: string): string {
+    const read = (file: string) => {
+        try {
+            return readFileSync(file, 'utf8');
+        } catch {
+            return undefined;
+        }
+    };
+    const lost = read(sessionLostFile(runDir));
+    const bridgeLog = (read(`${runDir}/share/bridge.log`) ?? '(no bridge log)').split('\n').slice(-15).join('\n');
+    return `\n\nthe tier's cockpit session: ${lost ?? 'not lost'}\nthe guest bridge's log (last lines):\n${bridgeLog}`;
+}
+
 export const timings = process.env.RAIDTUNE_TIMINGS === '1';
 export function logTiming(what: string, ms: number): void {
     if (timings)
@@ -110,6 +128,9 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
         try {
             for (const page of opened)
                 await page.expectNoProblems();
+        } catch (err) {
+            (err as Error).message += sessionReport(info.runDir);
+            throw err;
         } finally {
             await Promise.all(opened.map(p => p.close()));
         }

@@ -23,7 +23,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
 .PHONY: all deps install devel-install devel-uninstall watch check check-installs check-main-lane check-vm-lane check-unit \
-        check-browser check-vm lint typecheck \
+        check-browser check-vm lint typecheck test-durations \
         demo bench soak bench-rebuild bench-eta bench-eta-replay clean install-files install-metrics install-history po-update dist srpm rpm screenshots
 
 all: dist/index.js
@@ -182,6 +182,11 @@ check: deps
 	echo "==== the VM lane's output (test-results/lanes/vm.log) ===="; cat test-results/lanes/vm.log; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	exit $$status
+
+# The durations the tiers order their files by (slowest first, test/order/slowestFirst.js), from
+# the last run's results: run after a `make check`, commit test/order/durations.json.
+test-durations:
+	node tools/test-durations.mjs test-results/*.json
 
 # What the lanes install (the newer Cockpits, the test guests' kernels and host packages), first.
 check-installs:

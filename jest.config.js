@@ -4,6 +4,7 @@
 const tsJest = ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: { ignoreCodes: ['TS151001'] } }];
 
 module.exports = {
+    testSequencer: '<rootDir>/test/order/slowestFirst.js',
     projects: [
         {
             displayName: 'unit',

@@ -9,6 +9,7 @@ module.exports = {
     rootDir: '../..',
     displayName: 'vm',
     testMatch: ['<rootDir>/test/vm/**/*.test.ts'],
+    testSequencer: '<rootDir>/test/order/slowestFirst.js',
     testEnvironment: 'node',
     transform: { '^.+\\.tsx?$': tsJest },
     globalSetup: '<rootDir>/test/vm/harness/globalSetup.ts',

@@ -2,12 +2,12 @@
 // The simulated md host: `node build/mdsim.mjs --scenario NAME --root DIR` keeps a fake
 // <root>/proc and <root>/sys up to date, prints "mdsim: ready <root>" and creates <root>/.ready
 // when the tree is complete, and exits on SIGTERM.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
 import { writeMonitorFiles, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
+import { memoryDir } from '../memoryDir';
 
 export interface SimulatedHostOptions {
     scenario: string;
@@ -45,7 +45,7 @@ export async function startSimulatedHost(options: SimulatedHostOptions): Promise
     if (!existsSync(simulator))
         throw new Error(`${simulator} is missing: run make first`);
     const ownRoot = options.root === undefined;
-    const root = resolve(options.root ?? mkdtempSync(join(tmpdir(), 'raidtune-sim-')));
+    const root = resolve(options.root ?? memoryDir('raidtune-sim-'));
     // 128 arrays take ~3 s to create on a quiet machine and several times that on a busy one.
     const timeoutMs = options.timeoutMs ?? 60000;
 

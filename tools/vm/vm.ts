@@ -19,14 +19,15 @@
 //                 folder is 9p "plugin"
 import { randomBytes } from 'node:crypto';
 import {
-    accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync,
+    accessSync, appendFileSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, readFileSync,
     readdirSync, rmSync, readlinkSync, statSync, symlinkSync, truncateSync, unlinkSync, writeFileSync, openSync,
     closeSync,
 } from 'node:fs';
 import net from 'node:net';
-import { release, tmpdir } from 'node:os';
+import { release } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describeExit, repoRoot, sleep, startChild } from '../cockpit/proc';
+import { memoryBase, memoryDir } from '../memoryDir';
 
 export type Accel = 'kvm' | 'tcg';
 
@@ -214,9 +215,8 @@ export async function kvmWorks(buildDir = vmBuildDir()): Promise<boolean> {
 }
 
 function newRunDir(): string {
-    const base = existsSync('/dev/shm') ? '/dev/shm' : tmpdir();
-    cleanStaleRuns(base);
-    return mkdtempSync(join(base, 'raidtune-vm-'));
+    cleanStaleRuns(memoryBase());
+    return memoryDir('raidtune-vm-');
 }
 
 /** Running (not a zombie: PID 1 here does not reap orphans). */

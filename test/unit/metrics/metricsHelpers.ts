@@ -3,9 +3,9 @@
 // its output with Prometheus' own promtool (Debian's `prometheus` package, tools/install-deps.sh).
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { memoryDir } from '../../../tools/memoryDir';
 
 export const SCRIPT = join(__dirname, '../../../metrics/raidtune-metrics');
 export const METRICS_DIR = join(__dirname, '../../../metrics');
@@ -13,7 +13,7 @@ export const METRICS_DIR = join(__dirname, '../../../metrics');
 const dirs: string[] = [];
 
 export function tempDir(prefix = 'raidtune-metrics-'): string {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
+    const dir = memoryDir(prefix);
     dirs.push(dir);
     return dir;
 }

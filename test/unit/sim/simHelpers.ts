@@ -2,20 +2,20 @@
 // Shared helpers for the simulator tests: temp roots, reading the tree, small scenario builders.
 
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSimulatedHost, type SimulatedHost } from '../../../sim';
 import { GATHER_SCRIPT } from '../../../src/host/gatherScript';
 import { parseGatherOutput, type Snapshot } from '../../../src/md/snapshot';
 import type { ArraySpec, DiskSpec, ScenarioSpec } from '../../../sim/scenario/types';
+import { memoryDir } from '../../../tools/memoryDir';
 
 export const FIXTURES = join(__dirname, '../../fixtures/real-kernel');
 
 const roots: string[] = [];
 
 export function tempRoot(): string {
-    const root = mkdtempSync(join(tmpdir(), 'mdsim-test-'));
+    const root = memoryDir('mdsim-test-');
     roots.push(root);
     return root;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { cockpitUnderTest } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { cardInView } from './harness/raidtunePage';
+import { cardInView, nextReadRendered } from './harness/raidtunePage';
 
 type Surface = Page | Frame;
 
@@ -60,7 +60,7 @@ describe('addresses of arrays', () => {
         await waitForSelected(page, 'md41');
         // A refresh does not scroll the page back to the selection once the user scrolled away.
         await page.evaluate(() => window.scrollTo(0, 0));
-        await page.waitForTimeout(2500);
+        await nextReadRendered(page);
         expect(await page.evaluate(() => window.scrollY)).toBe(0);
     });
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Issue #15, the history of sync operations on the simulated host: a small RAID1 runs a check that
-// ends within a minute. Recording is off as the plugin installs it; "Record sync history…" turns
+// Issue #15, the history of sync operations on the simulated host: a small RAID1 with mismatches
+// runs a check that ends within a minute. Recording is off as the plugin installs it; "Record sync history…" turns
 // the timer on (a plan, with the simulated systemctl); then the recorder runs as that timer would
 // (here every 2 s instead of every minute) against the simulated kernel until the check ended, and
-// the card shows the operation with the simulated kernel's own mismatch count.
+// the card shows the operation with the simulated kernel's own mismatch count. The simulated host
+// runs 4 times faster than real time: the check, started when the recorder starts running, takes
+// about 15 s instead of a minute, and the recorder's runs 2 s apart still see it under way.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,18 +17,20 @@ import { applyAndClose, openDialog, waitUntil } from './harness/raidtunePage';
 const GIB = 2 ** 30;
 const SCENARIO = {
     name: 'sync-history',
-    description: 'A RAID1 of two 8 GiB disks whose check has just begun and has found mismatches.',
+    description: 'A RAID1 of two 8 GiB disks with mismatches, idle until the test starts a check.',
     disks: ['sda', 'sdb'].map(name => ({ name, kind: 'sata', sizeBytes: 8 * GIB })),
     arrays: [{
         name: 'md0', level: 'raid1', members: [{ device: 'sda' }, { device: 'sdb' }],
-        mismatchSectors: 256, sync: { action: 'check', donePercent: 1 },
+        mismatchSectors: 256,
     }],
 };
 
-const env = setupRaidtune({ scenario: customScenario('sync-history', SCENARIO).file, readySelector: '#sync-history' });
+const env = setupRaidtune({
+    scenario: customScenario('sync-history', SCENARIO).file, simArgs: ['--time-scale', '4'], readySelector: '#sync-history',
+});
 const RECORDER = join(__dirname, '../../recorder/raidtune-history');
 const sleep = (ms: number) => new Promise(resolve => setTimeout(resolve, ms));
-/** The check takes about a minute of the simulated kernel's I/O, longer on a busy machine. */
+/** The check takes about a minute of the simulated kernel's I/O (15 s here), longer on a busy machine. */
 const RECORDED_WITHIN_MS = 180_000;
 
 const card = () => env.page.locator('#sync-history');
@@ -50,7 +54,8 @@ test('the recorder, run as the timer would, records the check; the card shows it
     const state = join(env.sim.root, 'var/lib/raidtune');
     const uuid = simFile('block/md0/md/uuid');
     const file = join(state, 'history', `${uuid}.jsonl`);
-    // The timer's runs, closer together: the check ends within about a minute of simulated I/O.
+    await env.writeSim('/sys/block/md0/md/sync_action', 'check');
+    // The timer's runs, closer together: the check ends within about 15 s.
     for (let deadline = Date.now() + RECORDED_WITHIN_MS; !existsSync(file); await sleep(2000)) {
         if (Date.now() > deadline) throw new Error('the recorder wrote no operation in 3 minutes');
         execFileSync('sh', [RECORDER, env.sim.sysRoot, env.sim.procRoot, state, '50']);

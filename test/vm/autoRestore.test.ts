@@ -49,9 +49,14 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     await waitForGuest('the waiter\'s first samples', async () =>
         (await vm.guest.run(`[ -s ${VM_STATE_DIR}/auto-restore/md0.history ]`)).code === 0, 30000);
 
-    // A restart: idle for a moment, then md resumes the resync. The waiter must not fire on it.
+    // A restart: idle for a moment, then md resumes the resync. The waiter must not fire on it: it
+    // fires after 3 idle polls in a row, and writes a history line on each poll that sees the sync
+    // run, so 3 more lines after the restart mean 3 polls that saw it running again (not a wait of
+    // a fixed time, which a loaded machine's slower polls could outlast).
+    const historyLines = async () => Number((await vm.guest.runOk(`wc -l < ${VM_STATE_DIR}/auto-restore/md0.history`)).trim());
+    const before = await historyLines();
     await vm.guest.runOk('echo idle > /sys/block/md0/md/sync_action');
-    await sleep(20000);
+    await waitForGuest('3 polls of the waiter after the restart', async () => await historyLines() >= before + 3, 90000);
     expect(await guestValue('/sys/block/md0/md/sync_action')).toBe('resync');
     expect(await guestValue('/proc/sys/dev/raid/speed_limit_max')).toBe('1953');
     expect((await vm.guest.run(`[ -e ${VM_STATE_DIR}/auto-restore/md0.armed ]`)).code).toBe(0);

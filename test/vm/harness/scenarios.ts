@@ -51,7 +51,14 @@ export function waitForProgress(guest: GuestControl, name: string, atLeastKiB = 
 /** The array's card, and (when `sync` is true) its sync section, rendered. */
 export async function waitForCard(page: Page, name: string, sync: boolean): Promise<void> {
     const card = arrayCard(page, name);
-    await card.waitFor({ timeout: 60000 });
+    try {
+        await card.waitFor({ timeout: 60000 });
+    } catch (err) {
+        // What the page shows instead (an error, an empty list, nothing at all) says where to look.
+        const shown = await page.evaluate(() => document.body?.innerText ?? '(no body)').catch(e => `(no answer: ${e})`);
+        (err as Error).message += `\nthe page shows: ${JSON.stringify(shown.slice(0, 500))}`;
+        throw err;
+    }
     if (sync)
         await card.locator('.raidtune-sync').waitFor({ timeout: 30000 });
 }

@@ -9,7 +9,7 @@
 //         const { page } = await vm.openPage();          // the bare plugin page, from the guest
 //         await page.locator('#array-md0').waitFor();
 //     });
-import { readFileSync } from 'node:fs';
+import { readFileSync, statfsSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
 import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
@@ -66,9 +66,11 @@ exit 0
 
 /**
  * What a page's problems may come from beyond the page: the tier's session lost (globalSetup
- * writes why) and the end of the guest bridge's log (its exits, its stderr).
+ * writes why), the end of the guest bridge's log (its exits, its stderr), the host's free memory
+ * and /dev/shm (the guests' disks and Chromium's shared memory live there), and what each page
+ * showed.
  */
-function sessionReport(runDir: string): string {
+async function problemReport(runDir: string, pages: RecordedPage[]): Promise<string> {
     const read = (file: string) => {
         try {
             return readFileSync(file, 'utf8');
@@ -78,7 +80,14 @@ function sessionReport(runDir: string): string {
     };
     const lost = read(sessionLostFile(runDir));
     const bridgeLog = (read(`${runDir}/share/bridge.log`) ?? '(no bridge log)').split('\n').slice(-15).join('\n');
-    return `\n\nthe tier's cockpit session: ${lost ?? 'not lost'}\nthe guest bridge's log (last lines):\n${bridgeLog}`;
+    const available = /^MemAvailable:\s+(\d+)/m.exec(read('/proc/meminfo') ?? '')?.[1];
+    const shm = statfsSync('/dev/shm');
+    const shown = await Promise.all(pages.map(p => p.page.evaluate(() => document.body?.innerText ?? '(no body)')
+        .then(text => text.slice(0, 300), err => `(no answer: ${(err as Error).message.split('\n')[0]})`)));
+    return `\n\nthe tier's cockpit session: ${lost ?? 'not lost'}\nthe guest bridge's log (last lines):\n${bridgeLog}` +
+        `\nthe host: MemAvailable ${available} KiB, /dev/shm ${Math.round(shm.bavail * shm.bsize / 2 ** 20)} of ` +
+        `${Math.round(shm.blocks * shm.bsize / 2 ** 20)} MiB free` +
+        shown.map((text, i) => `\npage ${i + 1} shows: ${JSON.stringify(text)}`).join('');
 }
 
 export const timings = process.env.RAIDTUNE_TIMINGS === '1';
@@ -129,7 +138,7 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
             for (const page of opened)
                 await page.expectNoProblems();
         } catch (err) {
-            (err as Error).message += sessionReport(info.runDir);
+            (err as Error).message += await problemReport(info.runDir, opened);
             throw err;
         } finally {
             await Promise.all(opened.map(p => p.close()));

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
+import { recordChannels } from './channelRecord';
 import { chromiumProcesses, describeRendering, producesFrames, type ChromiumProcess } from './frames';
 import { tagEnv } from './proc';
 import { cockpitUnderTest, type CockpitInstall } from './versions';
@@ -208,6 +209,7 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
             record({ kind: 'pageerror', text: error.stack || String(error), url: page.url() });
         });
         page.on('crash', () => record({ kind: 'crash', text: 'the page crashed', url: page.url() }));
+        recordChannels(page);
 
         let loadMs = 0;
         if (url) {

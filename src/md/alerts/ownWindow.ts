@@ -81,10 +81,15 @@ export function windowEndWrites(window: OpenWindowLimits, now: (path: string) =>
     const kept: [string, string][] = [];
     for (const [path, before] of window.before) {
         const value = now(path);
-        if (value !== null && valueAfterWindow(window, path, value) === value && value !== before) kept.push([limitName(path), value]);
-        else back.push([limitName(path), before]);
+        const keeps = value !== null && value !== before && valueAfterWindow(window, path, value) === value;
+        (keeps ? kept : back).push([limitName(path), keeps ? value : before]);
     }
     return { back, kept };
+}
+
+/** What the open window's end will do, from the limits as the page last read them; null: no window is open. */
+export function openWindowEnd(host: HostModel): WindowEndWrites | null {
+    return host.windowLimitsInForce && windowEndWrites(host.windowLimitsInForce, path => globalLimitNow(host, path));
 }
 
 /**

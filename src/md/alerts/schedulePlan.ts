@@ -241,7 +241,8 @@ function ownWindowFiles(state: MonitorState, input: ScheduleInput):
     const limitsSetting = msg(N_('the check window\'s limits in $0'), windowLimitsPath(state));
     const limitsText = preset === null ? null : own.windowLimitsText(preset);
     files.push(fileStep(state, WINDOW_LIMITS_FILE, limitsSetting, limitsText));
-    return { files, window: opens === null ? null : { startMinutes: opens, minutes: hours.value as number, limits: preset !== null } };
+    if (opens === null) return { files, window: null };
+    return { files, window: { startMinutes: opens, minutes: hours.value as number, limits: preset !== null } };
 }
 
 /** The calendar the scheduler's timer will follow after the change ('' keeps the one systemd holds); null: no timer. */

@@ -82,7 +82,8 @@ export function schedulerStart(cron: string | null, timerSpec: string | null, an
     SchedulerStart | 'waiting' | null {
     if (timerSpec !== null) {
         if (!answer || answer.spec !== timerSpec) return 'waiting';
-        return answer.error || !answer.clockMinutes.length ? null : { minutes: answer.clockMinutes, schedule: timerSpec };
+        if (answer.error || !answer.clockMinutes.length) return null;
+        return { minutes: answer.clockMinutes, schedule: timerSpec };
     }
     const minutes = cron === null ? null : cronClockMinutes(cron);
     return minutes ? { minutes, schedule: `cron: ${cron}` } : null;

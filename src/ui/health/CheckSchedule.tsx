@@ -137,7 +137,8 @@ function WindowLimitsInForce({ end }: { end: WindowEndWrites }) {
 }
 
 /** The timer's calendar a scheduler checked against raidtune's window follows (only raid-check's has one). */
-function ownWindowTimerSpec(state: MonitorState, schedules: readonly ScheduledCheck[], kept: OwnWindow | null): string | null {
+function ownWindowTimerSpec(state: MonitorState, schedules: readonly ScheduledCheck[], kept: OwnWindow | null):
+    string | null {
     if (!kept?.on) return null;
     const timers = schedules.filter(s => s.enabled && s.scheduler !== 'mdcheck').map(s => scheduleTimer(state, s.scheduler));
     const timer = timers.find((t): t is string => t !== null);

@@ -4,8 +4,8 @@
 // removes it (values checked first, nothing planned on a bad one), and its undo.
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import {
-    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, valueAfterWindow, windowEnd, windowEndNotes, windowEndWrites,
-    windowLimitsInForce, windowLimitsPreset, windowLimitsText,
+    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, valueAfterWindow, windowEnd, windowEndNotes,
+    windowEndWrites, windowLimitsInForce, windowLimitsPreset, windowLimitsText,
 } from '../../../../src/md/alerts/ownWindow';
 import { msg } from '../../../../src/md/message';
 import { splitCheck } from '../../../../src/md/alerts/checkWindow';

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Applying a plan, as the change dialog does it, apart from any component: read again the values
 // the plan replaces (a change made elsewhere since the dialog opened stops it), record the
-// originals in the restore journal (with the armed automatic restores following it), write the
+// originals in the restore journal (with the armed automatic restores following it; a limit an
+// open check window holds is recorded with the value it goes back to then), write the
 // steps under the plan record, and undo what a failed apply already did. The dialog renders the
 // phases and dispatches these.
 
@@ -13,6 +14,8 @@ import {
     changedSinceOpened, filesChangedSinceOpened, filesToRecheck, pathsToRecheck, type ChangedSinceOpened,
 } from '../md/openedValues';
 import { invertSteps, type Plan, type Step } from '../md/plan';
+import { valueAfterWindow, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from '../md/alerts/ownWindow';
+import type { OpenWindowLimits } from '../md/modelTypes';
 
 export interface ApplyRequest {
     config: HostConfig;
@@ -49,12 +52,22 @@ export async function reopenedPlan(plan: Plan): Promise<Plan> {
     return { ...plan, steps: plan.steps.map(s => (s.kind === 'edit-file' ? { ...s, opened: texts.get(s.path) ?? null } : s)) };
 }
 
+/** An open check window's limits as the host holds them now (the page's last read may be 10 s old). */
+async function readOpenWindow(config: HostConfig): Promise<OpenWindowLimits | null> {
+    const [armed, held] = await Promise.all([WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD]
+        .map(name => readHostFile(`${config.stateDir}/${name}`, 'try').catch(() => null)));
+    return windowLimitsInForce(armed ?? undefined, held ?? undefined);
+}
+
 /** Writes `writing` (the plan's steps, or them rebased on the values found), recording first when asked. */
 export async function writePlan(request: ApplyRequest, writing: Step[]): Promise<ApplyResult> {
     const { config, plan } = request;
     const follow = (updated: Journal) => armedFollowSteps(updated, request.armed, config);
-    const record = async (p: Plan) => stepsWithJournal({ ...p, steps: writing }, await readJournal(config),
-        config.stateDir, new Date().toISOString(), follow);
+    const record = async (p: Plan) => {
+        const [journal, window] = await Promise.all([readJournal(config), readOpenWindow(config)]);
+        return stepsWithJournal({ ...p, steps: writing }, journal, config.stateDir, new Date().toISOString(), follow,
+            (path, from) => valueAfterWindow(window, path, from));
+    };
     const all = plan && request.recordOriginals && !request.steps ? await record(plan) : writing;
     return plan ? applyRecorded(config, plan.title, writing, all) : applySteps(config, all);
 }

@@ -14,7 +14,7 @@
 import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
-import { WINDOW_LIMITS_ARMED } from '../md/alerts/ownWindow';
+import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD } from '../md/alerts/ownWindow';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 
@@ -68,10 +68,10 @@ export const PROCESS_NAMES = '[0-9]*/comm';
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
  * journal, the record of a plan being applied (src/md/planRecord.ts), and the armed automatic
  * restores with their waiters' history (src/md/waiterScript.ts), the guided repairs (src/md/repairFlow.ts),
- * the values a check window's end writes back (src/md/alerts/ownWindow.ts).
+ * the values a check window's end writes back and those it wrote (src/md/alerts/ownWindow.ts).
  */
 export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history',
-    `${REPAIR_FLOW_DIR}/*.json`, WINDOW_LIMITS_ARMED] as const;
+    `${REPAIR_FLOW_DIR}/*.json`, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD] as const;
 
 /**
  * The history of sync operations (src/md/history.ts; canonical paths /raidtune-history/NAME), at

@@ -11,6 +11,7 @@ import { _, fmt } from './i18n';
 import { testAlertArgv } from '../md/alerts/alertsPlan';
 import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import { parseCalendarIterations } from '../md/alerts/checkWindow';
+import { parseCalendarClockMinutes } from '../md/alerts/windowStart';
 import { HISTORY_TIMER } from '../md/history';
 import {
     CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, OWN_WINDOW_TIMERS, parseMonitorRead, SCHEDULE_FILES,
@@ -72,17 +73,25 @@ export async function sendTestAlert(config: HostConfig, state: MonitorState): Pr
     }
 }
 
+/** How many runs of a calendar spec are read for the times of day it starts at (a weekly or daily spec has one). */
+const CLOCK_ITERATIONS = 16;
+
 /**
  * systemd's own reading of a calendar spec (`systemd-analyze calendar`, the same parser the timer
- * uses): its message when it refuses the spec, else the next time it would run.
+ * uses): its message when it refuses the spec, else the next time it would run and the times of
+ * day of its next runs.
  */
 export async function checkCalendar(spec: string): Promise<CalendarAnswer> {
     try {
-        const output = await cockpitApi().spawn(['systemd-analyze', 'calendar', '--', spec], { err: 'message', environ: ['LC_ALL=C'] });
+        const argv = ['systemd-analyze', 'calendar', `--iterations=${CLOCK_ITERATIONS}`, '--', spec];
+        const output = await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C'] });
         const field = (name: string) => new RegExp(`^\\s*${name}: (.*)$`, 'm').exec(output)?.[1] ?? null;
-        return { spec, error: null, nextElapse: field('Next elapse'), normalized: field('Normalized form') };
+        return {
+            spec, error: null, nextElapse: field('Next elapse'), normalized: field('Normalized form'),
+            clockMinutes: parseCalendarClockMinutes(output),
+        };
     } catch (error) {
-        return { spec, error: reason(error), nextElapse: null, normalized: null };
+        return { spec, error: reason(error), nextElapse: null, normalized: null, clockMinutes: [] };
     }
 }
 

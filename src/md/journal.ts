@@ -33,13 +33,21 @@ export function parseJournal(text: string | null | undefined): Journal | null {
     }
 }
 
+/**
+ * What an attribute's original is, from the value it has before the change: the value itself, or,
+ * while something holds it only for a time (an open check window: ownWindow.ts's valueAfterWindow),
+ * the value it goes back to then. A temporary value is never the one to restore.
+ */
+export type OriginalOf = (path: string, from: string) => string;
+
 /** The journal with the originals of the attributes these steps change added (first seen wins). */
-export function recordOriginals(journal: Journal | null, steps: readonly Step[], now: string): Journal {
+export function recordOriginals(journal: Journal | null, steps: readonly Step[], now: string,
+    originalOf: OriginalOf = (_path, from) => from): Journal {
     const entries = [...(journal?.entries ?? [])];
     const known = new Set(entries.map(e => e.path));
     for (const step of steps) {
         if (step.kind !== 'write-attribute' || step.from === null || known.has(step.path)) continue;
-        entries.push({ path: step.path, original: step.from, setting: step.setting });
+        entries.push({ path: step.path, original: originalOf(step.path, step.from), setting: step.setting });
         known.add(step.path);
     }
     return { version: 1, createdAt: journal?.createdAt ?? now, entries };
@@ -67,8 +75,8 @@ export function restorePlan(journal: Journal): Plan {
  * (the armed automatic restores' copies of it, src/md/autoRestore.ts), also before the first change.
  */
 export function stepsWithJournal(plan: Plan, journal: Journal | null, stateDir: string, now: string,
-    alongGrowth: (updated: Journal) => Step[] = () => []): Step[] {
-    const updated = recordOriginals(journal, plan.steps, now);
+    alongGrowth: (updated: Journal) => Step[] = () => [], originalOf?: OriginalOf): Step[] {
+    const updated = recordOriginals(journal, plan.steps, now, originalOf);
     if (updated.entries.length === (journal?.entries.length ?? 0)) return plan.steps;
     return [journalWrite(stateDir, serializeJournal(updated), journal), ...alongGrowth(updated), ...plan.steps];
 }

@@ -4,7 +4,7 @@
 
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
-import { WINDOW_LIMITS_ARMED, windowLimitsInForce } from './alerts/ownWindow';
+import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from './alerts/ownWindow';
 import { HISTORY_ROOT, parseSyncHistory } from './history';
 import { parseRepairFlows } from './repairFlowRecord';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
@@ -119,7 +119,8 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
         persisted: parsePersisted(snapshot.files.get(SYSCTL_SNAPSHOT_PATH), snapshot.files.get(UDEV_SNAPSHOT_PATH),
             snapshot.files.get(MODULES_LOAD_SNAPSHOT_PATH)),
         autoRestore: parseAutoRestore(filesUnder(snapshot, 'raidtune-state')),
-        windowLimitsInForce: windowLimitsInForce(snapshot.files.get(`/raidtune-state/${WINDOW_LIMITS_ARMED}`)),
+        windowLimitsInForce: windowLimitsInForce(snapshot.files.get(`/raidtune-state/${WINDOW_LIMITS_ARMED}`),
+            snapshot.files.get(`/raidtune-state/${WINDOW_LIMITS_HELD}`)),
         history: parseSyncHistory(filesUnder(snapshot, HISTORY_ROOT)),
         planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
         repairFlows: parseRepairFlows(filesUnder(snapshot, 'raidtune-state')),

@@ -178,8 +178,8 @@ export interface HostModel {
     persisted: PersistedSettings;
     /** Arrays with an automatic restore armed on the host, and the history their waiters kept. */
     autoRestore: Map<string, ArmedRestore>;
-    /** The limits an open check window replaced ("path", value before), written back at its end; null: none. */
-    windowLimitsInForce: [string, string][] | null;
+    /** The limits an open check window replaced (written back at its end) and wrote; null: none. */
+    windowLimitsInForce: OpenWindowLimits | null;
     /** The sync operations the host's recorder kept, per array (src/md/history.ts). */
     history: SyncHistory;
     /** The plan being applied, or one cut short (src/md/planRecord.ts); null when none. */
@@ -189,6 +189,14 @@ export interface HostModel {
     /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
     systemd: boolean;
     problems: string[];
+}
+
+/** The limits of an open check window (src/md/alerts/ownWindow.ts): what its end writes back, and what it wrote. */
+export interface OpenWindowLimits {
+    /** ("path", value before the window), in the order its end writes them. */
+    before: [string, string][];
+    /** path -> the value the window wrote; null where its start did not say (an older version's). */
+    held: ReadonlyMap<string, string> | null;
 }
 
 /**

@@ -9,7 +9,9 @@
 // The times are the timers' calendars, set by raidtune's drop-ins as the other timers' are
 // (schedulePlan.ts); the limits are /etc/raidtune/check-window-limits, which the tool reads.
 
-import { N_ } from '../message';
+import { msg, N_, type Message } from '../message';
+import type { HostModel, OpenWindowLimits } from '../modelTypes';
+import type { Step } from '../plan';
 import { GLOBAL_SETTINGS } from '../settings/registry';
 import { PRESET_NAMES, PRESETS, type PresetName } from '../tuning/presets';
 import { fieldError, type Parsed } from '../validate';
@@ -23,10 +25,91 @@ import { dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_
  */
 export const WINDOW_LIMITS_ARMED = 'check-window/limits.armed';
 
-/** The limits an open window replaced, as its end will write them back; null when none are in force. */
-export function windowLimitsInForce(text: string | undefined): [string, string][] | null {
-    if (text === undefined) return null;
-    return parseArmedFile(text);
+/**
+ * The values an open window wrote at its start, as the kernel read them back (the tool's
+ * limits.held, same format): its end keeps a limit that no longer holds one, as changed meanwhile.
+ */
+export const WINDOW_LIMITS_HELD = 'check-window/limits.held';
+
+/** The limits an open window replaced and wrote; null when none are in force. */
+export function windowLimitsInForce(armed: string | undefined, held?: string): OpenWindowLimits | null {
+    if (armed === undefined) return null;
+    return { before: parseArmedFile(armed), held: held === undefined ? null : new Map(parseArmedFile(held)) };
+}
+
+/**
+ * What a limit will be once the open window has closed, if it is `now` until then: the value from
+ * before the window while it holds the window's own (the end writes that back; also where the start
+ * did not say what it wrote), else `now`, which the end keeps. A limit the window does not hold: `now`.
+ */
+export function valueAfterWindow(window: OpenWindowLimits | null, path: string, now: string): string {
+    const before = window?.before.find(([p]) => p === path)?.[1];
+    if (before === undefined) return now;
+    const held = window?.held?.get(path);
+    return held === undefined || held === now ? before : now;
+}
+
+const limitName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
+
+/** What an open window's end will do: ("name", value) written back, and kept as changed since it opened. */
+export interface WindowEndWrites {
+    back: [string, string][];
+    kept: [string, string][];
+}
+
+/** A system-wide limit's value as the page last read it, by its path; null when not known. */
+export function globalLimitNow(host: HostModel, path: string): string | null {
+    const setting = Object.values(GLOBAL_SETTINGS).find(s => s.path === path);
+    const value = setting?.live(host);
+    return value === undefined || value === null ? null : String(value);
+}
+
+/** The system-wide speed limits in force outside the window (once an open one has closed), as text. */
+export function limitsOutsideWindow(host: HostModel): string {
+    return [GLOBAL_SETTINGS.speedMin.path, GLOBAL_SETTINGS.speedMax.path].map(path => {
+        const now = globalLimitNow(host, path);
+        return `${limitName(path)} ${now === null ? '?' : valueAfterWindow(host.windowLimitsInForce, path, now)} KiB/s`;
+    }).join(', ');
+}
+
+/**
+ * What the open window's end will do to each limit it holds, given the values they have now
+ * (null: not known): write the value from before back, or keep a value changed since it opened.
+ */
+export function windowEndWrites(window: OpenWindowLimits, now: (path: string) => string | null): WindowEndWrites {
+    const back: [string, string][] = [];
+    const kept: [string, string][] = [];
+    for (const [path, before] of window.before) {
+        const value = now(path);
+        const keeps = value !== null && value !== before && valueAfterWindow(window, path, value) === value;
+        (keeps ? kept : back).push([limitName(path), keeps ? value : before]);
+    }
+    return { back, kept };
+}
+
+/** What the open window's end will do, from the limits as the page last read them; null: no window is open. */
+export function openWindowEnd(host: HostModel): WindowEndWrites | null {
+    return host.windowLimitsInForce && windowEndWrites(host.windowLimitsInForce, path => globalLimitNow(host, path));
+}
+
+/**
+ * What a plan's writes of limits an open window holds will come to when it closes, said before
+ * Apply: kept, or (a value equal to the window's own, which its end cannot tell from its own) the
+ * value from before written back.
+ */
+export function windowEndNotes(window: OpenWindowLimits | null, steps: readonly Step[]): Message[] {
+    if (!window) return [];
+    return steps.flatMap(step => {
+        if (step.kind !== 'write-attribute') return [];
+        const before = window.before.find(([p]) => p === step.path)?.[1];
+        if (before === undefined) return [];
+        const after = valueAfterWindow(window, step.path, step.to);
+        return after === step.to
+            ? [msg(N_('A check window is open: $0 stays at $1 when it closes (its end writes back only the limits still at the window\'s own values).'),
+                limitName(step.path), step.to)]
+            : [msg(N_('A check window is open and holds $0 at $1 too: when it closes, it writes back $2.'),
+                limitName(step.path), step.to, after)];
+    });
 }
 
 /** Writes the limits from before back and forgets paused checks (the tool's `off`). */

@@ -19,13 +19,14 @@ import type { LineEdit } from '../lineEdit';
 import { invertStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
 import { fieldError, type Parsed } from '../validate';
-import { autocheckOn, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
+import { autocheckOn, checkSchedules, shellVariables, type CheckAction, type Scheduler } from './checkSchedule';
 import {
     dropInSetting, dropInValues, OWN_WINDOW_TIMERS, raidtuneDropIn, unitOf, WINDOW_LIMITS_FILE, windowLimitsPath,
     type MonitorState,
 } from './monitor';
 import * as checkWindow from './checkWindow';
 import * as own from './ownWindow';
+import { schedulerStart, windowStartVerdict, type DailyWindow, type WindowStartVerdict } from './windowStart';
 
 export type ScheduleField = 'calendar' | 'checkDevs' | 'repairDevs' | 'skipDevs' | 'window' | 'windowStart' | 'windowLimits';
 
@@ -58,6 +59,8 @@ export interface CalendarAnswer {
     nextElapse: string | null;
     /** The spec as systemd writes it back (what `systemctl show` prints as the timer's OnCalendar). */
     normalized: string | null;
+    /** The times of day of its next runs (minutes, the host's clock; windowStart.ts). */
+    clockMinutes: number[];
 }
 
 /** The timer whose calendar each scheduler's dialog sets (checkarray runs from cron: none). */
@@ -214,10 +217,10 @@ const HOURS_OPEN = N_('Enter the hours the window stays open, from $0 to $1 (suc
 
 /**
  * raidtune's own window: a drop-in on each edge's timer and the limits file (all removed when the
- * start is empty), and whether its timers are to run.
+ * start is empty), and the window asked for (null: none).
  */
 function ownWindowFiles(state: MonitorState, input: ScheduleInput):
-    { errors: Errors } | { files: (WriteFileStep | null)[]; on: boolean } {
+    { errors: Errors } | { files: (WriteFileStep | null)[]; window: DailyWindow & { limits: boolean } | null } {
     const start = own.parseWindowStart(input.windowStart);
     const hours = checkWindow.parseWindowInput(input.window, HOURS_OPEN);
     const limits = own.parseWindowLimits(input.windowLimits);
@@ -238,14 +241,38 @@ function ownWindowFiles(state: MonitorState, input: ScheduleInput):
     const limitsSetting = msg(N_('the check window\'s limits in $0'), windowLimitsPath(state));
     const limitsText = preset === null ? null : own.windowLimitsText(preset);
     files.push(fileStep(state, WINDOW_LIMITS_FILE, limitsSetting, limitsText));
-    return { files, on: opens !== null };
+    if (opens === null) return { files, window: null };
+    return { files, window: { startMinutes: opens, minutes: hours.value as number, limits: preset !== null } };
+}
+
+/** The calendar the scheduler's timer will follow after the change ('' keeps the one systemd holds); null: no timer. */
+export function startSpec(state: MonitorState, scheduler: Scheduler, input: ScheduleInput): string | null {
+    const timer = scheduleTimer(state, scheduler);
+    if (!timer) return null;
+    return parseCalendarInput(input.calendar).value || unitOf(state, timer)?.calendar || null;
+}
+
+/**
+ * The check's start against raidtune's window as the dialog has them (windowStart.ts): null when
+ * there is no window or no check; 'waiting' until systemd has read the timer's calendar.
+ * `limitsOutside`: the limits in force outside the window, as text.
+ */
+export function windowStartCheck(state: MonitorState, scheduler: Scheduler, input: ScheduleInput,
+    answer: CalendarAnswer | null, limitsOutside: string): WindowStartVerdict | 'waiting' | null {
+    if (scheduler === 'mdcheck' || !input.enabled || !own.ownWindowInstalled(state)) return null;
+    const files = ownWindowFiles(state, input);
+    if ('errors' in files || !files.window) return null;
+    const cron = checkSchedules(state).find(s => s.scheduler === scheduler)?.cron ?? null;
+    const start = schedulerStart(cron, startSpec(state, scheduler, input), answer);
+    if (start === 'waiting') return start;
+    return windowStartVerdict(scheduler, start, files.window, { limitsOutside, windowLimits: files.window.limits });
 }
 
 /** A step that writes a whole file raidtune owns (a drop-in) or edits lines of the host's own. */
 type FileStep = WriteFileStep | EditFileStep;
 
 type Checked = { errors: Errors }
-    | { files: (FileStep | null)[]; calendar: string | null; ownWindowOn: boolean | null };
+    | { files: (FileStep | null)[]; calendar: string | null; ownWindowOn: boolean | null; warnings: Message[] };
 
 /** The calendar's drop-in step, or why there is none yet (null answer: the host was not asked yet). */
 function calendarStep(state: MonitorState, timer: string, input: string, answer: CalendarAnswer | null):
@@ -264,8 +291,9 @@ function calendarStep(state: MonitorState, timer: string, input: string, answer:
 }
 
 function checkedFiles(state: MonitorState, scheduler: Scheduler, input: ScheduleInput, arrays: readonly string[],
-    answer: CalendarAnswer | null): Checked | null {
+    answer: CalendarAnswer | null, limitsOutside: string): Checked | null {
     const errors: Errors = {};
+    const warnings: Message[] = [];
     const files: (FileStep | null)[] = [];
     let ownWindowOn: boolean | null = null;
     if (scheduler === 'raid-check') {
@@ -297,9 +325,13 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
         if ('errors' in window) Object.assign(errors, window.errors);
         else {
             files.push(...window.files);
-            ownWindowOn = window.on;
+            ownWindowOn = window.window !== null;
         }
     }
+    // A window the check does not start in is refused: it would bound nothing (windowStart.ts).
+    const start = windowStartCheck(state, scheduler, input, answer, limitsOutside);
+    if (start !== null && start !== 'waiting' && start.kind === 'outside') errors.windowStart = start.note;
+    if (start !== null && start !== 'waiting' && start.kind === 'unknown') warnings.push(start.note);
     const timer = scheduleTimer(state, scheduler);
     let waiting = false;
     if (timer) {
@@ -309,7 +341,7 @@ function checkedFiles(state: MonitorState, scheduler: Scheduler, input: Schedule
         else files.push(calendar.step);
     }
     if (Object.values(errors).some(Boolean)) return { errors };
-    return waiting ? null : { files, calendar: timer, ownWindowOn };
+    return waiting || start === 'waiting' ? null : { files, calendar: timer, ownWindowOn, warnings };
 }
 
 /**
@@ -348,9 +380,12 @@ export function schedulePlanTitle(scheduler: Scheduler): Message {
  * calendar spec typed.
  */
 export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: ScheduleInput,
-    context: { arrays: readonly string[]; calendar: CalendarAnswer | null; systemctl: string; timerEnabled: boolean }):
-    PlanResult<ScheduleField> {
-    const checked = checkedFiles(state, scheduler, input, context.arrays, context.calendar);
+    context: {
+        arrays: readonly string[]; calendar: CalendarAnswer | null; systemctl: string; timerEnabled: boolean;
+        /** The limits in force outside the window, as text (ownWindow.ts's limitsOutsideWindow); '?' when not given. */
+        limitsOutside?: string;
+    }): PlanResult<ScheduleField> {
+    const checked = checkedFiles(state, scheduler, input, context.arrays, context.calendar, context.limitsOutside ?? '?');
     if (checked === null) return { errors: {} };
     if ('errors' in checked) return { errors: checked.errors };
     const files = checked.files.filter((s): s is FileStep => s !== null);
@@ -372,6 +407,7 @@ export function schedulePlan(state: MonitorState, scheduler: Scheduler, input: S
     steps.push(...ownWindowTimerSteps(state, checked.ownWindowOn, files, systemctl));
     const warnings = scheduler === 'raid-check' && input.enabled && unitOf(state, 'raid-check.timer')?.activeState !== 'active'
         ? [msg(N_('raid-check.timer does not run: ENABLED=yes alone starts no check.'))] : [];
+    warnings.push(...checked.warnings);
     return { plan: { title: schedulePlanTitle(scheduler), steps }, warnings };
 }
 

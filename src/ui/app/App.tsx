@@ -22,6 +22,7 @@ import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
 import { memoLast } from '../../md/memo';
 import { lastCheckSpeed } from '../../md/alerts/checkWindow';
+import { limitsOutsideWindow, openWindowEnd } from '../../md/alerts/ownWindow';
 import { historyOf } from '../../md/history';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
@@ -112,7 +113,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
             {model?.mdAvailable && (
                 <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
-                    windowLimitsInForce={model.windowLimitsInForce} />
+                    openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
             )}
             {model && (model.arrays.length === 0
                 ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>

@@ -18,13 +18,14 @@ import { readMonitorState } from '../../host/monitorAlerts';
 import { useHostConfig } from '../common/HostContext';
 import { checkSchedules, type CheckAction, type ScheduledCheck, type Scheduler } from '../../md/alerts/checkSchedule';
 import { windowLimitsPath, type MonitorState } from '../../md/alerts/monitor';
-import { clockText, ownWindow, windowEnd, type OwnWindow } from '../../md/alerts/ownWindow';
+import { clockText, ownWindow, windowEnd, type OwnWindow, type WindowEndWrites } from '../../md/alerts/ownWindow';
 import { presetLabel } from '../tuning/presetLabels';
 import { checkWindow, wholeCheck, type CheckSpeed, type CheckWindow } from '../../md/alerts/checkWindow';
 import { splitRuns, splitWindow, type SplitWindow } from '../../md/alerts/splitWindow';
 import {
-    dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle,
+    currentCalendar, dropInNotLoaded, dropInSpec, scheduleTimer, scheduleUndo, schedulePlanTitle, type CalendarAnswer,
 } from '../../md/alerts/schedulePlan';
+import { schedulerStart, windowStartVerdict, type WindowStartVerdict } from '../../md/alerts/windowStart';
 import type { Plan } from '../../md/plan';
 
 // The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.
@@ -47,17 +48,25 @@ function whenText(schedule: ScheduledCheck): string {
     return schedule.cron ? fmt(_('cron: $0'), schedule.cron) : _('unknown');
 }
 
+/** The check's start against raidtune's window, where the window is on (null: it is not, or the check does not run). */
+type StartVerdict = WindowStartVerdict | 'waiting' | null;
+
 /**
  * The window beside the next run: mdcheck's (a check longer than that goes on at the next runs), or
- * elsewhere raidtune's own (a check goes on only while it is open, with its limits).
+ * elsewhere raidtune's own (a check goes on only while it is open, with its limits), said so only
+ * where the check starts inside it.
  */
 function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, kept: OwnWindow | null,
-    limitsPath: string): string {
+    start: StartVerdict, limitsPath: string): string {
     const when = whenText(schedule);
     if (!schedule.enabled) return when;
     if (schedule.scheduler === 'mdcheck') return window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
-    if (!kept?.on) return when;
-    const hours = fmt(_('$0, checking only from $1 to $2'), when, clockText(kept.startMinutes), windowEnd(kept));
+    if (!kept?.on || start === null) return when;
+    const [opens, closes] = [clockText(kept.startMinutes), windowEnd(kept)];
+    if (start === 'waiting') return fmt(_('$0, check window from $1 to $2'), when, opens, closes);
+    if (start.kind === 'outside') return fmt(_('$0, starting at $1, outside the check window from $2 to $3'), when, clockText(start.at), opens, closes);
+    if (start.kind === 'unknown') return fmt(_('$0, check window from $1 to $2 (when the check starts is not known)'), when, opens, closes);
+    const hours = fmt(_('$0, checking only from $1 to $2'), when, opens, closes);
     const limits = kept.limits;
     if (limits === null) return hours;
     return fmt(_('$0, with the limits of $1'), hours, limits === 'other' ? limitsPath : presetLabel(limits));
@@ -87,12 +96,12 @@ interface SplitContext {
     lastChecks: ReadonlyMap<string, CheckSpeed | null>;
 }
 
-const columns = (window: CheckWindow | null, kept: OwnWindow | null, split: SplitContext | null,
-    limitsPath: string): Column<Row>[] => [
+const columns = (window: CheckWindow | null, kept: OwnWindow | null, starts: ReadonlyMap<Scheduler, StartVerdict>,
+    split: SplitContext | null, limitsPath: string): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
-    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept, limitsPath) },
+    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept, starts.get(r.schedule.scheduler) ?? null, limitsPath) },
     ...(split ? [{
         title: _('Whole check'),
         cell: (r: Row) => (r.schedule.scheduler === split.split.scheduler && r.schedule.actionFor(r.array)
@@ -109,24 +118,59 @@ function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) 
     );
 }
 
-/** An open window's limits (recorder/raidtune-check-window keeps what they replaced until its end). */
-function WindowLimitsInForce({ before }: { before: [string, string][] }) {
-    const values = before.map(([path, value]) => `${path.slice(path.lastIndexOf('/') + 1)} ${value}`).join(', ');
+const limitsList = (limits: [string, string][]) => limits.map(([name, value]) => `${name} ${value}`).join(', ');
+
+/**
+ * An open window's limits (recorder/raidtune-check-window keeps what they replaced until its end),
+ * and a limit changed since it opened, which its end keeps.
+ */
+function WindowLimitsInForce({ end }: { end: WindowEndWrites }) {
+    const back = end.back.length ? fmt(_('A check window is open: its limits are in force, and its end writes back $0.'), limitsList(end.back))
+        : _('A check window is open.');
     return (
         <StackItem>
-            <Alert isInline isPlain variant="info" id="check-window-limits"
-                title={fmt(_('A check window is open: its limits are in force, and its end writes back $0.'), values)} />
+            <Alert isInline isPlain variant="info" id="check-window-limits" title={back}>
+                {end.kept.length > 0 && fmt(_('Changed since it opened, and kept when it closes: $0.'), limitsList(end.kept))}
+            </Alert>
         </StackItem>
     );
 }
 
-export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsInForce }: {
+/** The timer's calendar a scheduler checked against raidtune's window follows (only raid-check's has one). */
+function ownWindowTimerSpec(state: MonitorState, schedules: readonly ScheduledCheck[], kept: OwnWindow | null):
+    string | null {
+    if (!kept?.on) return null;
+    const timers = schedules.filter(s => s.enabled && s.scheduler !== 'mdcheck').map(s => scheduleTimer(state, s.scheduler));
+    const timer = timers.find((t): t is string => t !== null);
+    return timer ? currentCalendar(state, timer) : null;
+}
+
+/** Each scheduler's start against raidtune's window (windowStart.ts), where it is on and the check runs. */
+function startVerdicts(state: MonitorState, schedules: readonly ScheduledCheck[], kept: OwnWindow | null,
+    answer: CalendarAnswer | null, limitsOutside: string): Map<Scheduler, StartVerdict> {
+    const verdicts = new Map<Scheduler, StartVerdict>();
+    if (!kept?.on) return verdicts;
+    for (const s of schedules) {
+        if (!s.enabled || s.scheduler === 'mdcheck') continue;
+        const timer = scheduleTimer(state, s.scheduler);
+        const start = schedulerStart(s.cron, timer && currentCalendar(state, timer), answer);
+        verdicts.set(s.scheduler, start === 'waiting' ? start
+            : windowStartVerdict(s.scheduler, start, kept, { limitsOutside, windowLimits: kept.limits !== null }));
+    }
+    return verdicts;
+}
+
+export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, limitsOutside }: {
     state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
-    windowLimitsInForce: [string, string][] | null;
+    openWindow: WindowEndWrites | null; limitsOutside: string;
 }) {
     const config = useHostConfig();
     const schedules = checkSchedules(state);
     const window = checkWindow(state);
+    const kept = ownWindow(state);
+    const startAnswer = useCalendarAnswer(ownWindowTimerSpec(state, schedules, kept) ?? '');
+    const starts = startVerdicts(state, schedules, kept, startAnswer, limitsOutside);
+    const outside = [...starts.values()].filter((v): v is WindowStartVerdict => v !== null && v !== 'waiting' && v.kind === 'outside');
     // A whole check over the windows: the check's next start, then the runs that continue it.
     const splitBy = splitWindow(state, schedules);
     const runs = useSplitRuns(splitBy?.startSpec ?? null, splitBy?.continueSpec ?? null);
@@ -183,11 +227,16 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, windowLimitsI
             <CardBody>
                 <Stack hasGutter>
                     {timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />)}
-                    {windowLimitsInForce && <WindowLimitsInForce before={windowLimitsInForce} />}
+                    {openWindow && <WindowLimitsInForce end={openWindow} />}
+                    {outside.map(v => (
+                        <StackItem key={text(v.note)}>
+                            <Alert isInline variant="warning" className="raidtune-window-outside" title={text(v.note)} />
+                        </StackItem>
+                    ))}
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, ownWindow(state), split, windowLimitsPath(state))} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, kept, starts, split, windowLimitsPath(state))} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>

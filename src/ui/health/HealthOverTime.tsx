@@ -8,12 +8,13 @@ import { StackItem } from '../pf';
 import { AlertsCard, type MonitorRead } from './AlertsCard';
 import { CheckSchedule } from './CheckSchedule';
 import type { CheckSpeed } from '../../md/alerts/checkWindow';
+import type { WindowEndWrites } from '../../md/alerts/ownWindow';
 
 // The sync history is not here but below the array cards (App.tsx): ten operations per array would
 // push the arrays, what an admin opens the page for, off the first screen.
-export function HealthOverTime({ monitor: { state, error, reread }, arrays, lastChecks, windowLimitsInForce }: {
+export function HealthOverTime({ monitor: { state, error, reread }, arrays, lastChecks, openWindow, limitsOutside }: {
     monitor: MonitorRead; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>;
-    windowLimitsInForce: [string, string][] | null;
+    openWindow: WindowEndWrites | null; limitsOutside: string;
 }) {
     return (
         <>
@@ -21,7 +22,7 @@ export function HealthOverTime({ monitor: { state, error, reread }, arrays, last
             {state && (
                 <StackItem>
                     <CheckSchedule state={state} arrays={arrays} lastChecks={lastChecks} reread={reread}
-                        windowLimitsInForce={windowLimitsInForce} />
+                        openWindow={openWindow} limitsOutside={limitsOutside} />
                 </StackItem>
             )}
         </>

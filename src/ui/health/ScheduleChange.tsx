@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The dialog that changes one scheduler's periodic check (src/md/alerts/schedulePlan.ts): the core
 // checks every value and builds the plan; the host's `systemd-analyze calendar` reads the calendar
-// spec (asked again whenever the spec changes) and says when it would run next.
+// spec (asked again whenever the spec changes) and says when it would run next, and at which times
+// of day: raidtune's own window is refused when the check starts outside it (windowStart.ts).
 
 import { useState } from 'react';
 import { Content } from '../pf';
@@ -15,12 +16,13 @@ import type { ApplyResult } from '../../host/executor';
 import type { ScheduledCheck } from '../../md/alerts/checkSchedule';
 import type { MonitorState } from '../../md/alerts/monitor';
 import { checkWindow, windowServices } from '../../md/alerts/checkWindow';
-import { ownWindowInstalled } from '../../md/alerts/ownWindow';
+import { limitsOutsideWindow, ownWindowInstalled } from '../../md/alerts/ownWindow';
 import { PRESET_NAMES } from '../../md/tuning/presets';
 import { presetLabel } from '../tuning/presetLabels';
 import {
-    scheduleInput, schedulePlan, scheduleTimer, type ScheduleInput,
+    scheduleInput, schedulePlan, scheduleTimer, startSpec, windowStartCheck, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
+import { text } from '../common/message';
 
 function Choice<T extends string>({ id, label, choices, value, onChange }: {
     id: string; label: string; choices: [T, string][]; value: T; onChange: (value: T) => void;
@@ -39,14 +41,17 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
     state: MonitorState; schedule: ScheduledCheck; arrays: string[];
     onClose: () => void; onApplied: (result: ApplyResult) => void;
 }) {
-    const { config } = useHost();
+    const { config, model } = useHost();
     const { scheduler } = schedule;
     const [input, setInput] = useState<ScheduleInput>(() => scheduleInput(state, scheduler, schedule.enabled));
     const set = <K extends keyof ScheduleInput>(key: K) =>
         (value: ScheduleInput[K]) => setInput(i => ({ ...i, [key]: value }));
-    const answer = useCalendarAnswer(input.calendar);
+    // The calendar the timer will follow: its next run below the field, and when the check starts.
+    const answer = useCalendarAnswer(startSpec(state, scheduler, input) ?? '');
+    const limitsOutside = limitsOutsideWindow(model);
     const result = schedulePlan(state, scheduler, input,
-        { arrays, calendar: answer, systemctl: config.systemctl, timerEnabled: schedule.enabled });
+        { arrays, calendar: answer, systemctl: config.systemctl, timerEnabled: schedule.enabled, limitsOutside });
+    const start = windowStartCheck(state, scheduler, input, answer, limitsOutside);
     const timer = scheduleTimer(state, scheduler);
     const window = checkWindow(state);
     const onOff: ['yes' | 'no', string][] = [['yes', _('Run the check')], ['no', _('Do not run it')]];
@@ -96,6 +101,9 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
                                 <Choice id="schedule-window-limits" label={_('Speed limits while it is open')} value={input.windowLimits}
                                     onChange={set('windowLimits')}
                                     choices={[['', _('as they are')], ...PRESET_NAMES.map(p => [p, presetLabel(p)] as [string, string])]} />
+                                {start !== null && start !== 'waiting' && start.kind === 'inside' && (
+                                    <Content component="p" id="schedule-window-check-start">{text(start.note)}</Content>
+                                )}
                             </>
                         )}
                     </>

@@ -3,7 +3,8 @@
 // exact commands, applied only when the user confirms, then the outcome: what the kernel kept,
 // or which step failed and why, with an offer to undo what was already done. Before writing, the
 // values the plan replaces are read again: when one changed since the dialog opened (another tab,
-// a shell), nothing is written until the user has seen it and confirmed.
+// a shell), nothing is written until the user has seen it and confirmed. A limit an open check
+// window holds gets a word on what the window's end will do with the value written.
 
 import { useState } from 'react';
 import { Alert, Button, CodeBlock, CodeBlockCode, Stack, StackItem } from '../pf';
@@ -15,6 +16,7 @@ import { formatRateWithRaw } from '../../md/format';
 import type { Message } from '../../md/message';
 import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, type Plan, type Step } from '../../md/plan';
+import { windowEndNotes } from '../../md/alerts/ownWindow';
 import { useHost } from '../common/HostContext';
 import { AutomationScript } from './AutomationScript';
 import { text } from '../common/message';
@@ -149,6 +151,11 @@ export function ChangeModal({
                     {changed && <StackItem><ChangedValues changes={changed} /></StackItem>}
                     {!done && toApply.length > 0 && warnings.map(w => (
                         <StackItem key={w.message}><Alert isInline variant="warning" title={text(w)} /></StackItem>
+                    ))}
+                    {!done && windowEndNotes(model.windowLimitsInForce, toApply).map(note => (
+                        <StackItem key={text(note)}>
+                            <Alert isInline isPlain variant="info" className="raidtune-window-end-note" title={text(note)} />
+                        </StackItem>
                     ))}
                     {!done && toApply.length > 0 && (
                         <StackItem>

@@ -128,6 +128,8 @@ describe('the window\'s limits', () => {
     const limit = (name: string) => readFileSync(at(`${RAID}/${name}`), 'utf8').trim();
     const armedPath = () => at('state/check-window/limits.armed');
     const armed = () => (existsSync(armedPath()) ? readFileSync(armedPath(), 'utf8') : null);
+    const heldPath = () => at('state/check-window/limits.held');
+    const held = () => (existsSync(heldPath()) ? readFileSync(heldPath(), 'utf8') : null);
     beforeEach(() => {
         write(`${RAID}/speed_limit_min`, '1000');
         write(`${RAID}/speed_limit_max`, '200000');
@@ -144,6 +146,8 @@ describe('the window\'s limits', () => {
         // The automatic restore's format, last write first.
         const before = '/proc/sys/dev/raid/speed_limit_max\t200000\n/proc/sys/dev/raid/speed_limit_min\t1000\n';
         expect(armed()).toBe(before);
+        // And what it wrote, as read back: the end tells a limit changed meanwhile by it.
+        expect(held()).toBe('/proc/sys/dev/raid/speed_limit_min\t10\n/proc/sys/dev/raid/speed_limit_max\t5000\n');
         // A second start (or an end that never came) keeps the values from before any window.
         expect(edge('start').out).toBe('limits: speed_limit_min 10\nlimits: speed_limit_max 5000');
         expect(armed()).toBe(before);
@@ -153,9 +157,30 @@ describe('the window\'s limits', () => {
             code: 0, err: '',
             out: 'md0: check paused at sector 98304 of 1048576 (9%)\nlimits: speed_limit_max 200000 again\nlimits: speed_limit_min 1000 again',
         });
-        expect([limit('speed_limit_min'), limit('speed_limit_max'), armed()]).toEqual(['1000', '200000', null]);
+        expect([limit('speed_limit_min'), limit('speed_limit_max'), armed(), held()]).toEqual(['1000', '200000', null, null]);
         // Without limits written, end has nothing to write back.
         expect(edge('end')).toEqual({ code: 0, out: '', err: '' });
+    });
+
+    test('a limit changed while the window is open is kept at its end; one still at the window\'s value goes back', () => {
+        write('etc/limits', '/proc/sys/dev/raid/speed_limit_min\t10\n/proc/sys/dev/raid/speed_limit_max\t5000');
+        expect(edge('start').code).toBe(0);
+        // The admin's own minimum, set while the window is open (the page, or sysctl -w).
+        write(`${RAID}/speed_limit_min`, '50000');
+        expect(edge('end')).toEqual({
+            code: 0, err: '',
+            out: 'limits: speed_limit_max 200000 again\nlimits: speed_limit_min 50000 kept: changed while the window was open',
+        });
+        expect([limit('speed_limit_min'), limit('speed_limit_max'), armed(), held()]).toEqual(['50000', '200000', null, null]);
+    });
+
+    test('a window opened by a version that kept no values of its own: every value goes back, as before', () => {
+        write('etc/limits', '/proc/sys/dev/raid/speed_limit_min\t10');
+        expect(edge('start').code).toBe(0);
+        rmSync(heldPath());
+        write(`${RAID}/speed_limit_min`, '50000');
+        expect(edge('end')).toEqual({ code: 0, out: 'limits: speed_limit_min 1000 again', err: '' });
+        expect(limit('speed_limit_min')).toBe('1000');
     });
 
     test('off: the limits from before, and a paused check forgotten (sync_min 0); a resumed one runs on', () => {

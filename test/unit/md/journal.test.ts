@@ -2,6 +2,7 @@
 import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
 import { describePlan, type Step } from '../../../src/md/plan';
+import { valueAfterWindow, windowLimitsInForce } from '../../../src/md/alerts/ownWindow';
 
 const write = (path: string, to: string, from: string | null): Step =>
     ({ kind: 'write-attribute', setting: msg('s'), path, to, from });
@@ -17,6 +18,20 @@ describe('restore journal', () => {
         expect(second.createdAt).toBe('T1');
         expect(describePlan(restorePlan(second))).toBe(
             'echo 256 > /sys/block/md0/md/stripe_cache_size\necho 1000 > /proc/sys/dev/raid/speed_limit_min');
+    });
+
+    test('a limit an open check window holds is recorded with the value it goes back to, never the window\'s (issue #31)', () => {
+        const MIN = '/proc/sys/dev/raid/speed_limit_min';
+        const MAX = '/proc/sys/dev/raid/speed_limit_max';
+        // The window wrote min 100000 and max 5000 over 1000 and 200000; max was changed since (to 8000).
+        const window = windowLimitsInForce(`${MAX}\t200000\n${MIN}\t1000\n`, `${MIN}\t100000\n${MAX}\t5000\n`);
+        const afterWindow = (path: string, from: string) => valueAfterWindow(window, path, from);
+        const journal = recordOriginals(null, [write(MIN, '50000', '100000'), write(MAX, '9000', '8000'),
+            write('/sys/block/md0/md/stripe_cache_size', '4096', '256')], 'T', afterWindow);
+        expect(journal.entries.map(e => [e.path, e.original])).toEqual([
+            [MIN, '1000'], [MAX, '8000'], ['/sys/block/md0/md/stripe_cache_size', '256']]);
+        const steps = stepsWithJournal({ title: msg('t'), steps: [write(MIN, '50000', '100000')] }, null, '/s', 'T', () => [], afterWindow);
+        expect(parseJournal((steps[0] as { content: string }).content)?.entries[0].original).toBe('1000');
     });
 
     test('round-trips through its file and refuses anything odd in it', () => {

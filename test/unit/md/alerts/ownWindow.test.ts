@@ -4,14 +4,15 @@
 // removes it (values checked first, nothing planned on a bad one), and its undo.
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import {
-    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, windowEnd, windowLimitsInForce, windowLimitsPreset,
-    windowLimitsText,
+    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, valueAfterWindow, windowEnd, windowEndNotes,
+    windowEndWrites, windowLimitsInForce, windowLimitsPreset, windowLimitsText,
 } from '../../../../src/md/alerts/ownWindow';
+import { msg } from '../../../../src/md/message';
 import { splitCheck } from '../../../../src/md/alerts/checkWindow';
 import { checkSchedules } from '../../../../src/md/alerts/checkSchedule';
 import { splitRuns, splitWindow } from '../../../../src/md/alerts/splitWindow';
 import { scheduleInput, schedulePlan, scheduleUndo } from '../../../../src/md/alerts/schedulePlan';
-import type { Plan, WriteFileStep } from '../../../../src/md/plan';
+import type { Plan, Step, WriteFileStep } from '../../../../src/md/plan';
 
 const START = 'raidtune-check-window-start.timer';
 const END = 'raidtune-check-window-end.timer';
@@ -46,8 +47,42 @@ test('times of day: HH:MM and the calendar raidtune writes; anything else is ref
 
 test('the limits an open window replaced, as the tool keeps them (the automatic restore\'s format)', () => {
     expect(windowLimitsInForce('/proc/sys/dev/raid/speed_limit_max\t2000000\n/proc/sys/dev/raid/speed_limit_min\t50000\n'))
-        .toEqual([['/proc/sys/dev/raid/speed_limit_max', '2000000'], ['/proc/sys/dev/raid/speed_limit_min', '50000']]);
-    expect(windowLimitsInForce(undefined)).toBeNull();
+        .toEqual({ before: [['/proc/sys/dev/raid/speed_limit_max', '2000000'], ['/proc/sys/dev/raid/speed_limit_min', '50000']], held: null });
+    expect(windowLimitsInForce(undefined, '/proc/sys/dev/raid/speed_limit_min\t10\n')).toBeNull();
+});
+
+describe('a limit changed while a window is open (issue #31)', () => {
+    const MIN = '/proc/sys/dev/raid/speed_limit_min';
+    const MAX = '/proc/sys/dev/raid/speed_limit_max';
+    // Before the window: min 1000, max 200000; the window wrote 100000 and 2000000.
+    const window = windowLimitsInForce(`${MAX}\t200000\n${MIN}\t1000\n`, `${MIN}\t100000\n${MAX}\t2000000\n`);
+    const write = (path: string, to: string, from: string): Step => ({ kind: 'write-attribute', setting: msg('s'), path, to, from });
+
+    test('the value after the window: the one from before while it holds the window\'s own, else the value now', () => {
+        expect(valueAfterWindow(window, MIN, '100000')).toBe('1000');
+        expect(valueAfterWindow(window, MIN, '50000')).toBe('50000');
+        expect(valueAfterWindow(window, '/proc/sys/dev/raid/sync_io_depth', '32')).toBe('32');
+        expect(valueAfterWindow(null, MIN, '100000')).toBe('100000');
+        // Opened by a version that did not say what it wrote: its end writes every value back.
+        const older = windowLimitsInForce(`${MIN}\t1000\n`);
+        expect(valueAfterWindow(older, MIN, '50000')).toBe('1000');
+    });
+
+    test('what its end will do, from the values now: written back, or kept as changed since it opened', () => {
+        const now = new Map([[MIN, '50000'], [MAX, '2000000']]);
+        expect(windowEndWrites(window!, path => now.get(path) ?? null))
+            .toEqual({ back: [['speed_limit_max', '200000']], kept: [['speed_limit_min', '50000']] });
+        expect(windowEndWrites(window!, () => null).kept).toEqual([]);
+    });
+
+    test('said before Apply: a new value stays; the window\'s own value cannot be told from its own, and goes back', () => {
+        expect(windowEndNotes(window, [write(MIN, '50000', '100000'), write('/sys/block/md0/md/stripe_cache_size', '4096', '256')]))
+            .toEqual([msg('A check window is open: $0 stays at $1 when it closes (its end writes back only the limits still at the window\'s own values).',
+                'speed_limit_min', '50000')]);
+        expect(windowEndNotes(window, [write(MAX, '2000000', '3000000')]))
+            .toEqual([msg('A check window is open and holds $0 at $1 too: when it closes, it writes back $2.', 'speed_limit_max', '2000000', '200000')]);
+        expect(windowEndNotes(null, [write(MIN, '50000', '100000')])).toEqual([]);
+    });
 });
 
 test('the limits file: each preset\'s system-wide limits; a file edited by hand is "other"', () => {

@@ -69,7 +69,7 @@ test('raid-check: only the lines concerned change; the calendar is a drop-in, re
     const state = RHEL();
     const input = { ...scheduleInput(state, 'raid-check', true), action: 'repair' as const, skipDevs: 'md2', calendar: 'Sat 03:30' };
     expect(schedulePlan(state, 'raid-check', input, context())).toEqual({ errors: {} });
-    const plan = planOf(schedulePlan(state, 'raid-check', input, context({ spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00' })));
+    const plan = planOf(schedulePlan(state, 'raid-check', input, context({ spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00', clockMinutes: [210] })));
     const [sysconfig, dropIn] = plan.steps as [EditFileStep, WriteFileStep];
     expect(editedText(sysconfig, SYSCONFIG)).toBe(SYSCONFIG.replace('CHECK=check', 'CHECK=repair').replace('SKIP_DEVS=""', 'SKIP_DEVS=md2'));
     expect(sysconfig.opened).toBe(SYSCONFIG);
@@ -95,7 +95,7 @@ test('bad values: an unknown array, a spec systemd refuses or one with a newline
     const state = RHEL();
     const input = scheduleInput(state, 'raid-check', true);
     expect(schedulePlan(state, 'raid-check', { ...input, checkDevs: 'md0 md7' }, context()).errors?.checkDevs?.args).toEqual(['md7']);
-    const refused = { spec: 'bogus', error: "Failed to parse calendar specification 'bogus': Invalid argument", nextElapse: null, normalized: null };
+    const refused = { spec: 'bogus', error: "Failed to parse calendar specification 'bogus': Invalid argument", nextElapse: null, normalized: null, clockMinutes: [] };
     expect(schedulePlan(state, 'raid-check', { ...input, calendar: 'bogus' }, context(refused)).errors?.calendar)
         .toEqual({ message: 'systemd cannot read this calendar spec: $0', args: [refused.error] });
     for (const bad of ['Sun\nOnCalendar=minutely', 'Sun 01:00 \\', '%H:00', '$(reboot)']) {
@@ -144,7 +144,7 @@ test('raid-check from cron: no calendar, no drop-in for a timer the host lacks',
 
 test('the check after a change: a drop-in systemd has not loaded is named, one it follows is not', () => {
     const dropIn = { 'systemd/system/raid-check.timer.d/raidtune.conf': '[Timer]\nOnCalendar=\nOnCalendar=Sat 03:30\n' };
-    const answer = { spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00' };
+    const answer = { spec: 'Sat 03:30', error: null, nextElapse: 'x', normalized: 'Sat *-*-* 03:30:00', clockMinutes: [210] };
     const stale = read(dropIn, timer('raid-check.timer', 'active', 'Sun *-*-* 01:00:00'));
     expect(dropInNotLoaded(stale, 'raid-check.timer', answer)?.args).toEqual(
         ['/etc/systemd/system/raid-check.timer.d/raidtune.conf', 'Sat 03:30', 'Sun *-*-* 01:00:00', 'raid-check.timer']);

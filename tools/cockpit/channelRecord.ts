@@ -3,9 +3,8 @@
 // (its payload and the options in which bridges differ), whether the page writes into it, and how
 // each ended (a problem, an exit status). Recorded per test into the file $RAIDTUNE_CHANNEL_RECORD
 // (one JSON line per test and kind), so tools/channel-guard.mjs can check that every kind a test
-// uses on Cockpit 287 has a test on 372, where only part of the files run again. Reads the page's
-// websocket frames: in the shell, the plugin's iframe speaks through the shell's websocket, so
-// those are seen too.
+// uses on Cockpit 287 has a test on 372, where only part of the files run again. Reads the
+// websocket frames of pages opened alone (not in the shell: see recordChannels).
 import { appendFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 
@@ -75,6 +74,12 @@ export function recordChannels(page: Page): void {
         appendFileSync(sink, line + '\n');
     };
     page.on('websocket', socket => {
+        // Only a page of a package opened alone (/cockpit/@localhost/PACKAGE/...), whose websocket
+        // carries that page's channels only. The shell's websocket also carries the shell's own,
+        // which differ between Cockpit versions (287's shell reads files with fsread1 where 372's
+        // asks fsinfo) and say nothing of the plugin.
+        if (!/\/cockpit\/@[^/]+\/[^/]+\//.test(page.url()))
+            return;
         const kinds = new Map<string, string>();
         socket.on('framesent', ({ payload }) => {
             const message = controlMessage(payload);

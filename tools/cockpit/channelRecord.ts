@@ -52,7 +52,8 @@ function currentTest(): { test: string; file: string } | null {
     if (!jestExpect)
         return null;
     const { currentTestName, testPath } = jestExpect.getState();
-    const file = (testPath ?? '').replace(/^.*?\/(test\/)/, '$1');
+    // The path in the repository, wherever the clone is (its own path may hold a "test/" too).
+    const file = /(?:^|\/)(test\/(?:unit|browser|vm)\/.*)$/.exec(testPath ?? '')?.[1] ?? testPath ?? '';
     return { test: currentTestName ?? `(setup) ${file}`, file };
 }
 

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { arrayCard, waitUntil } from '../../browser/harness/raidtunePage';
 import type { GuestControl } from '../../../tools/vm/vm';
 import { parseMdstat, type MdstatArray } from './kernelFacts';
+import { shownText } from './vmEnv';
 
 /**
  * System limits that keep a sync visible for minutes on the tier's 256 MiB disks (~20 min per
@@ -55,8 +56,7 @@ export async function waitForCard(page: Page, name: string, sync: boolean): Prom
         await card.waitFor({ timeout: 60000 });
     } catch (err) {
         // What the page shows instead (an error, an empty list, nothing at all) says where to look.
-        const shown = await page.evaluate(() => document.body?.innerText ?? '(no body)').catch(e => `(no answer: ${e})`);
-        (err as Error).message += `\nthe page shows: ${JSON.stringify(shown.slice(0, 500))}`;
+        (err as Error).message += `\nthe page shows: ${JSON.stringify(await shownText(page, 500))}`;
         throw err;
     }
     if (sync)

@@ -10,7 +10,7 @@
 //         await page.locator('#array-md0').waitFor();
 //     });
 import { readFileSync, statfsSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
 import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
 import { sessionLostFile, VM_STATE_DIR } from './vmConfig';
@@ -64,6 +64,12 @@ rm -rf ${VM_STATE_DIR} /etc/sysctl.d /etc/udev /etc/modules-load.d
 exit 0
 `;
 
+/** The page's visible text, its first `max` characters, for a failure report (never throws). */
+export function shownText(page: Page, max: number): Promise<string> {
+    return page.evaluate(() => document.body?.innerText ?? '(no body)')
+        .then(text => text.slice(0, max), (err: Error) => `(no answer: ${err.message.split('\n')[0]})`);
+}
+
 /**
  * What a page's problems may come from beyond the page: the tier's session lost (globalSetup
  * writes why), the end of the guest bridge's log (its exits, its stderr), the host's free memory
@@ -82,8 +88,7 @@ async function problemReport(runDir: string, pages: RecordedPage[]): Promise<str
     const bridgeLog = (read(`${runDir}/share/bridge.log`) ?? '(no bridge log)').split('\n').slice(-15).join('\n');
     const available = /^MemAvailable:\s+(\d+)/m.exec(read('/proc/meminfo') ?? '')?.[1];
     const shm = statfsSync('/dev/shm');
-    const shown = await Promise.all(pages.map(p => p.page.evaluate(() => document.body?.innerText ?? '(no body)')
-        .then(text => text.slice(0, 300), err => `(no answer: ${(err as Error).message.split('\n')[0]})`)));
+    const shown = await Promise.all(pages.map(p => shownText(p.page, 300)));
     return `\n\nthe tier's cockpit session: ${lost ?? 'not lost'}\nthe guest bridge's log (last lines):\n${bridgeLog}` +
         `\nthe host: MemAvailable ${available} KiB, /dev/shm ${Math.round(shm.bavail * shm.bsize / 2 ** 20)} of ` +
         `${Math.round(shm.blocks * shm.bsize / 2 ** 20)} MiB free` +

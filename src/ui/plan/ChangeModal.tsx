@@ -16,6 +16,7 @@ import type { Message } from '../../md/message';
 import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues';
 import { describeStep, type Plan, type Step } from '../../md/plan';
 import { useHost } from '../common/HostContext';
+import { useStoppedArray } from '../common/arrayDialog';
 import { AutomationScript } from './AutomationScript';
 import { text } from '../common/message';
 
@@ -110,6 +111,8 @@ export function ChangeModal({
     title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, onApplied, children,
 }: ChangeModalProps) {
     const { config, refreshNow, admin, model } = useHost();
+    // The array this dialog changes stopped while it was open: nothing more is written to it.
+    const stopped = useStoppedArray();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
 
@@ -145,6 +148,12 @@ export function ChangeModal({
             <ModalHeader title={title} labelId="change-modal-title" />
             <ModalBody>
                 <Stack hasGutter>
+                    {stopped && !done && (
+                        <StackItem>
+                            <Alert isInline variant="danger" className="raidtune-array-stopped"
+                                title={fmt(_('$0 stopped while this dialog was open: it no longer runs, so nothing can be changed on it. Nothing was written.'), stopped)} />
+                        </StackItem>
+                    )}
                     {!done && !changed && children && <StackItem>{children}</StackItem>}
                     {changed && <StackItem><ChangedValues changes={changed} /></StackItem>}
                     {!done && toApply.length > 0 && warnings.map(w => (
@@ -170,11 +179,12 @@ export function ChangeModal({
             </ModalBody>
             <ModalFooter>
                 {changed && (
-                    <Button variant="primary" onClick={() => write(rebasedOnCurrent(toApply, changed))}>{_('Apply anyway')}</Button>
+                    <Button variant="primary" onClick={() => write(rebasedOnCurrent(toApply, changed))}
+                        isDisabled={stopped !== null}>{_('Apply anyway')}</Button>
                 )}
                 {!done && !changed && (
                     <Button variant="primary" onClick={apply} isLoading={phase.name === 'applying'}
-                        isDisabled={!admin || phase.name === 'applying' || toApply.length === 0}>
+                        isDisabled={!admin || phase.name === 'applying' || toApply.length === 0 || stopped !== null}>
                         {applyLabel ?? _('Apply')}
                     </Button>
                 )}

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
+import { applyAndClose, arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
@@ -115,6 +115,27 @@ test('stripe cache with its memory cost, applied and read back', async () => {
     await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
     expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
     await footerButton('Close').click();
+});
+
+test('the restore banner counts the settings that differ now, not every one a change tried (#31)', async () => {
+    const journalPaths = () => (JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8')) as { entries: { path: string; original: string }[] }).entries;
+    const stripe = '/sys/block/md0/md/stripe_cache_size';
+    // The stripe cache changed (the test before), then set back to what it was: recorded, yet no change.
+    const original = journalPaths().find(e => e.path === stripe)!.original;
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await dialog().getByLabel('Entries (17 to 32768)').fill(original);
+    await applyAndClose(env.page, 'Apply');
+    expect(await simValue(env, stripe)).toBe(original);
+    // The read-ahead changed, and stays so.
+    const readAhead = Number(await simValue(env, '/sys/block/md0/queue/read_ahead_kb')) * 2;
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…' }));
+    await dialog().locator('#md0-read-ahead').fill(String(readAhead));
+    await applyAndClose(env.page, 'Apply');
+    expect(journalPaths().map(e => e.path)).toEqual([stripe, '/sys/block/md0/queue/read_ahead_kb']);
+
+    const banner = env.page.locator('.raidtune-restore');
+    await banner.getByText('raidtune changed 1 setting on this host.').waitFor();
+    expect(await banner.locator('p').first().innerText()).toBe('read-ahead of md0');
 });
 
 test('pause and resume the recovery', async () => {

@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
 import { setupRaidtune } from './harness/env';
 import {
-    arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openDialog, pageNow, refreshStarts,
-    shownArrays, shownPercent, syncTitle, waitForRefreshes, waitUntil, warningAlerts, type Surface,
+    arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openDialog, pageNow,
+    refreshStarts, shownArrays, shownPercent, syncTitle, waitForRefreshes, waitUntil, warningAlerts, type Surface,
 } from './harness/raidtunePage';
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));

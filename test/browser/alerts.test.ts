@@ -216,6 +216,10 @@ test('a PROGRAM the host can no longer run blocks no other change, and the test 
     await dialog.locator('#alerts-mailaddr').fill('ops@example.com');
     await dialog.locator('.raidtune-commands').getByText('MAILADDR ops@example.com', { exact: false }).waitFor();
     await dialogButton(env.page, 'Apply').click();
+    // A file is not read back from the kernel (#31 item 6h): the outcome does not say it was.
+    const outcome = dialog.locator('.pf-v6-c-alert.pf-m-success .pf-v6-c-alert__title');
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toMatch(/Done\.$/);
     await done(env.page);
     expect(confText()).toBe(`${FRESH_CONF}MAILADDR ops@example.com\nPROGRAM ${gone}\n`);
     await waitUntil('the address read back', async () => (await fact('alerts-fact-mailaddr')) === 'ops@example.com');

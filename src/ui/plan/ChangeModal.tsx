@@ -84,6 +84,13 @@ function ChangedValues({ changes }: { changes: ChangedSinceOpened[] }) {
     );
 }
 
+/** Only kernel values are read back from the kernel; files and commands are not read back. */
+function doneText(result: ApplyResult): string {
+    return result.done.some(o => o.step.kind === 'write-attribute')
+        ? _('Done. The values were read back from the kernel.')
+        : _('Done.');
+}
+
 function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (reason: string) => string | null }) {
     const kept = result.done.filter(o => o.differs);
     return (
@@ -97,7 +104,7 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
                         {_('Nothing after this step was changed.')}
                     </Alert>
                 )
-                : <Alert isInline variant="success" title={_('Done. The values were read back from the kernel.')} />}
+                : <Alert isInline variant="success" title={doneText(result)} />}
             {kept.map(o => (
                 <Alert key={describeStep(o.step)} isInline variant="warning"
                     title={fmt(_('The kernel kept $0 for the $1 (asked for $2).'), o.readBack ?? '?', text(o.step.setting),

@@ -4,9 +4,7 @@
 // Only the FIRST value seen for a path is kept: that is what the admin had before raidtune.
 
 import { msg, N_, type Message } from './message';
-import type { HostModel } from './modelTypes';
 import { attributeStep, type Plan, type Step } from './plan';
-import { liveValueAt } from './settings/steps';
 
 export const JOURNAL_FILE = 'restore.json';
 
@@ -45,18 +43,6 @@ export function recordOriginals(journal: Journal | null, steps: readonly Step[],
         known.add(step.path);
     }
     return { version: 1, createdAt: journal?.createdAt ?? now, entries };
-}
-
-/**
- * The recorded settings that differ from their original now: a change undone, or one whose write
- * failed, is recorded all the same (the record is written before the first change) but changed
- * nothing. One the model cannot read counts as differing: only a restore can say.
- */
-export function entriesDiffering(journal: Journal, host: HostModel): JournalEntry[] {
-    return journal.entries.filter(e => {
-        const now = liveValueAt(host, e.path);
-        return now === undefined || now === null || now !== e.original;
-    });
 }
 
 export function serializeJournal(journal: Journal): string {

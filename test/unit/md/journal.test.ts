@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import { entriesDiffering, parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
+import { entriesDiffering } from '../../../src/md/journalChanges';
+import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
 import { describePlan, type Step } from '../../../src/md/plan';
 import { buildModel } from '../../../src/md/model';

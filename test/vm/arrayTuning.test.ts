@@ -280,7 +280,7 @@ echo 4096 > /sys/block/md0/md/stripe_cache_size`);
     await dialog(page).waitFor();
     expect(await previewedCommands(page)).toMatch(
         new RegExp(`^cat > ${modulesFile} <<'EOF'\n[^]*\nEOF\ncat > ${sysctlFile} <<'EOF'\n[^]*\nEOF\ncat > ${rulesFile} <<'EOF'\n[^]*\nEOF$`));
-    expect(await applyAndWait(page)).toEqual([DONE]);
+    expect(await applyAndWait(page)).toEqual([DONE_NOT_KERNEL]);
     await close(page);
 
     const [sysctl, rules, modules, exported] = await Promise.all([sysctlFile, rulesFile, modulesFile].map(f => vm.guest.runOk(`cat ${f}`))
@@ -303,7 +303,7 @@ sysctl -p ${sysctlFile} >/dev/null`);
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Stop keeping…' }).click();
     await dialog(page).waitFor();
     expect(await previewedCommands(page)).toBe(`rm -f ${modulesFile}\nrm -f ${sysctlFile}\nrm -f ${rulesFile}`);
-    expect(await applyAndWait(page)).toEqual([DONE]);
+    expect(await applyAndWait(page)).toEqual([DONE_NOT_KERNEL]);
     await close(page);
     expect(await guestValues(sysctlFile, rulesFile, modulesFile)).toEqual(['<absent>', '<absent>', '<absent>']);
 });

@@ -202,3 +202,32 @@ test('the dialog\'s shell script and playbook change only MAILADDR on a host wit
     expect(readFileSync(join(byAnsible, confPath()), 'utf8')).toBe(wanted);
     expect(changedCount(runPlaybook(byAnsible, join(byAnsible, 'playbook.yml')))).toBe(0);
 });
+
+test('a PROGRAM the host can no longer run blocks no other change, and the test alert says it was not told (#31)', async () => {
+    const gone = join(temp, 'removed-alert');
+    writeFileSync(confPath(), `${FRESH_CONF}MAILADDR root\nPROGRAM ${gone}\n`);
+    await env.page.reload();
+    await card().locator('#alerts-fact-program').getByText(gone).waitFor();
+
+    await card().locator('#alerts-change').click();
+    const dialog = changeDialog(env.page);
+    await dialog.locator('.raidtune-program-missing')
+        .getByText(`There is no program the host can run at ${gone}: mdadm --monitor cannot tell it anything.`, { exact: false }).waitFor();
+    await dialog.locator('#alerts-mailaddr').fill('ops@example.com');
+    await dialog.locator('.raidtune-commands').getByText('MAILADDR ops@example.com', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Apply').click();
+    // A file is not read back from the kernel (#31 item 6h): the outcome does not say it was.
+    const outcome = dialog.locator('.pf-v6-c-alert.pf-m-success .pf-v6-c-alert__title');
+    await outcome.waitFor();
+    expect(await outcome.innerText()).toMatch(/Done\.$/);
+    await done(env.page);
+    expect(confText()).toBe(`${FRESH_CONF}MAILADDR ops@example.com\nPROGRAM ${gone}\n`);
+    await waitUntil('the address read back', async () => (await fact('alerts-fact-mailaddr')) === 'ops@example.com');
+
+    // mdadm exits 0 whether or not it could run PROGRAM: the page does not call that a success.
+    await card().locator('#alerts-test').click();
+    const result = card().locator('.raidtune-test-alert-result');
+    await result.getByText(`The test alert failed: mdadm --monitor ran, but there is no program the host can run at ${gone} (PROGRAM): it was not told.`,
+        { exact: false }).waitFor();
+    expect(await result.getAttribute('class')).toContain('pf-m-danger');
+});

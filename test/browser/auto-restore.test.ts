@@ -31,9 +31,15 @@ afterEach(async () => {
     await waitUntil('no waiter left', async () => historyLines('md0') + historyLines('md1') === 0 || null, 8000).catch(() => undefined);
 });
 
-async function applyAndClose(applyLabel: string) {
+/** The outcome of a plan that writes kernel values; arming and cancelling write files and run commands only. */
+const KERNEL_DONE = 'Done. The values were read back from the kernel.';
+
+async function applyAndClose(applyLabel: string, done = KERNEL_DONE) {
     await footerButton(applyLabel).click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    const outcome = dialog().locator('.pf-v6-c-alert.pf-m-success .pf-v6-c-alert__title');
+    await outcome.waitFor();
+    // The title's text after PatternFly's screen-reader prefix ("Success alert:").
+    expect((await outcome.innerText()).split('\n').at(-1)).toBe(done);
     await footerButton('Close').click();
     await dialog().waitFor({ state: 'detached' });
 }
@@ -53,7 +59,7 @@ async function arm(array: string) {
         '/proc/sys/dev/raid/speed_limit_min\t1000\n/proc/sys/dev/raid/speed_limit_max\t2000\nEOF');
     expect(commands).toContain('setsid -f sh -c \'exec </dev/null');
     expect(commands.endsWith(`raidtune-restore ${array} ${env.sim.sysRoot} ${env.sim.procRoot} ${stateDir()} 5 3 360`)).toBe(true);
-    await applyAndClose('Arm');
+    await applyAndClose('Arm', 'Done.');
     await armedLabel(array).waitFor();
 }
 
@@ -119,7 +125,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
 
     await banner().getByRole('button', { name: 'Cancel the automatic restore of md1' }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(`rm -f ${stateDir()}/auto-restore/md1.armed`);
-    await applyAndClose('Cancel automatic restore');
+    await applyAndClose('Cancel automatic restore', 'Done.');
     await armedLabel('md1').waitFor({ state: 'detached' });
     // The waiter ends at its next poll and takes its history with it; nothing was restored.
     await waitUntil('the waiter gone', async () => !existsSync(stateFile('auto-restore/md1.history')), 15000);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What goes wrong on a host, and the page must survive: roots that do not exist, an array whose
-// sysfs entry vanishes between two refreshes (stopped meanwhile), and a page that is hidden (the
-// refresh loop must stop, and come back at once when it is shown again).
+// sysfs entry vanishes between two refreshes (stopped meanwhile), an array that stops while its
+// dialog is open, and a page that is hidden (the refresh loop must stop, and come back at once when
+// it is shown again).
 //
 // No simulated host: the configured roots point into a folder of this test, first missing, then
 // holding a static tree made from real-kernel captures (test/fixtures/real-kernel):
@@ -15,8 +16,8 @@ import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
 import { setupRaidtune } from './harness/env';
 import {
-    arrayCard, cardFacts, emulateDocumentHidden, healthText, memberRows, pageNow, refreshStarts, shownArrays,
-    shownPercent, syncTitle, waitForRefreshes, waitUntil, warningAlerts, type Surface,
+    arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openDialog, pageNow,
+    refreshStarts, shownArrays, shownPercent, syncTitle, waitForRefreshes, waitUntil, warningAlerts, type Surface,
 } from './harness/raidtunePage';
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
@@ -175,4 +176,23 @@ test('md0 then leaves /proc/mdstat too: its card and the note go, without an err
     expect(await warningAlerts(env.page)).toEqual([]);
     expect(await env.page.locator('.pf-v6-c-alert.pf-m-danger').count()).toBe(0);
     expect(await healthText(env.page, 'md1')).toBe('Clean');
+});
+
+test('md1 stops while its dialog is open: the dialog stays, says so, and cannot apply (#31)', async () => {
+    const dialog = await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Read-ahead…' }));
+    await dialog.locator('#md1-read-ahead').fill('4096');
+    await dialog.locator('.raidtune-commands').waitFor();
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(false);
+
+    // What `mdadm --stop /dev/md1` leaves: no stanza in /proc/mdstat, no sysfs entry.
+    writeFileSync(hostFile('proc/mdstat'), readFileSync(hostFile('proc/mdstat'), 'utf8').replace(/^md1 : [\s\S]*?\n\s*\n/m, ''));
+    rmSync(hostFile('sys/block/md1'), { recursive: true });
+    await dialog.locator('.raidtune-array-stopped')
+        .getByText('md1 stopped while this dialog was open: it no longer runs, so nothing can be changed on it. Nothing was written.').waitFor();
+    expect(await shownArrays(env.page)).toEqual([]);
+    // What was typed is still there; Apply is not offered.
+    expect(await dialog.locator('#md1-read-ahead').inputValue()).toBe('4096');
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    await dialogButton(env.page, 'Cancel').click();
+    await dialog.waitFor({ state: 'detached' });
 });

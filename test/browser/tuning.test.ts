@@ -6,8 +6,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
+import { applyAndClose, arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
+import { formatKiB } from '../../src/md/format';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -94,6 +95,18 @@ test('"system" typed as an array\'s own limit is refused next to the field; the 
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
 });
 
+test('an own maximum below the system minimum the array follows is said at the maximum, not only by a grey Apply (#31)', async () => {
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
+    await dialog().getByRole('radio', { name: 'Own limit for this array' }).nth(1).check();
+    await dialog().getByLabel('Maximum (MB/s per disk)').fill('1');
+    await dialog().locator('.pf-v6-c-helper-text__item.pf-m-error')
+        .getByText('The maximum must not be below the system minimum this array follows (4000 KiB/s).').waitFor();
+    expect(await footerButton('Apply').isDisabled()).toBe(true);
+    await footerButton('Cancel').click();
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe('200000 (system)');
+});
+
 test('a 6.1-like host (no sync_io_depth files) shows nothing of the sync I/O depth', async () => {
     await expect(env.page.locator('#global-sync-io-depth').count()).resolves.toBe(0);
     await expect(env.page.getByText('Sync I/O depth').count()).resolves.toBe(0);
@@ -115,6 +128,38 @@ test('stripe cache with its memory cost, applied and read back', async () => {
     await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
     expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
     await footerButton('Close').click();
+});
+
+test('the restore banner counts the settings that differ now, not every one a change tried (#31)', async () => {
+    const journalPaths = () => (JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8')) as { entries: { path: string; original: string }[] }).entries;
+    const stripe = '/sys/block/md0/md/stripe_cache_size';
+    // The stripe cache changed (the test before), then set back to what it was: recorded, yet no change.
+    const original = journalPaths().find(e => e.path === stripe)!.original;
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await dialog().getByLabel('Entries (17 to 32768)').fill(original);
+    await applyAndClose(env.page, 'Apply');
+    expect(await simValue(env, stripe)).toBe(original);
+    // The read-ahead changed, and stays so.
+    const readAhead = Number(await simValue(env, '/sys/block/md0/queue/read_ahead_kb')) * 2;
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…' }));
+    await dialog().locator('#md0-read-ahead').fill(String(readAhead));
+    await applyAndClose(env.page, 'Apply');
+    expect(journalPaths().map(e => e.path)).toEqual([stripe, '/sys/block/md0/queue/read_ahead_kb']);
+
+    const banner = env.page.locator('.raidtune-restore');
+    await banner.getByText('raidtune changed 1 setting on this host.').waitFor();
+    expect(await banner.locator('p').first().innerText()).toBe('read-ahead of md0');
+});
+
+test('a smaller stripe cache says how much memory it gives back, not "0 KiB more than now" (#31)', async () => {
+    const now = Number(await simValue(env, '/sys/block/md0/md/stripe_cache_size'));
+    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await dialog().getByLabel('Entries (17 to 32768)').fill(String(now / 2));
+    // 4 KiB pages x 5 disks x half the entries: 10 KiB x the entries less.
+    const cost = dialog().locator('.raidtune-stripe-cost');
+    await cost.getByText(`× ${now / 2} entries;`, { exact: false }).waitFor();
+    expect(await cost.innerText()).toContain(`entries; ${formatKiB(now * 10)} less than now, `);
+    await footerButton('Cancel').click();
 });
 
 test('pause and resume the recovery', async () => {

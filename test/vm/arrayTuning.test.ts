@@ -5,7 +5,7 @@
 // mdadm's refusal while a check runs), and a preset with its restore.
 import type { Page } from 'playwright-core';
 import { arrayCard, openDialog, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
-import { applyAndWait, dialog, DONE, footerButton, formState, previewedCommands } from './harness/dialog';
+import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState, previewedCommands } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { VM_JOURNAL } from './harness/vmConfig';
@@ -182,14 +182,14 @@ test('write-intent bitmap: added and removed with mdadm --grow, read from the gu
     // 255 MiB members: 16 MiB recommended (seed 002), and mdadm takes every chunk offered.
     await dialog(page).getByText('16 MiB (recommended)').waitFor();
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=16M');
-    expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE]);
+    expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE_NOT_KERNEL]);
     await close(page);
     expect(await guestValues(...bitmap)).toEqual(['+8', String(16 * 2 ** 20), 'bitmap']);
     await waitForFact(page, 'Bitmap', 'Internal, 16 MiB chunks');
 
     await openArrayDialog(page, 'Remove bitmap…');
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=none');
-    expect(await applyAndWait(page, 'Remove bitmap')).toEqual([DONE]);
+    expect(await applyAndWait(page, 'Remove bitmap')).toEqual([DONE_NOT_KERNEL]);
     await close(page);
     // 6.1 and 6.12 keep reading the removed bitmap's chunk size (the simulator does the same since
     // this test); 7.x drops the file with the bitmap. The page says None on each.
@@ -280,7 +280,7 @@ echo 4096 > /sys/block/md0/md/stripe_cache_size`);
     await dialog(page).waitFor();
     expect(await previewedCommands(page)).toMatch(
         new RegExp(`^cat > ${modulesFile} <<'EOF'\n[^]*\nEOF\ncat > ${sysctlFile} <<'EOF'\n[^]*\nEOF\ncat > ${rulesFile} <<'EOF'\n[^]*\nEOF$`));
-    expect(await applyAndWait(page)).toEqual([DONE]);
+    expect(await applyAndWait(page)).toEqual([DONE_NOT_KERNEL]);
     await close(page);
 
     const [sysctl, rules, modules, exported] = await Promise.all([sysctlFile, rulesFile, modulesFile].map(f => vm.guest.runOk(`cat ${f}`))
@@ -303,7 +303,7 @@ sysctl -p ${sysctlFile} >/dev/null`);
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Stop keeping…' }).click();
     await dialog(page).waitFor();
     expect(await previewedCommands(page)).toBe(`rm -f ${modulesFile}\nrm -f ${sysctlFile}\nrm -f ${rulesFile}`);
-    expect(await applyAndWait(page)).toEqual([DONE]);
+    expect(await applyAndWait(page)).toEqual([DONE_NOT_KERNEL]);
     await close(page);
     expect(await guestValues(sysctlFile, rulesFile, modulesFile)).toEqual(['<absent>', '<absent>', '<absent>']);
 });

@@ -3,7 +3,7 @@
 // systemd there: the `setsid -f` fallback), sits through a restart of the resync (sync_action
 // reads idle for a moment, then md restarts it), and writes the originals back once the resync has
 // really finished; raidtune's record goes with it.
-import { applyAndWait, dialog, DONE, footerButton, previewedCommands } from './harness/dialog';
+import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, previewedCommands } from './harness/dialog';
 import { openDialog } from '../browser/harness/raidtunePage';
 import { VM_JOURNAL, VM_STATE_DIR } from './harness/vmConfig';
 import { setupVm } from './harness/vmEnv';
@@ -43,7 +43,7 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     expect(commands).toContain(`${VM_STATE_DIR}/auto-restore/md0.armed <<'EOF'`);
     expect(commands).toContain('setsid -f sh -c ');
     expect(commands!.endsWith(`raidtune-restore md0 /sys /proc ${VM_STATE_DIR} 5 3 360`)).toBe(true);
-    expect(await applyAndWait(page, 'Arm')).toEqual([DONE]);
+    expect(await applyAndWait(page, 'Arm')).toEqual([DONE_NOT_KERNEL]);
     await footerButton(page, 'Close').click();
     await page.getByText('Armed: restores 2 settings when the sync of md0 finishes').waitFor();
     await waitForGuest('the waiter\'s first samples', async () =>

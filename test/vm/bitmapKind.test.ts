@@ -6,7 +6,7 @@
 // whichever files the guest's kernel has.
 import type { Page } from 'playwright-core';
 import { arrayCard, waitUntil } from '../browser/harness/raidtunePage';
-import { applyAndWait, dialog, DONE, footerButton } from './harness/dialog';
+import { applyAndWait, dialog, DONE_NOT_KERNEL, footerButton } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -53,7 +53,7 @@ test('no bitmap, then an internal one added through the page: the card says what
 
     await arrayCard(page, 'md0').getByRole('button', { name: 'Add bitmap…', exact: true }).click();
     await dialog(page).waitFor();
-    expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE]);
+    expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE_NOT_KERNEL]);
     await footerButton(page, 'Close').click();
     await dialog(page).waitFor({ state: 'detached' });
 

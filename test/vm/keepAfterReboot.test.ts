@@ -15,7 +15,7 @@ import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from
 import { startGuest, type Guest, type GuestOptions } from '../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../tools/vm/ws';
 import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
-import { applyAndWait, dialog, DONE, footerButton, formState } from './harness/dialog';
+import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState } from './harness/dialog';
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
 import { DEFAULT_SPEED_LIMIT_MAX, DEFAULT_SPEED_LIMIT_MIN } from './harness/vmEnv';
@@ -175,8 +175,8 @@ async function arrayDialog(page: Page, array: string, button: string): Promise<v
     await dialog(page).waitFor();
 }
 
-async function applyAndClose(page: Page, label = 'Apply'): Promise<void> {
-    expect(await applyAndWait(page, label)).toEqual([DONE]);
+async function applyAndClose(page: Page, label = 'Apply', done = DONE): Promise<void> {
+    expect(await applyAndWait(page, label)).toEqual([done]);
     await footerButton(page, 'Close').click();
     await dialog(page).waitFor({ state: 'detached' });
 }
@@ -264,7 +264,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
 
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Keep after reboot…' }).click();
     await dialog(page).waitFor();
-    await applyAndClose(page);
+    await applyAndClose(page, 'Apply', DONE_NOT_KERNEL);
     // Changed after keeping: md1's maximum and its disks' scheduler are not kept.
     await arrayDialog(page, 'md1', 'Speed limits…');
     await dialog(page).locator('#md1-max-own').check();

@@ -51,12 +51,29 @@ export function alertsPlanTitle(): Message {
     return msg(N_('Alerts of mdadm --monitor'));
 }
 
+/** Whether the program field still holds the PROGRAM the file names (or none, as it has none). */
+function programKept(state: MonitorState, input: string): boolean {
+    return input.trim() === (state.conf.program ?? '');
+}
+
+/**
+ * The PROGRAM the file names already, when the host cannot run it (gone, or no longer executable):
+ * said, not refused, so that it blocks no other change; mdadm --monitor tells it nothing.
+ */
+export function keptProgramWarning(state: MonitorState, input: string, executable: boolean | null): Message | null {
+    const program = state.conf.program;
+    return program !== null && executable === false && programKept(state, input)
+        ? msg(N_('There is no program the host can run at $0: mdadm --monitor cannot tell it anything. Enter another one, or empty the field to remove the line.'), program)
+        : null;
+}
+
 /** The edit as a plan; a field left as it is writes nothing. */
 export function alertsPlan(state: MonitorState, input: { mailAddr: string; program: string; systemctl: string },
     programExecutable: boolean | null): PlanResult<AlertField> {
     const { mailAddr: mailAddrInput, program: programInput } = input;
     const mailAddr = parseMailAddr(mailAddrInput);
-    const program = parseProgram(programInput, programExecutable);
+    // Only a program typed in is refused when the host cannot run it (keptProgramWarning).
+    const program = parseProgram(programInput, programKept(state, programInput) ? null : programExecutable);
     if (mailAddr.error || program.error) return { errors: { mailAddr: mailAddr.error, program: program.error } };
     if (program.value !== null && program.value !== state.conf.program && programExecutable === null) {
         return { errors: {} };
@@ -79,6 +96,16 @@ export function alertsPlan(state: MonitorState, input: { mailAddr: string; progr
     const warnings = mailAddr.value === null && program.value === null && steps.length
         ? [msg(N_('With neither an address nor a program, mdadm --monitor tells nobody when a disk fails.'))] : [];
     return { plan, warnings };
+}
+
+/**
+ * Why a test alert that mdadm reported as sent reached no PROGRAM: mdadm runs it in a child whose
+ * failure it ignores, so a PROGRAM the host cannot run fails silently. null: nothing to say.
+ */
+export function testAlertProblem(state: MonitorState, programExecutable: boolean | null): Message | null {
+    return state.conf.program !== null && programExecutable === false
+        ? msg(N_('mdadm --monitor ran, but there is no program the host can run at $0 (PROGRAM): it was not told.'), state.conf.program)
+        : null;
 }
 
 /** The test alert: every array gets a TestMessage event, mailed and passed to PROGRAM as a real one would be. */

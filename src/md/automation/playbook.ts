@@ -17,7 +17,7 @@ import { yamlLiteral, yamlTemplate } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
     AutomationError, memberMissingText, memberText, missingText, planNames, removedMember, restartsForFiles,
-    type ArrayRef, type MemberKey, type PlanNames, type Target,
+    unitGates, UNITS_ARE, type ArrayRef, type MemberKey, type PlanNames, type Target, type UnitSwitch,
 } from './targets';
 
 /** One task as YAML lines, indented under `tasks:`. */
@@ -224,9 +224,27 @@ function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number, pla
             writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: "'content' in ${reg}"`])],
         };
     }
+    const gates = unitGates(plan);
+    const switched = gates.switches.get(n - 1);
+    // Switches read their units' state before the first change; a start goes with the plan's switches.
+    const by = switched ? [n] : gates.startGatedBy(n - 1).map(i => i + 1);
+    if (by.length) {
+        const checks = switched ? [readUnits(switched, n)] : [];
+        return { checks, writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], [`when: ${by.map(i => `${unitsVar(i)}.rc != 0`).join(' or ')}`])] };
+    }
     const files = restartsForFiles(step) ? fileResults(plan, n) : [];
     const gate = files.length ? [`when: ${files.map(r => `${r} is changed`).join(' or ')}`] : [];
     return { checks: [], writes: [task(name, 'ansible.builtin.command', ['argv:', ...argv], gate)] };
+}
+
+const unitsVar = (n: number) => `raidtune_units_${n}`;
+
+/** Whether the units are as the switch of step `n` leaves them already (rc 0: so, it changes nothing). */
+function readUnits(is: UnitSwitch, n: number): Task {
+    const args = [is.systemctl, is.want, ...is.units].map(w => `  - ${yamlLiteral(w)}`);
+    return task(`Read whether ${is.units.join(', ')} are ${is.want} already`, 'ansible.builtin.command',
+        ['argv:', '  - sh', '  - -c', `  - ${yamlLiteral(UNITS_ARE)}`, '  - units_are', ...args],
+        [`register: ${unitsVar(n)}`, 'changed_when: false', 'failed_when: false']);
 }
 
 function stepTasks(names: PlanNames, step: Step, n: number, plan: Plan): StepTasks {

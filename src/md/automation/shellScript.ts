@@ -13,8 +13,8 @@ import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
-    memberMissingText, missingText, planNames, removedMember, restartsForFiles, type ArrayRef, type MemberKey,
-    type PlanNames, type Target,
+    memberMissingText, missingText, planNames, removedMember, restartsForFiles, unitGates, UNITS_ARE, type ArrayRef,
+    type MemberKey, type PlanNames, type Target, type UnitGates, type UnitSwitch,
 } from './targets';
 
 const REFUSE_PERCENT = Math.round(STRIPE_CACHE_MEMORY.refuse * 100);
@@ -141,6 +141,9 @@ edit_lines() {
     report changed "$1: $2"
 }
 
+# Whether units are all enabled and active ($2 on) or neither ($2 off); $1 is systemctl.
+units_are() { sh -c __UNITS_ARE__ units_are "$@"; }
+
 # A unit is restarted (or systemd reloaded) only where a file it reads changed.
 run_if_files_changed() {
     if [ "$files_changed" -eq 0 ]; then report unchanged "$* (no file changed)"; return 0; fi
@@ -159,7 +162,7 @@ run() {
     report changed "$*"
     changed=$((changed + 1))
 }
-`.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK);
+`.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK).replace('__UNITS_ARE__', shLiteral(UNITS_ARE));
 
 /** The shell variables that hold an array's name and a member's whole disk on the host the script runs on. */
 const arrayVar = (names: PlanNames, ref: ArrayRef) => `md_${arrayNumber(names, ref)}`;
@@ -207,7 +210,7 @@ function argvText(names: PlanNames, argv: readonly string[]): string {
  * A command runs only where its end state is not there yet: a bitmap added or removed, a member
  * gone. A member is removed only where it has failed (checked with the other checks).
  */
-function runLines(names: PlanNames, step: Step & { kind: 'run' }): { checks: string[]; writes: string[] } {
+function runLines(names: PlanNames, step: Step & { kind: 'run' }, gate: RunGate): { checks: string[]; writes: string[] } {
     const words = argvWords(step.argv, names.arrays);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
     const run = `run ${argvText(names, step.argv)}`;
@@ -226,8 +229,40 @@ function runLines(names: PlanNames, step: Step & { kind: 'run' }): { checks: str
             writes: [`if [ ! -e ${dir} ]; then report unchanged ${shLiteral(`${member} removed`)}; else ${run}; fi`],
         };
     }
+    if (gate.switched) {
+        const checks = [installed, `${gate.switched.name}=1; if units_are ${unitsAreArgs(gate.switched.is)}; then ${gate.switched.name}=0; fi`];
+        return { checks, writes: [unlessSwitched([gate.switched.name], step, run)] };
+    }
+    if (gate.startedWith.length) return { checks: [installed], writes: [unlessSwitched(gate.startedWith, step, run)] };
     const gated = restartsForFiles(step) ? `run_if_files_changed ${argvText(names, step.argv)}` : run;
     return { checks: [installed], writes: [gated] };
+}
+
+/** The shell variable that says whether the plan's step at `index` switches units (1) or finds them so (0). */
+const switchVar = (index: number) => `switch_${index + 1}`;
+
+function unitsAreArgs(is: UnitSwitch): string {
+    return [is.systemctl, is.want, ...is.units].map(shLiteral).join(' ');
+}
+
+/** `run` only where one of the switches changes something (their state read before the first change). */
+function unlessSwitched(vars: string[], step: Step & { kind: 'run' }, run: string): string {
+    const none = vars.map(v => `[ "$${v}" = 0 ]`).join(' && ');
+    return `if ${none}; then report unchanged ${shLiteral(`${describeArgv(step.argv)} (as it is already)`)}; else ${run}; fi`;
+}
+
+/** How a run step is gated on the plan's unit switches (unitGates): its own, or the ones it goes with. */
+interface RunGate {
+    switched: { name: string; is: UnitSwitch } | null;
+    startedWith: string[];
+}
+
+function runGate(gates: UnitGates, index: number): RunGate {
+    const own = gates.switches.get(index);
+    return {
+        switched: own ? { name: switchVar(index), is: own } : null,
+        startedWith: gates.startGatedBy(index).map(switchVar),
+    };
 }
 
 /** The edits of a file, each one edit_lines call; the lines are one argument. */
@@ -238,7 +273,7 @@ function editLines(step: EditFileStep): string[] {
     });
 }
 
-function stepLines(names: PlanNames, step: Step): { checks: string[]; writes: string[] } {
+function stepLines(names: PlanNames, step: Step, gate: RunGate): { checks: string[]; writes: string[] } {
     switch (step.kind) {
     case 'write-attribute': {
         const t = attributeTarget(step.path, names.arrays);
@@ -254,7 +289,7 @@ function stepLines(names: PlanNames, step: Step): { checks: string[]; writes: st
             writes: [step.content === null ? `remove_file ${shLiteral(step.path)}` : `write_file ${shLiteral(step.path)} ${shLiteral(step.content)}`],
         };
     case 'run':
-        return runLines(names, step);
+        return runLines(names, step, gate);
     case 'edit-file':
         return { checks: [], writes: editLines(step) };
     }
@@ -280,7 +315,8 @@ function unique(lines: string[]): string[] {
  */
 export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
     const names = planNames(plan, arrays);
-    const parts = plan.steps.map(s => stepLines(names, s));
+    const gates = unitGates(plan);
+    const parts = plan.steps.map((s, i) => stepLines(names, s, runGate(gates, i)));
     const header = [
         '#!/bin/sh',
         `# raidtune: ${title.replace(/\n/g, ' ')}`,

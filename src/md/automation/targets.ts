@@ -230,3 +230,49 @@ const RELOADS = ['restart', 'try-restart', 'reload-or-restart', 'daemon-reload']
 export function restartsForFiles(step: Step): boolean {
     return step.kind === 'run' && /(^|\/)systemctl$/.test(step.argv[0]) && RELOADS.includes(step.argv[1]);
 }
+
+/**
+ * `systemctl enable --now` or `disable --now` of units: the state it leaves them in. Run again
+ * where they are so already it changes nothing, yet reports a change: the exports test first.
+ */
+export interface UnitSwitch {
+    want: 'on' | 'off';
+    systemctl: string;
+    units: string[];
+}
+
+export function unitSwitch(step: Step): UnitSwitch | null {
+    if (step.kind !== 'run' || !/(^|\/)systemctl$/.test(step.argv[0]) || step.argv[2] !== '--now') return null;
+    const verb = step.argv[1];
+    if (verb !== 'enable' && verb !== 'disable') return null;
+    return { want: verb === 'enable' ? 'on' : 'off', systemctl: step.argv[0], units: step.argv.slice(3) };
+}
+
+/**
+ * Exits 0 when each unit named is enabled and active ($2 on) or neither ($2 off); $1 is systemctl.
+ * Fixed text, given its values as arguments (`sh -c UNITS_ARE units_are systemctl on a.timer`).
+ */
+export const UNITS_ARE = 'systemctl=$1; want=$2; shift 2; for u; do e=0; a=0; "$systemctl" is-enabled --quiet "$u" && e=1; ' +
+    '"$systemctl" is-active --quiet "$u" && a=1; case $want$e$a in on11|off00) ;; *) exit 1 ;; esac; done';
+
+/**
+ * The plan's unit switches by step index, and for a `systemctl start` in a plan that switches units
+ * (the check window's `off`, run when its timers go on or off) those switches: it runs only where
+ * one of them changes something. The states are read before the first change.
+ */
+export interface UnitGates {
+    switches: Map<number, UnitSwitch>;
+    /** The indexes of the switches the step at `index` goes with ([]: it runs as it is). */
+    startGatedBy: (index: number) => number[];
+}
+
+export function unitGates(plan: Plan): UnitGates {
+    const switches = new Map<number, UnitSwitch>();
+    plan.steps.forEach((step, i) => {
+        const found = unitSwitch(step);
+        if (found) switches.set(i, found);
+    });
+    const isStart = (step: Step | undefined) =>
+        step?.kind === 'run' && /(^|\/)systemctl$/.test(step.argv[0]) && step.argv[1] === 'start';
+    return { switches, startGatedBy: index => (isStart(plan.steps[index]) ? [...switches.keys()] : []) };
+}

@@ -13,11 +13,19 @@ import { hasErrors, type PlanResult } from './result';
 
 export type LimitField = 'min' | 'max' | 'depth';
 
+/**
+ * `minFollowsSystem`: the minimum is the system's, so its dialog shows no field for it: a maximum
+ * below it is said at the maximum's field (an error on the hidden one greyed Apply without a word).
+ */
 function checkOrder(min: Parsed<number | undefined>, max: Parsed<number | undefined>,
-    depth: Parsed<unknown>): Partial<Record<LimitField, FieldError>> {
+    depth: Parsed<unknown>, minFollowsSystem = false): Partial<Record<LimitField, FieldError>> {
     const errors: Partial<Record<LimitField, FieldError>> = { min: min.error, max: max.error, depth: depth.error };
     if (min.value !== undefined && max.value !== undefined && min.value > max.value) {
-        errors.min = fieldError(N_('The minimum must not be above the maximum.')).error;
+        if (minFollowsSystem) {
+            errors.max = fieldError(N_('The maximum must not be below the system minimum this array follows ($0 KiB/s).'), min.value).error;
+        } else {
+            errors.min = fieldError(N_('The minimum must not be above the maximum.')).error;
+        }
     }
     return errors;
 }
@@ -86,7 +94,8 @@ export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: Array
     const min = parse(input.min, array.speedMin, host.global.speedMinKiBs);
     const max = parse(input.max, array.speedMax, host.global.speedMaxKiBs);
     const depth = arrayDepth(input.depth, array);
-    const errors = checkOrder(min, max, depth);
+    const minFollowsSystem = input.min === 'system' || (input.min === null && array.speedMin?.source !== 'local');
+    const errors = checkOrder(min, max, depth, minFollowsSystem);
     if (hasErrors(errors)) return { errors };
     const step = (limit: ArrayLimit | null, value: number | undefined, setting: ArraySettingId) =>
         limit === null ? [] : [deviceStep(ARRAY_SETTINGS[setting], array, limit === 'system' ? 'system' : value!)];

@@ -13,6 +13,7 @@ import { RestoreBanner } from '../tuning/RestoreBanner';
 import { UnfinishedPlan } from '../plan/UnfinishedPlan';
 import { useEffect, useMemo } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
+import { ArrayDialogs } from '../common/arrayDialog';
 import { recordRender } from './refreshTiming';
 import { useAdminAccess } from './useAdminAccess';
 import { useHostModel } from './useHostModel';
@@ -115,9 +116,13 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
                 <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
                     openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
             )}
-            {model && (model.arrays.length === 0
-                ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
-                : <StackItem><ArrayList model={model} selected={selected} /></StackItem>)}
+            {model && (
+                <ArrayDialogs model={model}>
+                    {model.arrays.length === 0
+                        ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
+                        : <StackItem><ArrayList model={model} selected={selected} /></StackItem>}
+                </ArrayDialogs>
+            )}
             {model?.mdAvailable && (
                 <StackItem>
                     <SyncHistory arrays={historyArrays(model)} history={model.history} monitor={monitor.state}

@@ -112,7 +112,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
 export function ArrayCard({ array, host, selected = false }: {
     array: ArrayModel; host: HostModel; selected?: boolean;
 }) {
-    const [fixDialog, openFix] = useFixDialog(array);
+    const openFix = useFixDialog(array);
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
             className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
@@ -120,7 +120,6 @@ export function ArrayCard({ array, host, selected = false }: {
             {array.sync && (
                 <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>
             )}
-            {fixDialog}
             {array.syncFrozen && !array.sync && (
                 <CardBody>
                     <Alert isInline isPlain variant="info" className="raidtune-frozen"

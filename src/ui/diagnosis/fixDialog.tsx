@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // A finding's one-click fix: the matching plan dialog, prefilled, with its usual preview, confirm
-// and undo (nothing here writes anything itself). The dialog belongs to the array's card, not to
-// the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen sync
-// leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
+// and undo (nothing here writes anything itself). The dialog belongs to the page (arrayDialog.tsx),
+// not to the finding or the sync panel: applying a fix changes the verdict, and resuming a frozen
+// sync leaves the array without a sync for a moment, yet the dialog must stay to show the outcome.
 // The button is FixButton.tsx, with the diagnosis (a chunk loaded apart).
 
-import { useState } from 'react';
+import { useCallback } from 'react';
 import { _ } from '../../host/i18n';
 import type { FixIntent } from '../../md/diagnosis/findings';
 import type { ArrayModel } from '../../md/modelTypes';
 import { syncControlPlan } from '../../md/tuning/syncControl';
 import { syncMaxReleasePlan } from '../../md/tuning/syncMax';
+import { useOpenArrayDialog } from '../common/arrayDialog';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
 import { ArrayLimitsChange, StripeCacheChange } from '../tuning/lazyChanges';
@@ -43,8 +44,11 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
     }
 }
 
-/** For the array's card: the open fix's dialog (or null) and the function a fix button calls. */
-export function useFixDialog(array: ArrayModel): [React.ReactNode, (fix: FixIntent) => void] {
-    const [open, setOpen] = useState<FixIntent | null>(null);
-    return [open && <FixDialog array={array} fix={open} onClose={() => setOpen(null)} />, setOpen];
+/** For the array's card: the function a fix button calls, which opens the fix's dialog above the cards. */
+export function useFixDialog(array: ArrayModel): (fix: FixIntent) => void {
+    const openDialog = useOpenArrayDialog();
+    const name = array.name;
+    return useCallback((fix: FixIntent) => openDialog(name, (current, close) => (
+        <FixDialog array={current} fix={fix} onClose={close} />
+    )), [openDialog, name]);
 }

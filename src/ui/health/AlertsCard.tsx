@@ -22,9 +22,10 @@ export const preloadAlertsChange = alertsChange.preload;
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { reopenedPlan } from '../../host/applyPlan';
-import { readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
+import { isExecutableOnHost, readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
+import { text } from '../common/message';
 import { takeEarlyMonitor } from '../../host/earlyReads';
-import { alertsPlanTitle } from '../../md/alerts/alertsPlan';
+import { alertsPlanTitle, testAlertProblem } from '../../md/alerts/alertsPlan';
 import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
 import { invertSteps, type Plan } from '../../md/plan';
 
@@ -129,8 +130,13 @@ export function AlertsCard({ state, error, reread }: {
     const sendTest = (current: MonitorState) => {
         setTesting(true);
         setTest(null);
-        sendTestAlert(config, current).then(words => setTest({ ok: true, words: words.trim() }),
-            (e: Error) => setTest({ ok: false, words: e.message })).finally(() => setTesting(false));
+        // mdadm ignores a PROGRAM it cannot run: whether the host can run it is asked beside.
+        const program = current.conf.program;
+        Promise.all([sendTestAlert(config, current), program === null ? null : isExecutableOnHost(program)])
+            .then(([words, executable]) => {
+                const problem = testAlertProblem(current, executable);
+                setTest(problem ? { ok: false, words: `${text(problem)} ${words.trim()}`.trim() } : { ok: true, words: words.trim() });
+            }, (e: Error) => setTest({ ok: false, words: e.message })).finally(() => setTesting(false));
     };
     const noRecipient = state && alertProblem(state) === 'no-recipient'
         ? _('mdadm.conf names no address and no program: set one first.') : null;

@@ -10,7 +10,8 @@ import { ChangeModal } from '../plan/ChangeModal';
 import { _ } from '../../host/i18n';
 import { isExecutableOnHost } from '../../host/monitorAlerts';
 import type { ApplyResult } from '../../host/executor';
-import { alertsPlan, parseProgram } from '../../md/alerts/alertsPlan';
+import { alertsPlan, keptProgramWarning, parseProgram } from '../../md/alerts/alertsPlan';
+import { text } from '../common/message';
 import type { MonitorState } from '../../md/alerts/monitor';
 
 /** Whether the host can run the program typed, once the path itself is well formed. */
@@ -34,6 +35,7 @@ export function AlertsChange({ state, onClose, onApplied }: {
     const [program, setProgram] = useState(state.conf.program ?? '');
     const executable = useExecutable(program);
     const result = alertsPlan(state, { mailAddr, program, systemctl: config.systemctl }, executable);
+    const programWarning = keptProgramWarning(state, program, executable);
     return (
         <ChangeModal title={_('Alerts when a disk fails')} plan={result.plan ?? null} warnings={result.warnings}
             recordOriginals={false} onClose={onClose} onApplied={onApplied}>
@@ -44,6 +46,9 @@ export function AlertsChange({ state, onClose, onApplied }: {
                 </NumberField>
                 <NumberField id="alerts-program" label={_('Program (PROGRAM)')} inputMode="text"
                     value={program} onChange={setProgram} error={result.errors?.program}>
+                    {programWarning && (
+                        <HelperTextItem variant="warning" className="raidtune-program-missing">{text(programWarning)}</HelperTextItem>
+                    )}
                     <HelperTextItem>
                         {_('Run as root at every event with the event, the md device and the member disk as arguments; empty removes the line.')}
                     </HelperTextItem>

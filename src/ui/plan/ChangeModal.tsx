@@ -18,6 +18,7 @@ import { rebasedOnCurrent, type ChangedSinceOpened } from '../../md/openedValues
 import { describeStep, type Plan, type Step } from '../../md/plan';
 import { windowEndNotes } from '../../md/alerts/ownWindow';
 import { useHost } from '../common/HostContext';
+import { useStoppedArray } from '../common/arrayDialog';
 import { AutomationScript } from './AutomationScript';
 import { text } from '../common/message';
 
@@ -85,6 +86,13 @@ function ChangedValues({ changes }: { changes: ChangedSinceOpened[] }) {
     );
 }
 
+/** Only kernel values are read back from the kernel; files and commands are not read back. */
+function doneText(result: ApplyResult): string {
+    return result.done.some(o => o.step.kind === 'write-attribute')
+        ? _('Done. The values were read back from the kernel.')
+        : _('Done.');
+}
+
 function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (reason: string) => string | null }) {
     const kept = result.done.filter(o => o.differs);
     return (
@@ -98,7 +106,7 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
                         {_('Nothing after this step was changed.')}
                     </Alert>
                 )
-                : <Alert isInline variant="success" title={_('Done. The values were read back from the kernel.')} />}
+                : <Alert isInline variant="success" title={doneText(result)} />}
             {kept.map(o => (
                 <Alert key={describeStep(o.step)} isInline variant="warning"
                     title={fmt(_('The kernel kept $0 for the $1 (asked for $2).'), o.readBack ?? '?', text(o.step.setting),
@@ -112,6 +120,8 @@ export function ChangeModal({
     title, plan, warnings = [], recordOriginals = true, steps, applyLabel, failureHint, onClose, onApplied, children,
 }: ChangeModalProps) {
     const { config, refreshNow, admin, model } = useHost();
+    // The array this dialog changes stopped while it was open: nothing more is written to it.
+    const stopped = useStoppedArray();
     const [phase, setPhase] = useState<Phase>({ name: 'review' });
     const toApply = steps ?? plan?.steps ?? [];
 
@@ -147,6 +157,12 @@ export function ChangeModal({
             <ModalHeader title={title} labelId="change-modal-title" />
             <ModalBody>
                 <Stack hasGutter>
+                    {stopped && !done && (
+                        <StackItem>
+                            <Alert isInline variant="danger" className="raidtune-array-stopped"
+                                title={fmt(_('$0 stopped while this dialog was open: it no longer runs, so nothing can be changed on it. Nothing was written.'), stopped)} />
+                        </StackItem>
+                    )}
                     {!done && !changed && children && <StackItem>{children}</StackItem>}
                     {changed && <StackItem><ChangedValues changes={changed} /></StackItem>}
                     {!done && toApply.length > 0 && warnings.map(w => (
@@ -177,11 +193,12 @@ export function ChangeModal({
             </ModalBody>
             <ModalFooter>
                 {changed && (
-                    <Button variant="primary" onClick={() => write(rebasedOnCurrent(toApply, changed))}>{_('Apply anyway')}</Button>
+                    <Button variant="primary" onClick={() => write(rebasedOnCurrent(toApply, changed))}
+                        isDisabled={stopped !== null}>{_('Apply anyway')}</Button>
                 )}
                 {!done && !changed && (
                     <Button variant="primary" onClick={apply} isLoading={phase.name === 'applying'}
-                        isDisabled={!admin || phase.name === 'applying' || toApply.length === 0}>
+                        isDisabled={!admin || phase.name === 'applying' || toApply.length === 0 || stopped !== null}>
                         {applyLabel ?? _('Apply')}
                     </Button>
                 )}

@@ -2,7 +2,7 @@
 // The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
 // worker threads and disk queues, and its sync.
 
-import { memo, useCallback, useState } from 'react';
+import { memo, useCallback } from 'react';
 import { Flex, FlexItem } from '../pf';
 import { _ } from '../../host/i18n';
 import { hasStripeCache } from '../../md/levels';
@@ -11,6 +11,7 @@ import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/
 import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
 import { readAheadUnavailable } from '../../md/tuning/readAhead';
 import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
+import { useOpenArrayDialog } from '../common/arrayDialog';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
@@ -39,13 +40,11 @@ function offeredControls(array: ArrayModel): SyncControl[] {
     return ['pause', 'restart'];
 }
 
-type Open = null | 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | `bitmap-${BitmapAction}` | SyncControl;
-
-const isSyncControl = (open: Open): open is SyncControl => open !== null && open in CONTROL_LABELS;
+type Open = 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | `bitmap-${BitmapAction}` | SyncControl;
 
 /** One button of the bar: what it says, why it is disabled (null: it is not), what it opens. */
 interface ActionButton {
-    opens: Exclude<Open, null>;
+    opens: Open;
     label: string;
     reason: string | null;
 }
@@ -104,32 +103,40 @@ const ActionBar = memo(function ActionBar({ buttons, onOpen }: {
     );
 }, sameButtons);
 
+/** The dialog a button opens, for the array as the page has it now (useOpenArrayDialog). */
+function ArrayDialog({ array, open, onClose }: { array: ArrayModel; open: Open; onClose: () => void }) {
+    switch (open) {
+    case 'limits': return <ArrayLimitsChange array={array} onClose={onClose} />;
+    case 'stripe-cache': return <StripeCacheChange array={array} onClose={onClose} />;
+    case 'read-ahead': return <ReadAheadChange array={array} onClose={onClose} />;
+    case 'worker-threads': return <GroupThreadsChange array={array} onClose={onClose} />;
+    case 'disk-queues': return <DiskQueueChange array={array} onClose={onClose} />;
+    case 'bitmap-add':
+    case 'bitmap-remove':
+        return <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={onClose} />;
+    default: {
+        const controlPlan = syncControlPlan(array, open);
+        return (
+            <ChangeModal
+                title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open]()}
+                plan={controlPlan.plan ?? null} recordOriginals={false} onClose={onClose}>
+                {controlPlan.errors?.control && text(controlPlan.errors.control)}
+            </ChangeModal>
+        );
+    }
+    }
+}
+
 // `host` comes from the card, not from useHost(): a store read would re-render the actions of
 // all cards at every refresh, bypassing the card's memo (src/ui/common/cardProps.ts). The dialogs
-// render here, outside the memoised bar: the sync controls follow the array at every refresh; the
-// settings dialogs hold the values they opened with (useHostAsOpened) and check them at Apply.
+// render above the cards (src/ui/common/arrayDialog.tsx), so one outlives an array that stops: the
+// sync controls follow the array at every refresh; the settings dialogs hold the values they
+// opened with (useHostAsOpened) and check them at Apply.
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
-    const [open, setOpen] = useState<Open>(null);
-    const close = useCallback(() => setOpen(null), []);
-    const controlPlan = isSyncControl(open) ? syncControlPlan(array, open) : null;
-    return (
-        <>
-            <ActionBar buttons={actionButtons(array, host)} onOpen={setOpen} />
-            {open === 'limits' && <ArrayLimitsChange array={array} onClose={close} />}
-            {open === 'stripe-cache' && <StripeCacheChange array={array} onClose={close} />}
-            {open === 'read-ahead' && <ReadAheadChange array={array} onClose={close} />}
-            {open === 'worker-threads' && <GroupThreadsChange array={array} onClose={close} />}
-            {open === 'disk-queues' && <DiskQueueChange array={array} onClose={close} />}
-            {(open === 'bitmap-add' || open === 'bitmap-remove') && (
-                <BitmapChange array={array} action={open === 'bitmap-add' ? 'add' : 'remove'} onClose={close} />
-            )}
-            {controlPlan && (
-                <ChangeModal
-                    title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open as SyncControl]()}
-                    plan={controlPlan.plan ?? null} recordOriginals={false} onClose={close}>
-                    {controlPlan.errors?.control && text(controlPlan.errors.control)}
-                </ChangeModal>
-            )}
-        </>
-    );
+    const openDialog = useOpenArrayDialog();
+    const name = array.name;
+    const onOpen = useCallback((open: Open) => openDialog(name, (current, close) => (
+        <ArrayDialog array={current} open={open} onClose={close} />
+    )), [openDialog, name]);
+    return <ActionBar buttons={actionButtons(array, host)} onOpen={onOpen} />;
 }

@@ -7,6 +7,7 @@ import { Alert, AlertActionLink } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { cancelPlan } from '../../md/autoRestore';
 import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
+import { entriesDiffering } from '../../md/journalChanges';
 import type { HostModel } from '../../md/modelTypes';
 import { useHost } from '../common/HostContext';
 import { text } from '../common/message';
@@ -24,24 +25,31 @@ function restoreChange(journal: Journal, model: HostModel, config: HostConfig): 
     };
 }
 
+function journalTitle(journal: Journal | null, count: number): string {
+    if (!journal) return _('An automatic restore is armed on this host.');
+    return count
+        ? fmt(ngettext('raidtune changed $0 setting on this host.', 'raidtune changed $0 settings on this host.', count), count)
+        : _('Every setting raidtune changed on this host is back to its previous value.');
+}
+
 export function RestoreBanner() {
     const { model, config, admin } = useHost();
     // The change being made, fixed when its dialog opens: a successful restore, arm or cancel
     // changes what the host says (the banner may go), and the dialog must stay to say how it went.
     const [change, setChange] = useState<BannerChange | null>(null);
     const journal = model.journal;
-    const count = journal?.entries.length ?? 0;
+    // Counted as they are now: the record keeps every setting a change tried, undone or not.
+    const differing = journal ? entriesDiffering(journal, model) : [];
+    const count = differing.length;
     return (
         <>
             {(journal || model.autoRestore.size > 0) && (
                 <Alert isInline variant="info" className="raidtune-restore"
-                    title={journal
-                        ? fmt(ngettext('raidtune changed $0 setting on this host.', 'raidtune changed $0 settings on this host.', count), count)
-                        : _('An automatic restore is armed on this host.')}
+                    title={journalTitle(journal, count)}
                     actionLinks={admin && journal
                         ? <AlertActionLink onClick={() => setChange(restoreChange(journal, model, config))}>{_('Restore previous settings')}</AlertActionLink>
                         : undefined}>
-                    {journal && <p>{journal.entries.map(e => text(e.setting)).join(', ')}</p>}
+                    {count > 0 && <p>{differing.map(e => text(e.setting)).join(', ')}</p>}
                     <AutoRestore onChange={setChange} />
                 </Alert>
             )}

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
+import { entriesDiffering } from '../../../src/md/journalChanges';
 import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
 import { describePlan, type Step } from '../../../src/md/plan';
 import { valueAfterWindow, windowLimitsInForce } from '../../../src/md/alerts/ownWindow';
+import { buildModel } from '../../../src/md/model';
+import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+
+afterAll(removeTempRoots);
 
 const write = (path: string, to: string, from: string | null): Step =>
     ({ kind: 'write-attribute', setting: msg('s'), path, to, from });
@@ -60,4 +65,26 @@ describe('journal around a plan', () => {
         expect(describePlan({ title: msg('r'), steps: restoreSteps(journal, '/var/lib/raidtune') }))
             .toBe('echo 256 > /sys/block/md0/md/stripe_cache_size\nrm -f /var/lib/raidtune/restore.json');
     });
+});
+
+test('entriesDiffering: only the recorded settings whose value on the host is not the original now (#31)', () => {
+    const host = startHost('raid6-recovery');
+    try {
+        const journal = recordOriginals(null, [
+            write('/proc/sys/dev/raid/speed_limit_min', '50000', '4000'),
+            write('/sys/block/md0/md/stripe_cache_size', '4096', '256'),
+            write('/sys/block/md0/md/sync_speed_max', '9000', 'system'),
+            write('/sys/block/md9/md/stripe_cache_size', '4096', '256'),
+        ], 'T');
+        // The minimum was changed back, the stripe cache is 256 as it was, md0's maximum is its own now.
+        tee(host, 'sys/block/md0/md/sync_speed_max', '9000');
+        host.tick(1);
+        const model = buildModel(gather(host), 0, null);
+        expect(model.global.speedMinKiBs).toBe(4000);
+        expect(model.arrays.find(a => a.name === 'md0')?.stripeCache?.size).toBe(256);
+        // md9 is not on the host: only a restore can say, so it counts.
+        expect(entriesDiffering(journal, model).map(e => e.path)).toEqual(['/sys/block/md0/md/sync_speed_max', '/sys/block/md9/md/stripe_cache_size']);
+    } finally {
+        host.close();
+    }
 });

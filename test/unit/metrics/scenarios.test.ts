@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { builtinScenarioNames, createSimulatedHost, type SimulatedHost } from '../../../sim';
 import { arraysIn, expectMatchesTree } from './expected';
+import { ETA_WINDOW_MS } from '../../../src/md/eta';
 import { metricsOf, parseMetrics, removeTempDirs, tempDir, value } from './metricsHelpers';
 
 afterEach(removeTempDirs);
@@ -84,6 +85,16 @@ describe('the smoothed remaining time (--state)', () => {
     function run(host: SimulatedHost, state: string, clock: number) {
         return parseMetrics(metricsOf(host.root, ['--state', state, '--clock', String(clock)]));
     }
+
+    test('its HELP names the window the estimate averages, the page\'s own (src/md/eta.ts) (#31)', () => {
+        const host = scenario('raid6-recovery');
+        const state = join(tempDir(), 'state.json');
+        run(host, state, 1000);
+        host.tick(30);
+        const text = metricsOf(host.root, ['--state', state, '--clock', '1030']);
+        const help = text.split('\n').find(line => line.startsWith('# HELP raidtune_md_sync_remaining_seconds '));
+        expect(help).toContain(`averaged over the last ${ETA_WINDOW_MS / 60000} minutes of samples`);
+    });
 
     test('appears once runs span 10 s, from the progress averaged over them', () => {
         const host = scenario('raid6-recovery');

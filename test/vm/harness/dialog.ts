@@ -28,6 +28,8 @@ export async function shownScript(page: Page): Promise<string> {
 }
 
 export const DONE = 'Done. The values were read back from the kernel.';
+/** The outcome of a plan that writes no kernel value (files, mdadm, systemctl): nothing is read back. */
+export const DONE_NOT_KERNEL = 'Done.';
 
 /**
  * How long an apply may take in the emulated guest: each plan is several round trips through the

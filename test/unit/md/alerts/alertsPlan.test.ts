@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
-import { alertsPlan, parseMailAddr, parseProgram, testAlertArgv } from '../../../../src/md/alerts/alertsPlan';
+import { alertsPlan, keptProgramWarning, parseMailAddr, parseProgram, testAlertArgv, testAlertProblem } from '../../../../src/md/alerts/alertsPlan';
 import { alertProblem, parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
 import { describePlan, editedText, invertSteps, type EditFileStep } from '../../../../src/md/plan';
 
@@ -89,6 +89,26 @@ describe('alertsPlan', () => {
         const result = alertsPlan(stopped, { ...INPUT, mailAddr: '', program: '' }, null);
         expect(result.plan?.steps.map(s => s.kind)).toEqual(['edit-file']);
         expect(result.warnings).toHaveLength(1);
+    });
+
+    test('a PROGRAM the host cannot run any more: any other change goes through, the field says it; typed anew it is refused (#31)', () => {
+        const gone = read(['MAILADDR root', 'PROGRAM /usr/local/sbin/gone'], UNITS('active'));
+        const kept = { ...INPUT, mailAddr: 'ops@example.com', program: '/usr/local/sbin/gone' };
+        const result = alertsPlan(gone, kept, false);
+        expect(result.errors).toBeUndefined();
+        expect(describePlan(result.plan!)).toBe(['# edit /etc/mdadm/mdadm.conf, every other line kept as it is:',
+            '#   MAILADDR becomes: MAILADDR ops@example.com', 'systemctl restart mdmonitor.service'].join('\n'));
+        expect(keptProgramWarning(gone, kept.program, false)?.args).toEqual(['/usr/local/sbin/gone']);
+        expect(keptProgramWarning(gone, kept.program, true)).toBeNull();
+        expect(keptProgramWarning(gone, '/usr/local/sbin/other', false)).toBeNull();
+        expect(alertsPlan(gone, { ...kept, program: '/usr/local/sbin/other' }, false).errors?.program).toBeDefined();
+    });
+
+    test('the test alert is no success when the host cannot run PROGRAM (mdadm exits 0 all the same)', () => {
+        const gone = read(['PROGRAM /usr/local/sbin/gone'], UNITS('active'));
+        expect(testAlertProblem(gone, false)?.args).toEqual(['/usr/local/sbin/gone']);
+        expect(testAlertProblem(gone, true)).toBeNull();
+        expect(testAlertProblem(state, null)).toBeNull();
     });
 
     test('the test alert reads the file shown', () => {

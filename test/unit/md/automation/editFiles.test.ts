@@ -10,7 +10,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, st
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { alertsPlan } from '../../../../src/md/alerts/alertsPlan';
-import { parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
+import { OWN_WINDOW_TIMERS, parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
+import { OWN_WINDOW_OFF } from '../../../../src/md/alerts/ownWindow';
+import { recordingPlan } from '../../../../src/md/historyRecording';
 import { scheduleInput, schedulePlan } from '../../../../src/md/alerts/schedulePlan';
 import { playbook } from '../../../../src/md/automation/playbook';
 import { shellScript } from '../../../../src/md/automation/shellScript';
@@ -140,6 +142,73 @@ describe('the scheduled check switched off (checkarray)', () => {
         expect(runPlaybook(byAnsible, file).status).toBe(0);
         expect(etc(byAnsible, 'default/mdadm')).toBe(wanted);
         expect(changedCount(runPlaybook(byAnsible, file))).toBe(0);
+    });
+});
+
+describe('units switched on: a second run changes nothing, and nothing is started again (#31)', () => {
+    /** A stand-in systemctl for one target: keeps each unit's enabled and active state, records what changes it. */
+    function unitsSystemctl(root: string): { path: string; calls: () => string } {
+        const path = join(root, 'bin', 'systemctl');
+        const log = join(root, 'systemctl-calls');
+        mkdirSync(join(root, 'bin'), { recursive: true });
+        writeFileSync(path, [
+            '#!/bin/sh', `d='${root}/units'; mkdir -p "$d"`,
+            'case $1 in',
+            'is-enabled) [ -e "$d/$3.enabled" ] ;;',
+            'is-active) [ -e "$d/$3.active" ] ;;',
+            `enable) echo "$*" >> '${log}'; shift 2; for u; do touch "$d/$u.enabled" "$d/$u.active"; done ;;`,
+            `disable) echo "$*" >> '${log}'; shift 2; for u; do rm -f "$d/$u.enabled" "$d/$u.active"; done ;;`,
+            `*) echo "$*" >> '${log}' ;;`,
+            'esac', '',
+        ].join('\n'));
+        chmodSync(path, 0o755);
+        return { path, calls: () => (existsSync(log) ? readFileSync(log, 'utf8') : '') };
+    }
+
+    /** Runs the plan made for each target twice, by the script and by the playbook. */
+    function twice(name: string, planFor: (systemctl: string) => Plan):
+        { sh: string[]; ansible: (number | null)[]; calls: string[] } {
+        const bySh = join(temp, `${name}-sh`);
+        const shUnits = unitsSystemctl(bySh);
+        const script = shellScript(planFor(shUnits.path), name, []);
+        const sh = [runShellScript(bySh, script), runShellScript(bySh, script)].map(r => {
+            expect(r.stderr).toBe('');
+            return /finished: (\d+) changed/.exec(r.stdout)?.[0] ?? r.stdout;
+        });
+        const byAnsible = join(temp, `${name}-ansible`);
+        const ansibleUnits = unitsSystemctl(byAnsible);
+        const file = join(byAnsible, 'playbook.yml');
+        writeFileSync(file, playbook(planFor(ansibleUnits.path), name, []));
+        const ansible = [runPlaybook(byAnsible, file), runPlaybook(byAnsible, file)].map(r => {
+            expect(r.status).toBe(0);
+            return changedCount(r);
+        });
+        return { sh, ansible, calls: [shUnits.calls(), ansibleUnits.calls()] };
+    }
+
+    test('sync history recording turned on: enable --now once', () => {
+        const runs = twice('history', systemctl => recordingPlan(true, systemctl));
+        expect(runs.sh).toEqual(['finished: 1 changed', 'finished: 0 changed']);
+        expect(runs.ansible).toEqual([1, 0]);
+        expect(runs.calls).toEqual(Array(2).fill('enable --now raidtune-history.timer\n'));
+    });
+
+    test('raidtune\'s check window turned on: its files, daemon-reload, its off and its timers once', () => {
+        const monitor = ['Id=mdmonitor.service', 'LoadState=loaded', 'ActiveState=active', 'UnitFileState=static', ''];
+        const timers = OWN_WINDOW_TIMERS.flatMap(id => [`Id=${id}`, 'LoadState=loaded', 'ActiveState=inactive', 'UnitFileState=disabled', '']);
+        const units = ['@@units', ...monitor, ...timers];
+        const state = parseMonitorRead(['@@file /etc/default/mdadm', '|AUTOCHECK=true', ...units, '@@end', ''].join('\n'), '/etc');
+        const planFor = (systemctl: string) => {
+            const input = { ...scheduleInput(state, 'checkarray', true), windowStart: '00:30', window: '2', windowLimits: 'low-impact' };
+            const result = schedulePlan(state, 'checkarray', input, { arrays: ['md0'], calendar: null, systemctl, timerEnabled: true });
+            if (!result.plan) throw new Error(JSON.stringify(result.errors));
+            return result.plan;
+        };
+        const runs = twice('window', planFor);
+        expect(runs.sh[1]).toBe('finished: 0 changed');
+        expect(runs.ansible[1]).toBe(0);
+        expect(runs.calls).toEqual(Array(2).fill(
+            `daemon-reload\nstart ${OWN_WINDOW_OFF}\nenable --now ${OWN_WINDOW_TIMERS.join(' ')}\n`));
     });
 });
 

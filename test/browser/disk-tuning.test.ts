@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardFacts, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, cardFacts, FILES_DONE, KERNEL_DONE, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
@@ -53,9 +53,9 @@ async function open(button: string): Promise<void> {
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
-async function applyAndClose(): Promise<void> {
+async function applyAndClose(outcome = KERNEL_DONE): Promise<void> {
     await footerButton('Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(outcome, { exact: true }).waitFor();
     await footerButton('Close').click();
     await dialog().waitFor({ state: 'detached' });
 }
@@ -149,7 +149,7 @@ test('keep after reboot: read-ahead and threads with the array, the queue depth 
 
     await keepCard.getByRole('button', { name: 'Stop keeping…' }).click();
     await dialog().waitFor();
-    await applyAndClose();
+    await applyAndClose(FILES_DONE);
     await waitUntil('the rule is gone', async () => (await keepCard.locator('tbody tr[data-state="kept"]').count()) === 0);
 });
 
@@ -244,7 +244,7 @@ test('the originals were recorded before the first change, and restoring writes 
     await env.page.locator('.raidtune-restore').getByRole('button', { name: 'Restore previous settings' }).click();
     await dialog().waitFor();
     await footerButton('Restore').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await footerButton('Close').click();
 
     expect(await simValue(env, READ_AHEAD)).toBe(originalReadAhead);

@@ -53,9 +53,9 @@ async function open(button: string): Promise<void> {
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
-async function applyAndClose(outcome = KERNEL_DONE): Promise<void> {
+async function applyAndClose(outcome: string | RegExp = KERNEL_DONE): Promise<void> {
     await footerButton('Apply').click();
-    await dialog().getByText(outcome, { exact: true }).waitFor();
+    await dialog().getByText(outcome).waitFor();
     await footerButton('Close').click();
     await dialog().waitFor({ state: 'detached' });
 }

@@ -10,7 +10,10 @@ import { runAxe, severe } from './harness/cockpitSettings';
 import { simulatedTool } from '../../tools/cockpit';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, openDialog, simValue,
+    waitUntil,
+} from './harness/raidtunePage';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
 const SCENARIO = {
@@ -118,12 +121,13 @@ async function ageRecord() {
 /** The alert's list: "Took effect: ..." then "Not done: ...". */
 const shownSteps = () => alert().locator('li').allInnerTexts();
 
-async function applyOffer(link: string, title: string, commands: string, applyLabel: string) {
+async function applyOffer(link: string, title: string, commands: string, applyLabel: string,
+    outcome: string | RegExp = KERNEL_DONE) {
     await alert().getByRole('button', { name: link, exact: true }).click();
     await dialog().getByRole('heading', { name: title }).waitFor();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(commands);
     await footerButton(applyLabel).click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(outcome).waitFor();
     await footerButton('Close').click();
     await dialog().waitFor({ state: 'detached' });
 }
@@ -167,7 +171,7 @@ test('cut short after three disks: Undo puts back what took effect', async () =>
 test('cut short, then left as it is: the record goes, the values stay', async () => {
     await applyCutShort('32', 'sdb');
     await waitUntil('the steps listed', async () => (await shownSteps()).length === 5);
-    await applyOffer('Leave as it is', 'Forget the unfinished change', `rm -f ${record()}`, 'Forget');
+    await applyOffer('Leave as it is', 'Forget the unfinished change', `rm -f ${record()}`, 'Forget', FILES_DONE);
     await alert().waitFor({ state: 'detached' });
     await expect(simValues()).resolves.toEqual(['32', '128', '128', '128', '128']);
     expect(existsSync(record())).toBe(false);
@@ -178,7 +182,7 @@ test('a plan that ends leaves no record and no alert', async () => {
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('32');
     await footerButton('Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await footerButton('Close').click();
     expect(existsSync(record())).toBe(false);
     await env.page.reload();
@@ -211,7 +215,7 @@ test('another page, while a plan is being applied: it says so and offers no undo
         });
 
         held!.release();
-        await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+        await dialog().getByText(KERNEL_DONE).waitFor();
         await footerButton('Close').click();
         await expect(simValues()).resolves.toEqual(DISKS.map(() => '16'));
         expect(existsSync(record())).toBe(false);

@@ -325,9 +325,12 @@ export async function waitForTooltip(control: Locator, text: string): Promise<vo
     await page.getByRole('tooltip').getByText(text).waitFor();
 }
 
-/** A plan's outcome when it wrote kernel values (they were read back) and when it only wrote files or ran commands. */
+/**
+ * A plan's outcome when it wrote kernel values (they were read back), and when it only wrote files or
+ * ran commands: "Done." alone (the alert's title also holds its screen-reader prefix, so not an exact text).
+ */
 export const KERNEL_DONE = 'Done. The values were read back from the kernel.';
-export const FILES_DONE = 'Done.';
+export const FILES_DONE = /(^|:)Done\.$/;
 
 /** A button in the change dialog's footer (Apply, Cancel, Close, Restore...). */
 export function dialogButton(page: Page, name: string): Locator {

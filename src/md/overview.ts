@@ -124,7 +124,7 @@ export function overviewRows(host: HostModel): OverviewRow[] {
 }
 
 /** The arrays in the overview's order, for the cards below it. */
-export function arraysBySeverity(host: HostModel): ArrayModel[] {
+export function arraysBySeverity(host: HostModel, rows: readonly OverviewRow[] = overviewRows(host)): ArrayModel[] {
     const byArray = new Map(host.arrays.map(array => [array.name, array]));
-    return overviewRows(host).map(row => byArray.get(row.name)!);
+    return rows.map(row => byArray.get(row.name)!);
 }

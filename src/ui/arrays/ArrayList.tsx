@@ -6,6 +6,7 @@ import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
 import { firstCardView, nextCardView } from './cardFreshness';
 import { sameCardProps } from '../common/cardProps';
+import { scrollToCard } from '../common/ArrayLink';
 
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
@@ -28,14 +29,17 @@ function FreshEnoughCard({ array, host, selected, position }: {
     );
 }
 
-export function ArrayList({ model, selected }: { model: HostModel; selected: string | null }) {
+/** `arrays`: the model's, worst first (src/md/overview.ts), as the overview above lists them. */
+export function ArrayList({ model, arrays, selected }: {
+    model: HostModel; arrays: readonly ArrayModel[]; selected: string | null;
+}) {
     // Bring the selected array's card into view once per selection: when the URL names it on
     // opening (#/md3), on a click of its name, on Back/Forward; not again at every refresh.
     const scrolledTo = useRef<string | null>(null);
     const present = selected !== null && model.arrays.some(array => array.name === selected);
     useEffect(() => {
-        if (!present || scrolledTo.current === selected) return;
-        document.getElementById(`array-${selected}`)?.scrollIntoView({ block: 'start' });
+        if (!present || selected === null || scrolledTo.current === selected) return;
+        scrollToCard(selected);
         scrolledTo.current = selected;
     }, [present, selected]);
     useEffect(() => {
@@ -44,7 +48,7 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
 
     return (
         <Stack hasGutter>
-            {model.arrays.map((array, position) => (
+            {arrays.map((array, position) => (
                 <StackItem key={array.name}>
                     <FreshEnoughCard array={array} host={model} selected={array.name === selected}
                         position={position} />

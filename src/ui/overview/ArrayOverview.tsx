@@ -72,7 +72,7 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
             cell: row => <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>,
         },
         { title: _('Level'), nowrap: true, cell: row => levelName(row.level) },
-        { title: _('State'), nowrap: true, cell: row => <span className="raidtune-overview-state">{row.state.join(', ')}</span> },
+        { title: _('State'), cell: row => <span className="raidtune-overview-state">{row.state.join(', ')}</span> },
         { title: _('Redundancy left'), cell: row => <Redundancy row={row} /> },
         { title: _('Operation'), cell: row => <Operation operation={row.operation} name={row.name} /> },
         { title: _('Estimated end'), nowrap: true, cell: row => <Estimate operation={row.operation} now={now} /> },

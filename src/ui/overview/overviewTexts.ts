@@ -41,13 +41,16 @@ export function redundancyText(row: OverviewRow): string {
     }
 }
 
-const WEEK_MS = 7 * 24 * 3600 * 1000;
+const DAY_MS = 24 * 3600 * 1000;
 
-/** "Sat 16:40" (within a week), "Mon, 7 Dec, 09:15" further out, as the page's language writes them. */
+/**
+ * "Sat 16:40" within the next six days; further out the date alone ("Jan 25"): the hour of an end
+ * weeks away means nothing, and the column stays one short line.
+ */
 export function clockText(at: Date, now: Date): string {
-    const far = at.getTime() - now.getTime() >= WEEK_MS - 24 * 3600 * 1000;
+    const far = at.getTime() - now.getTime() >= 6 * DAY_MS;
     return new Intl.DateTimeFormat(documentLanguage(), far
-        ? { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' }
+        ? { day: 'numeric', month: 'short' }
         : { weekday: 'short', hour: '2-digit', minute: '2-digit' }).format(at);
 }
 

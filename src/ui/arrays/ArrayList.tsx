@@ -11,6 +11,13 @@ import { scrollToCard } from '../common/ArrayLink';
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
 
+/**
+ * The cards that start on or near the first screen, below the overview: the browser skips a card's
+ * layout until it knows the card is near the window (app.css), a frame after the first, so these
+ * would first take the placeholder's height and then their own, moving what is below them.
+ */
+const FIRST_SCREEN_CARDS = 2;
+
 /** A card far off screen lets a sync's progress lag a few refreshes: see cardFreshness.ts. */
 function FreshEnoughCard({ array, host, selected, position }: {
     array: ArrayModel; host: HostModel; selected: boolean; position: number;
@@ -22,8 +29,10 @@ function FreshEnoughCard({ array, host, selected, position }: {
     // Held in state, worked out during render: the card renders once per refresh, with the right model.
     if (next !== view) setView(next);
     // data-lagging: the card shows an older refresh's array than the page's latest (read by the browser tests).
+    // data-first-screen: laid out from the first frame (app.css).
     return (
-        <div ref={ref} data-lagging={next.array !== array ? '' : undefined}>
+        <div ref={ref} data-lagging={next.array !== array ? '' : undefined}
+            data-first-screen={position < FIRST_SCREEN_CARDS ? '' : undefined}>
             <MemoArrayCard array={next.array} host={next.host} selected={selected} />
         </div>
     );

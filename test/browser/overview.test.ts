@@ -82,6 +82,7 @@ describe('slow-rebuilds', () => {
 
     test('the rebuilds without redundancy come first, marked danger, and the cards follow the same order', async () => {
         const shell = await shellAt720(env, 'md0');
+        await saveScreenshot(shell.page, 'overview-slow-rebuilds-1280x720');
         const rows = await overviewRowTexts(shell.frame);
         expect(rows.map(r => [r.name, r.severity, r.mark])).toEqual([
             ['md0', 'at-risk', 'danger'], ['md1', 'at-risk', 'danger'], ['md2', 'at-risk', 'danger'],
@@ -94,7 +95,6 @@ describe('slow-rebuilds', () => {
         expect(rows[6].estimate).toBe('Waiting for another array on the same disks');
         for (const name of ['md0', 'md1', 'md2']) expect(await withinWindow(shell.page, overviewRow(shell.frame, name))).toBe(true);
         expect(await shownArrays(shell.frame)).toEqual(rows.map(r => r.name));
-        await saveScreenshot(shell.page, 'overview-slow-rebuilds-1280x720');
     });
 });
 

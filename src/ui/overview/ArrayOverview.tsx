@@ -75,7 +75,7 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
         { title: _('State'), cell: row => <span className="raidtune-overview-state">{row.state.join(', ')}</span> },
         { title: _('Redundancy left'), cell: row => <Redundancy row={row} /> },
         { title: _('Operation'), cell: row => <Operation operation={row.operation} name={row.name} /> },
-        { title: _('Estimated end'), nowrap: true, cell: row => <Estimate operation={row.operation} now={now} /> },
+        { title: _('Estimated end'), cell: row => <Estimate operation={row.operation} now={now} /> },
     ];
     return (
         <Card id="raidtune-overview" component="section" aria-labelledby="raidtune-overview-title" isCompact>

@@ -25,6 +25,8 @@ import { memoLast } from '../../md/memo';
 import { lastCheckSpeed } from '../../md/alerts/checkWindow';
 import { limitsOutsideWindow, openWindowEnd } from '../../md/alerts/ownWindow';
 import { historyOf } from '../../md/history';
+import { arraysBySeverity, overviewRows } from '../../md/overview';
+import { ArrayOverview } from '../overview/ArrayOverview';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
 import { preloadSyncParts } from '../sync/lazySyncParts';
@@ -63,6 +65,11 @@ const lastCheckSpeeds = memoLast((model: HostModel) => model.arrays.flatMap(a =>
     (model: HostModel) => new Map(model.arrays.map(a =>
         [a.name, lastCheckSpeed(historyOf(model.history, a)?.operations ?? [])] as const)));
 
+/** The overview's rows, and the cards in their order: derived once per model. */
+const overviewRowsOf = memoLast((model: HostModel) => [model], overviewRows);
+const arraysInOrder = memoLast((model: HostModel) => [model],
+    (model: HostModel) => arraysBySeverity(model, overviewRowsOf(model)));
+
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
     // Read beside the first model, not after it: the page appears once both are in, so nothing
@@ -83,6 +90,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
         preloadLayoutDetails();
     }, [shown]);
     const selected = useSelectedArray();
+    const rows = model && overviewRowsOf(model);
     useEffect(() => {
         if (refresh && model) recordRender(refresh.seq, refresh.builtAt);
     }, [refresh, model]);
@@ -110,17 +118,16 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             )}
             {model && <UnfinishedPlan />}
             {model && <StackItem><RestoreBanner /></StackItem>}
-            {model && <StackItem><GlobalLimits model={model} /></StackItem>}
-            {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model?.mdAvailable && (
-                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
-                    openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
-            )}
+            {rows && rows.length > 0 && <StackItem><ArrayOverview rows={rows} selected={selected} /></StackItem>}
             {model && (
                 <ArrayDialogs model={model}>
                     {model.arrays.length === 0
                         ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
-                        : <StackItem><ArrayList model={model} selected={selected} /></StackItem>}
+                        : (
+                            <StackItem>
+                                <ArrayList model={model} arrays={arraysInOrder(model)} selected={selected} />
+                            </StackItem>
+                        )}
                 </ArrayDialogs>
             )}
             {model?.mdAvailable && (
@@ -128,6 +135,12 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
                     <SyncHistory arrays={historyArrays(model)} history={model.history} monitor={monitor.state}
                         reread={monitor.reread} />
                 </StackItem>
+            )}
+            {model && <StackItem><GlobalLimits model={model} /></StackItem>}
+            {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
+            {model?.mdAvailable && (
+                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
+                    openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
             )}
         </Stack>
     );

@@ -6,7 +6,7 @@ import {
     DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
 } from '../pf';
 import { _, fmt } from '../../host/i18n';
-import { arrayHref, hasStoragePage, openStoragePage, selectArray } from '../../host/location';
+import { hasStoragePage, openStoragePage } from '../../host/location';
 import { formatKiB } from '../../md/format';
 import { mismatchExplanation, mismatchesShown } from '../../md/mismatches';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
@@ -18,6 +18,7 @@ import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
 import { text } from '../common/message';
+import { ArrayLink } from '../common/ArrayLink';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
@@ -56,20 +57,13 @@ type SummaryProps = { array: ArrayModel; selected: boolean };
 export const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProps) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
-    // The name links to the array's own address (#/md0): the URL can be shared and Back returns.
-    const select = (event: React.MouseEvent) => {
-        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-        event.preventDefault();
-        selectArray(array.name);
-    };
     return (
         <>
             <CardHeader>
                 <Flex alignItems={{ default: 'alignItemsCenter' }}>
                     <FlexItem>
                         <CardTitle id={titleId} component="h2">
-                            <a className="raidtune-array-link" href={arrayHref(array.name)} onClick={select}
-                                aria-current={selected ? 'location' : undefined}>{array.device}</a>
+                            <ArrayLink className="raidtune-array-link" name={array.name} selected={selected}>{array.device}</ArrayLink>
                         </CardTitle>
                     </FlexItem>
                     <FlexItem>{levelName(array.level)}</FlexItem>

@@ -6,9 +6,17 @@ import { useNearScreen } from '../common/useNearScreen';
 import { ArrayCard } from './ArrayCard';
 import { firstCardView, nextCardView } from './cardFreshness';
 import { sameCardProps } from '../common/cardProps';
+import { scrollToCard } from '../common/ArrayLink';
 
 // Only the cards whose array (or what they read of the host) changed re-render: see cardProps.ts.
 const MemoArrayCard = memo(ArrayCard, sameCardProps);
+
+/**
+ * The cards that start on or near the first screen, below the overview: the browser skips a card's
+ * layout until it knows the card is near the window (app.css), a frame after the first, so these
+ * would first take the placeholder's height and then their own, moving what is below them.
+ */
+const FIRST_SCREEN_CARDS = 2;
 
 /** A card far off screen lets a sync's progress lag a few refreshes: see cardFreshness.ts. */
 function FreshEnoughCard({ array, host, selected, position }: {
@@ -21,21 +29,26 @@ function FreshEnoughCard({ array, host, selected, position }: {
     // Held in state, worked out during render: the card renders once per refresh, with the right model.
     if (next !== view) setView(next);
     // data-lagging: the card shows an older refresh's array than the page's latest (read by the browser tests).
+    // data-first-screen: laid out from the first frame (app.css).
     return (
-        <div ref={ref} data-lagging={next.array !== array ? '' : undefined}>
+        <div ref={ref} data-lagging={next.array !== array ? '' : undefined}
+            data-first-screen={position < FIRST_SCREEN_CARDS ? '' : undefined}>
             <MemoArrayCard array={next.array} host={next.host} selected={selected} />
         </div>
     );
 }
 
-export function ArrayList({ model, selected }: { model: HostModel; selected: string | null }) {
+/** `arrays`: the model's, worst first (src/md/overview.ts), as the overview above lists them. */
+export function ArrayList({ model, arrays, selected }: {
+    model: HostModel; arrays: readonly ArrayModel[]; selected: string | null;
+}) {
     // Bring the selected array's card into view once per selection: when the URL names it on
     // opening (#/md3), on a click of its name, on Back/Forward; not again at every refresh.
     const scrolledTo = useRef<string | null>(null);
     const present = selected !== null && model.arrays.some(array => array.name === selected);
     useEffect(() => {
-        if (!present || scrolledTo.current === selected) return;
-        document.getElementById(`array-${selected}`)?.scrollIntoView({ block: 'start' });
+        if (!present || selected === null || scrolledTo.current === selected) return;
+        scrollToCard(selected);
         scrolledTo.current = selected;
     }, [present, selected]);
     useEffect(() => {
@@ -44,7 +57,7 @@ export function ArrayList({ model, selected }: { model: HostModel; selected: str
 
     return (
         <Stack hasGutter>
-            {model.arrays.map((array, position) => (
+            {arrays.map((array, position) => (
                 <StackItem key={array.name}>
                     <FreshEnoughCard array={array} host={model} selected={array.name === selected}
                         position={position} />

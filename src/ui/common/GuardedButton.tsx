@@ -12,23 +12,11 @@
 // the tooltip has mounted, so a pointer that left before then was never seen leaving, and the tooltip
 // stayed on screen for good.
 
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { Button, Tooltip, type ButtonProps } from '../pf';
 import { _ } from '../../host/i18n';
 import { useAdmin } from './HostContext';
-
-/**
- * Shown when the pointer (on the button or its tooltip) or the focus arrives; hidden when either
- * leaves, or on Escape (WCAG 1.4.13: dismissible without moving). The last event wins, as in
- * PatternFly's own triggers: a clicked button keeps its focus, and its tooltip still goes with the pointer.
- */
-function useTooltipReach() {
-    const [shown, setShown] = useState(false);
-    const [reached, setReached] = useState(false);
-    const show = () => { setShown(true); setReached(true); };
-    const hide = () => setShown(false);
-    return { reached, shown, show, hide };
-}
+import { useTooltipReach } from './useTooltipReach';
 
 export function GuardedButton({
     disabledReason, children, onMouseEnter, onMouseLeave, onFocus, onBlur, onKeyDown, ...props

@@ -350,3 +350,45 @@ export async function closeLeftoverDialog(page: Page): Promise<void> {
     if (await changeDialog(page).count()) await page.keyboard.press('Escape');
     await changeDialog(page).waitFor({ state: 'detached' });
 }
+
+/** The overview's row of an array (its table's own class, the row's data-array), not a card's table. */
+export function overviewRow(surface: Surface, name: string): Locator {
+    return surface.locator(`table.raidtune-overview tr[data-array="${name}"]`);
+}
+
+export interface OverviewRowText {
+    name: string;
+    severity: string;
+    /** danger, warning or none: how the row is marked. */
+    mark: string;
+    redundancy: string;
+    /** The redundancy is a PatternFly status label of this kind (danger, warning), or null for plain text. */
+    redundancyLabel: string | null;
+    operation: string;
+    estimate: string;
+}
+
+/** The overview's rows as the user reads them, in page order, read in one go. */
+export async function overviewRowTexts(surface: Surface): Promise<OverviewRowText[]> {
+    return surface.locator('table.raidtune-overview tr[data-array]').evaluateAll(rows => rows.map(row => {
+        const text = (selector: string) => (row.querySelector(selector) as HTMLElement | null)?.innerText.trim() ?? '';
+        const label = row.querySelector('.raidtune-overview-redundancy.pf-v6-c-label');
+        return {
+            name: row.getAttribute('data-array') ?? '',
+            severity: row.getAttribute('data-severity') ?? '',
+            mark: row.getAttribute('data-mark') ?? '',
+            redundancy: text('.raidtune-overview-redundancy'),
+            redundancyLabel: label ? (['danger', 'warning'].find(s => label.classList.contains(`pf-m-${s}`)) ?? 'other') : null,
+            operation: text('.raidtune-overview-operation').replace(/\s+/g, ' '),
+            estimate: text('.raidtune-overview-estimate'),
+        };
+    }));
+}
+
+/** The element lies wholly inside the browser window as it stands (no scrolling), a frame's too. */
+export async function withinWindow(page: Page, element: Locator): Promise<boolean> {
+    const box = await element.boundingBox();
+    const size = page.viewportSize();
+    if (!box || !size) return false;
+    return box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height;
+}

@@ -7,8 +7,8 @@
 import { setupRaidtune } from '../harness/env';
 import { OFFSCREEN_REFRESH_EVERY } from '../../../src/ui/arrays/cardFreshness';
 import {
-    arrayCard, cardIsCurrent, shownArrays, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
-    waitForRefreshes,
+    arrayCard, cardIsCurrent, overviewRowTexts, shownArrays, shownPercentBetweenSimReads, simMdstat, simValue,
+    saveScreenshot, syncExplanation, waitForRefreshes, withinWindow,
 } from '../harness/raidtunePage';
 import type { Surface } from '../harness/raidtunePage';
 
@@ -28,11 +28,34 @@ function cardSummaries(surface: Surface) {
     })));
 }
 
-test('shows a card for every array in mdstat, in its order', async () => {
+test('shows a card for every array in mdstat, the ones in trouble first as the overview lists them', async () => {
     const truth = await simMdstat(env);
     expect(truth.size).toBe(128);
     await env.page.waitForFunction(n => document.querySelectorAll('section[id^="array-"]').length === n, truth.size);
-    expect(await shownArrays(env.page)).toEqual([...truth.keys()]);
+    const shown = await shownArrays(env.page);
+    expect([...shown].sort()).toEqual([...truth.keys()].sort());
+    // The overview lists every array that is not healthy and idle, worst first; the cards follow
+    // its order, then the idle arrays by name (md9 before md10).
+    const listed = (await overviewRowTexts(env.page)).map(row => row.name);
+    expect(listed.length).toBe([...truth.values()].filter(a => a.sync !== null || a.status!.includes('_')).length);
+    expect(shown.slice(0, listed.length)).toEqual(listed);
+    const idle = shown.slice(listed.length).map(name => Number(name.replace(/^md/, '')));
+    expect(idle).toEqual([...idle].sort((a, b) => a - b));
+    expect(await env.page.locator('.raidtune-overview-healthy').innerText()).toContain(`${idle.length} more arrays are healthy and idle.`);
+});
+
+test('inside the shell at 1280x720 the first array that needs attention is on the first screen', async () => {
+    const shell = await env.shellPage();
+    await shell.page.setViewportSize({ width: 1280, height: 720 });
+    const first = shell.frame.locator('table.raidtune-overview tr[data-array]').first();
+    await first.waitFor();
+    await saveScreenshot(shell.page, 'overview-many-arrays-1280x720');
+    expect(await withinWindow(shell.page, first)).toBe(true);
+    const [row] = await overviewRowTexts(shell.frame);
+    // A RAID 6 that lost a disk comes before any resync or check.
+    expect(row.severity).toBe('degraded');
+    expect((await simMdstat(env)).get(row.name)!.status).toContain('_');
+    expect(row.redundancy).toBe('Survives 1 more failure');
 });
 
 test('as many degraded, recovering, resyncing, checking and paused cards as the kernel has', async () => {
@@ -107,7 +130,9 @@ test('a refresh far down the page keeps what is on screen in place, and the elem
 });
 
 test('a syncing card far off screen lags a few refreshes at most, one in view never, and scrolled to it is current', async () => {
-    const running = [...(await simMdstat(env)).values()].filter(a => a.sync?.state === 'running').map(a => a.name);
+    // The first and last running sync in page order (the cards come worst first, not in mdstat's order).
+    const truth = await simMdstat(env);
+    const running = (await shownArrays(env.page)).filter(name => truth.get(name)?.sync?.state === 'running');
     const [inView, farOff] = [running[0], running[running.length - 1]];
     await env.page.evaluate(name => document.getElementById(`array-${name}`)!.scrollIntoView({ block: 'start' }), inView);
     await waitForRefreshes(env.page, 1);

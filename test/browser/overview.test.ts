@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The overview at the top of the page (issue #33): inside Cockpit's shell at 1280x720, without
+// scrolling, an admin sees each array's redundancy left, its operation's progress and when it
+// ends; the arrays in trouble come first, and a RAID 5 without redundancy is marked danger.
+
+import type { Page } from 'playwright-core';
+import { setupRaidtune, type RaidtuneEnv } from './harness/env';
+import {
+    arrayCard, overviewRow, overviewRowTexts, saveScreenshot, shownArrays, simMdstat, waitForRefreshes,
+    withinWindow,
+} from './harness/raidtunePage';
+
+/** The page inside the shell, in a window of 1280x720 (a laptop's). */
+async function shellAt720(env: RaidtuneEnv, firstRow: string) {
+    const shell = await env.shellPage();
+    await shell.page.setViewportSize({ width: 1280, height: 720 });
+    await overviewRow(shell.frame, firstRow).waitFor();
+    return shell;
+}
+
+/** "21 h 50 min" as seconds (the duration words of the English page). */
+function durationSeconds(text: string): number {
+    const unit: Record<string, number> = { d: 86400, h: 3600, min: 60, s: 1 };
+    return [...text.matchAll(/(\d+) (d|h|min|s)\b/g)].reduce((sum, [, n, u]) => sum + Number(n) * unit[u], 0);
+}
+
+/** Minutes between the shown clock time ("Sat 04:40 PM") and `at`, on a 24-hour dial. */
+function clockOffMinutes(shown: string, at: Date): number {
+    const m = /(\d{1,2}):(\d{2})\s*([AP]M)?$/.exec(shown);
+    if (!m) throw new Error(`no clock time in "${shown}"`);
+    const hours = (Number(m[1]) % 12) + (m[3] === 'PM' ? 12 : m[3] === 'AM' ? 0 : Number(m[1]) >= 12 ? 12 : 0);
+    const diff = Math.abs(hours * 60 + Number(m[2]) - (at.getHours() * 60 + at.getMinutes()));
+    return Math.min(diff, 24 * 60 - diff);
+}
+
+const browserNow = (page: Page) => page.evaluate(() => Date.now());
+
+describe('raid6-recovery', () => {
+    const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+
+    test('md0\'s row shows, without scrolling, the redundancy left, the rebuild\'s progress and its end', async () => {
+        const shell = await shellAt720(env, 'md0');
+        // The page's own estimate needs 10 s of samples; until then the kernel's stands in.
+        await waitForRefreshes(shell.frame, 6);
+        const row = overviewRow(shell.frame, 'md0');
+        expect(await withinWindow(shell.page, row)).toBe(true);
+
+        const [shown] = await overviewRowTexts(shell.frame);
+        const truth = (await simMdstat(env)).get('md0')!.sync!;
+        expect(shown).toMatchObject({
+            name: 'md0', severity: 'degraded', mark: 'warning',
+            redundancy: 'Survives 1 more failure', redundancyLabel: 'warning',
+        });
+        const percent = Number(/^Rebuild (\d+\.\d)%$/.exec(shown.operation)?.[1]);
+        expect(percent).toBeCloseTo(truth.percent!, 0);
+        // "about 21 h 50 min, Sat 04:40 PM": the clock time is now plus the duration.
+        const estimate = /^about (\d+ h \d+ min), (.+)$/.exec(shown.estimate);
+        expect(estimate).not.toBeNull();
+        const end = new Date(await browserNow(shell.page) + durationSeconds(estimate![1]) * 1000);
+        expect(clockOffMinutes(estimate![2], end)).toBeLessThanOrEqual(2);
+        // The kernel's own figure is in a tooltip (in the page's frame, where the pointer is).
+        await row.locator('.raidtune-overview-estimate').hover();
+        await shell.frame.getByRole('tooltip').getByText(/^Kernel estimate: \d+ h \d+ min$/).waitFor();
+        await saveScreenshot(shell.page, 'overview-raid6-recovery-1280x720');
+    });
+
+    test('the name selects the array and brings its card into view', async () => {
+        const shell = await shellAt720(env, 'md0');
+        await overviewRow(shell.frame, 'md0').locator('a.raidtune-overview-link').click();
+        await shell.frame.waitForFunction(() => window.location.hash === '#/md0');
+        const title = arrayCard(shell.frame, 'md0').locator('h2');
+        await shell.frame.waitForFunction(() => {
+            const box = document.querySelector('#array-md0 h2')?.getBoundingClientRect();
+            return box !== undefined && box.top >= 0 && box.top < 100;
+        });
+        expect(await withinWindow(shell.page, title)).toBe(true);
+    });
+});
+
+describe('slow-rebuilds', () => {
+    const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0' });
+
+    test('the rebuilds without redundancy come first, marked danger, and the cards follow the same order', async () => {
+        const shell = await shellAt720(env, 'md0');
+        await saveScreenshot(shell.page, 'overview-slow-rebuilds-1280x720');
+        const rows = await overviewRowTexts(shell.frame);
+        expect(rows.map(r => [r.name, r.severity, r.mark])).toEqual([
+            ['md0', 'at-risk', 'danger'], ['md1', 'at-risk', 'danger'], ['md2', 'at-risk', 'danger'],
+            ['md3', 'syncing', 'none'], ['md4', 'syncing', 'none'], ['md5', 'syncing', 'none'], ['md6', 'syncing', 'none'],
+        ]);
+        expect(rows[2]).toMatchObject({ redundancy: 'None left: one more failure loses md2', redundancyLabel: 'danger' });
+        expect(rows[3]).toMatchObject({ redundancy: 'Survives 2 more failures', redundancyLabel: null });
+        // A frozen or waiting resync has no end to tell: it says why.
+        expect(rows[4].estimate).toBe('Paused (frozen)');
+        expect(rows[6].estimate).toBe('Waiting for another array on the same disks');
+        for (const name of ['md0', 'md1', 'md2']) expect(await withinWindow(shell.page, overviewRow(shell.frame, name))).toBe(true);
+        expect(await shownArrays(shell.frame)).toEqual(rows.map(r => r.name));
+    });
+});
+
+describe('degraded-failed', () => {
+    const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
+
+    test('the RAID 5 without redundancy and the RAID 1 that does not run are marked danger', async () => {
+        const shell = await shellAt720(env, 'md0');
+        expect(await overviewRowTexts(shell.frame)).toEqual([
+            expect.objectContaining({ name: 'md0', mark: 'danger', redundancyLabel: 'danger',
+                redundancy: 'None left: one more failure loses md0', operation: '', estimate: '' }),
+            expect.objectContaining({ name: 'md1', mark: 'danger', redundancyLabel: 'danger', redundancy: 'Not running' }),
+        ]);
+        expect(await withinWindow(shell.page, overviewRow(shell.frame, 'md1'))).toBe(true);
+    });
+});

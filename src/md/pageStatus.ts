@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What Cockpit's menu entry for raidtune says about the host (Cockpit's "page status": a warning or
 // error icon beside the entry, with a title as its tooltip): an error while an array is inactive or
-// failed, a warning while one is degraded or rebuilding, has a failed or failing member, a
+// failed or one more failed disk loses its data (the health advice's danger, as the overview and the
+// card mark it), a warning while one is degraded or rebuilding, has a failed or failing member, a
 // finished check found mismatches, or its sync has made no progress for a while (src/md/stall.ts);
 // nothing otherwise. The first array of the worst kind is named.
 
@@ -22,12 +23,15 @@ const TITLES: Record<HealthSituation, { type: PageStatus['type']; title: string 
     'member-trouble': { type: 'warning', title: N_('A disk of $0 failed or reports errors') },
 };
 
+const NO_REDUNDANCY = N_('$0 has no redundancy left: one more failed disk loses its data');
+
 export function pageStatus(model: HostModel): PageStatus | null {
     let warning: PageStatus | null = null;
     for (const array of model.arrays) {
         const advice = healthAdvice(array, model.disks);
         const kind = advice ? TITLES[advice.situation] : null;
         if (kind?.type === 'error') return { type: 'error', title: msg(kind.title, array.name) };
+        if (advice?.severity === 'danger') return { type: 'error', title: msg(NO_REDUNDANCY, array.name) };
         warning ??= arrayWarning(array, kind?.title ?? null);
     }
     return warning;

@@ -2,6 +2,11 @@
 import { buildModel } from '../../../src/md/model';
 import { pageStatus } from '../../../src/md/pageStatus';
 import { loadCaptureFiles } from '../helpers/realKernelCapture';
+import { gather, removeTempRoots, startHost } from '../sim/simHelpers';
+
+afterAll(removeTempRoots);
+
+const NO_REDUNDANCY = '$0 has no redundancy left: one more failed disk loses its data';
 
 function statusOf(capture: string, files: Record<string, string> = {}) {
     const all = loadCaptureFiles(capture);
@@ -12,9 +17,11 @@ function statusOf(capture: string, files: Record<string, string> = {}) {
 // Real kernel captures (6.1): what Cockpit's menu entry would carry.
 test.each([
     ['raid1-with-spare', null],
-    ['raid5-recovery', { type: 'warning', title: { message: '$0 is degraded and rebuilding', args: ['md0'] } }],
-    ['raid5-degraded', { type: 'warning', title: { message: '$0 is degraded', args: ['md0'] } }],
-    ['raid5-member-failed', { type: 'warning', title: { message: '$0 is degraded', args: ['md0'] } }],
+    // A RAID 5 with a slot empty, rebuilding or not: one more failed disk loses its data.
+    ...['raid5-recovery', 'raid5-degraded', 'raid5-member-failed'].map(capture => [capture,
+        { type: 'error', title: { message: NO_REDUNDANCY, args: ['md0'] } }]),
+    // A RAID 1 of two with one missing: the same.
+    ['raid1-degraded-missing', { type: 'error', title: { message: NO_REDUNDANCY, args: ['md0'] } }],
 ])('%s', (capture, expected) => {
     expect(statusOf(capture)).toEqual(expected);
 });
@@ -26,4 +33,11 @@ test('a finished check that found mismatches is a warning; a clean one, or a cou
     expect(after('check', '8')).toEqual({ type: 'warning', title: { message: 'The last check of $0 found mismatches', args: ['md0'] } });
     expect(after('check', '0')).toBeNull();
     expect(after('resync', '8')).toBeNull();
+});
+
+test('a RAID 6 rebuilding one slot still survives one more failure: a warning, not an error', () => {
+    const host = startHost('raid6-recovery');
+    host.tick(2);
+    expect(pageStatus(buildModel(gather(host), 0))).toEqual(
+        { type: 'warning', title: { message: '$0 is degraded and rebuilding', args: ['md0'] } });
 });

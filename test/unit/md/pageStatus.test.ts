@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { buildModel } from '../../../src/md/model';
-import { pageStatus } from '../../../src/md/pageStatus';
+import { pageStatus, type PageStatus } from '../../../src/md/pageStatus';
 import { loadCaptureFiles } from '../helpers/realKernelCapture';
 import { gather, removeTempRoots, startHost } from '../sim/simHelpers';
 
@@ -15,10 +15,10 @@ function statusOf(capture: string, files: Record<string, string> = {}) {
 }
 
 // Real kernel captures (6.1): what Cockpit's menu entry would carry.
-test.each([
+test.each<[string, PageStatus | null]>([
     ['raid1-with-spare', null],
     // A RAID 5 with a slot empty, rebuilding or not: one more failed disk loses its data.
-    ...['raid5-recovery', 'raid5-degraded', 'raid5-member-failed'].map(capture => [capture,
+    ...['raid5-recovery', 'raid5-degraded', 'raid5-member-failed'].map((capture): [string, PageStatus] => [capture,
         { type: 'error', title: { message: NO_REDUNDANCY, args: ['md0'] } }]),
     // A RAID 1 of two with one missing: the same.
     ['raid1-degraded-missing', { type: 'error', title: { message: NO_REDUNDANCY, args: ['md0'] } }],

@@ -200,6 +200,7 @@ check: deps
 	wait $$vm_lane || status=1; \
 	echo "==== the VM lane's output (test-results/lanes/vm.log) ===="; cat test-results/lanes/vm.log; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
+	if [ -s test-results/lanes/failed-steps ]; then cat test-results/lanes/failed-steps; fi; \
 	exit $$status
 
 # The durations the tiers order their files by (slowest first, test/order/slowestFirst.js), from
@@ -213,8 +214,9 @@ check-installs:
 	for k in 6.1 7 6.12; do RAIDTUNE_VM_KERNEL=$$k tools/vm/build-guest.sh || exit 1; done
 
 check-main-lane:
+	mkdir -p test-results/lanes
 	status=0; \
-	$(MAKE) -j2 lint typecheck || status=1; \
+	$(MAKE) -j2 lint typecheck || { status=1; echo "FAILED lint or typecheck (its errors above)" >> test-results/lanes/failed-steps; }; \
 	$(MAKE) check-unit || status=1; \
 	$(MAKE) check-browser || status=1; \
 	if command -v apt-get >/dev/null; then \

@@ -9,7 +9,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), readySelector: '#array-md1' });
 
@@ -31,9 +33,7 @@ afterEach(async () => {
     await waitUntil('no waiter left', async () => historyLines('md0') + historyLines('md1') === 0 || null, 8000).catch(() => undefined);
 });
 
-/** The outcome of a plan that writes kernel values; arming and cancelling write files and run commands only. */
-const KERNEL_DONE = 'Done. The values were read back from the kernel.';
-
+/** Arming and cancelling write files and run commands only: their outcome is not KERNEL_DONE. */
 async function applyAndClose(applyLabel: string, done = KERNEL_DONE) {
     await footerButton(applyLabel).click();
     const outcome = dialog().locator('.pf-v6-c-alert.pf-m-success .pf-v6-c-alert__title');

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { createSimulatedHost } from '../../sim';
 import type { ScenarioSpec } from '../../sim/scenario/types';
 import { setupRaidtune } from './harness/env';
-import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
+import {
+    changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue,
+} from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
 const env = setupRaidtune({
@@ -49,7 +51,7 @@ test('the shell script shown for "Fast rebuild" does on another host what Apply 
         other.tick(0);
 
         await dialogButton(env.page, 'Apply').click();
-        await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+        await dialog().getByText(KERNEL_DONE).waitFor();
         const here = await Promise.all(FILES.map(f => simValue(env, f)));
         expect(here).toEqual(['50000', '2000000', '8192']);
         const there = FILES.map(f => readFileSync(join(other.root, f.replace('/md0/', '/md127/')), 'utf8').trim());

@@ -11,7 +11,9 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
-import { arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, inView, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, inView, KERNEL_DONE, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0', config: { stateDir } });
@@ -35,7 +37,7 @@ async function applyFix(array: string, button: RegExp, commands: string) {
     await section(array).getByRole('button', { name: button }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(commands);
     await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
 }
 

@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, KERNEL_DONE, openDialog,
+    simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -25,7 +28,6 @@ const SETTINGS = [
     ...DISKS.flatMap(d => [`/sys/block/${d}/device/queue_depth`, `/sys/block/${d}/queue/nr_requests`, `/sys/block/${d}/queue/scheduler`]),
 ];
 const NOTHING_TO_CHANGE = 'Nothing to change: the values are already set.';
-const DONE = 'Done. The values were read back from the kernel.';
 
 const dialog = () => changeDialog(env.page);
 const commands = (page: Page = env.page) => changeDialog(page).locator('.raidtune-commands').innerText();
@@ -95,7 +97,7 @@ test('only the value the user changed is written, exactly as typed', async () =>
     await dialog().getByLabel('Maximum (MB/s per disk)').fill('300');
     await expect(commands()).resolves.toBe('echo 292969 > /proc/sys/dev/raid/speed_limit_max');
     await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText(DONE).waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, GLOBAL_MIN)).toBe('1000');
     expect(await simValue(env, GLOBAL_MAX)).toBe('292969');
@@ -106,7 +108,7 @@ test('only the value the user changed is written, exactly as typed', async () =>
     await dialog().locator('#md0-min-value').fill('50');
     await expect(commands()).resolves.toBe('echo 48828 > /sys/block/md0/md/sync_speed_min');
     await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText(DONE).waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     // The simulated kernel shows the written word until its next tick, then its own form.
     await waitUntil('md0\'s own minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '48828 (local)');
@@ -125,7 +127,7 @@ test('a value another tab changed after the dialog opened is shown, and written 
     await openGlobalChange(other);
     await changeDialog(other).getByLabel('Minimum (MB/s per disk)').fill('70');
     await dialogButton(other, 'Apply').click();
-    await changeDialog(other).getByText(DONE).waitFor();
+    await changeDialog(other).getByText(KERNEL_DONE).waitFor();
     expect(await simValue(env, GLOBAL_MIN)).toBe('68359');
 
     // The first tab's dialog still shows what it opened with; the user types 80 there.
@@ -141,7 +143,7 @@ test('a value another tab changed after the dialog opened is shown, and written 
     expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
 
     await dialogButton(env.page, 'Apply anyway').click();
-    await dialog().getByText(DONE).waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, GLOBAL_MIN)).toBe('78125');
     // The record of originals still holds what the host had before raidtune's first change,

@@ -7,7 +7,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_TIMEOUT_MS, setupRaidtune } from './harness/env';
-import { changeDialog, dialogButton, openDialog, syncFact, waitForRefreshes } from './harness/raidtunePage';
+import {
+    changeDialog, dialogButton, KERNEL_DONE, openDialog, syncFact, waitForRefreshes,
+} from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -35,7 +37,7 @@ test('a raised minimum: the estimate re-learns and shows the what-if finish time
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await changeDialog(env.page).getByLabel('Minimum (MB/s per disk)').fill('50');
     await dialogButton(env.page, 'Apply').click();
-    await changeDialog(env.page).getByText('Done. The values were read back from the kernel.').waitFor();
+    await changeDialog(env.page).getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
 
     // The what-if: held at the minimum, the rebuild runs at the new one (the disks can move it).

@@ -5,7 +5,9 @@
 
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue,
+} from './harness/raidtunePage';
 
 /** A RAID1 on two NVMe disks: no I/O scheduler, 1023 tags per hardware queue. */
 const SCENARIO = {
@@ -41,7 +43,7 @@ test('an array\'s maximum the kernel takes is "Done", read back as the kernel sh
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(
         'echo 20000000 > /sys/block/md0/md/sync_speed_max');
     await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     // Read back when tee returned: the kernel's own form of the value, already there.
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe('20000000 (local)');
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('1000 (system)');

@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simMdstat, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
 const stateDir = join(temp, 'state');
@@ -69,7 +71,7 @@ test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds 
     expect(await simValues()).toEqual(['4000', '200000', '256']);
 
     await footerButton('Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     expect(await simValues()).toEqual(['50000', '2000000', '8192']);
     await footerButton('Close').click();
 
@@ -96,7 +98,7 @@ test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds 
         `rm -f ${stateDir}/restore.json`,
     ].join('\n'));
     await footerButton('Restore').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     expect(await simValues()).toEqual(['4000', '200000', '256']);
     expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
     await footerButton('Close').click();

@@ -4,7 +4,7 @@
 // running sync changes. Here the scheduler of md0's disks goes to none, which also sets their
 // nr_requests to the tags; the Disk queues dialog opened next must show both.
 
-import { arrayCard, changeDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
+import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, openDialog, waitUntil } from './harness/raidtunePage';
 import { setupRaidtune } from './harness/env';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
@@ -72,7 +72,7 @@ test('a scheduler switched while a full read was under way: the next read shows 
     holdNextFullRead = true;
     await waitUntil('a full read answered and held', async () => held?.closed);
     await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
 
     const before = gathersAnswered;
     const release = held!;

@@ -8,7 +8,9 @@
 import { STALLED_SYNC, STALLED_SYNC_ARGS, HELD_AT_KIB } from './fixtures/stalledSync';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, closeLeftoverDialog, dialogButton, openDialog, simMdstat, simValue } from './harness/raidtunePage';
+import {
+    arrayCard, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simMdstat, simValue,
+} from './harness/raidtunePage';
 
 const env = setupRaidtune({
     scenario: customScenario('stalled-sync', STALLED_SYNC).file, simArgs: STALLED_SYNC_ARGS, readySelector: '#array-md0',
@@ -34,7 +36,7 @@ test('the offered plan raises sync_max to "max" and the check goes on', async ()
     const dialog = await openDialog(stallAlert().getByRole('button', { name: 'Raise sync_max to "max"…' }));
     await expect(dialog.locator('.raidtune-commands').innerText()).resolves.toBe('echo max > /sys/block/md0/md/sync_max');
     await dialogButton(env.page, 'Apply').click();
-    await dialog.getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog.getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     await expect(simValue(env, '/sys/block/md0/md/sync_max')).resolves.toBe('max');
     await stallAlert().waitFor({ state: 'detached' });

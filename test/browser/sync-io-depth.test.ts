@@ -59,7 +59,7 @@ test('the system depth: preview, nothing before Apply, written and read back, th
     await banner.getByRole('button', { name: 'Restore previous settings' }).click();
     await expect(commands()).resolves.toBe(`echo 32 > ${GLOBAL}\nrm -f ${stateDir}/restore.json`);
     await footerButton('Restore').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     await footerButton('Close').click();
     expect(await simValue(env, GLOBAL)).toBe('32');
 });

@@ -6,7 +6,9 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { applyAndClose, arrayCard, changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue } from './harness/raidtunePage';
+import {
+    applyAndClose, arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue,
+} from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { formatKiB } from '../../src/md/format';
 
@@ -33,7 +35,7 @@ test('raising the system limits: preview, apply, read back, restore', async () =
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
 
     await footerButton('Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('48828');
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('292969');
     // The originals were recorded on the host before the first change.
@@ -52,7 +54,7 @@ test('raising the system limits: preview, apply, read back, restore', async () =
         'echo 200000 > /proc/sys/dev/raid/speed_limit_max\necho 4000 > /proc/sys/dev/raid/speed_limit_min\n' +
         `rm -f ${stateDir}/restore.json`);
     await footerButton('Restore').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('200000');
     expect(existsSync(join(stateDir, 'restore.json'))).toBe(false);
@@ -125,7 +127,7 @@ test('stripe cache with its memory cost, applied and read back', async () => {
     // 4 KiB pages x 5 disks x 4096 entries = 80 MiB
     await expect(dialog().locator('.raidtune-stripe-cost').innerText()).resolves.toMatch(/^Memory: 80\.0 MiB = page size 4 KiB × 5 disks × 4096 entries/);
     await footerButton('Apply').click();
-    await dialog().getByText('Done. The values were read back from the kernel.').waitFor();
+    await dialog().getByText(KERNEL_DONE).waitFor();
     expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
     await footerButton('Close').click();
 });

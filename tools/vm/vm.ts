@@ -24,6 +24,7 @@ import {
     closeSync,
 } from 'node:fs';
 import net from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { release } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describeExit, repoRoot, sleep, startChild } from '../cockpit/proc';
@@ -143,6 +144,8 @@ export interface Guest extends GuestControl, GuestInfo {
     console(): string;
     /** Resolves with a reason when QEMU exits without stop(). Never rejects. */
     readonly lost: Promise<string>;
+    /** Host CPU seconds QEMU has used so far (null once it has exited): what the guest costs the run. */
+    cpuSeconds(): number | null;
     /** Kills QEMU, saves the logs to <build>/logs/, removes the run dir (unless keep). Idempotent. */
     stop(): Promise<void>;
 }
@@ -258,8 +261,10 @@ async function copyPluginWhenStable(from: string, to: string): Promise<void> {
             mkdirSync(dirname(to), { recursive: true });
             cpSync(from, to, { recursive: true, dereference: true });
             const complete = ['manifest.json', 'index.html'].every(f => existsSync(join(to, f)));
-            if (complete && treeState(from) === before)
+            if (complete && treeState(from) === before) {
+                compressTextFiles(to);
                 return;
+            }
             last = complete ? 'it changed while being copied' : 'manifest.json or index.html missing';
         } catch (err) {
             last = String(err);
@@ -267,6 +272,23 @@ async function copyPluginWhenStable(from: string, to: string): Promise<void> {
         await sleep(500);
     }
     throw new Error(`could not copy a complete plugin build from ${from} (${last}); is a build running?`);
+}
+
+/**
+ * The copy's scripts and styles as name.gz only, as Cockpit ships its own: the guest's bridge serves
+ * them compressed, so a page open moves ~0.35 MB instead of ~1.6 MB through 9p, the emulated
+ * bridge and virtio-serial (measured on kernel 6.12's tuning files: 1.93 s to 1.70 s an open).
+ */
+function compressTextFiles(dir: string): void {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+            compressTextFiles(path);
+        } else if (/\.(js|css)$/.test(entry.name)) {
+            writeFileSync(path + '.gz', gzipSync(readFileSync(path), { level: 9 }));
+            unlinkSync(path);
+        }
+    }
 }
 
 /**
@@ -457,6 +479,7 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
             bootMs,
             console: consoleText,
             lost,
+            cpuSeconds: () => processCpuSeconds(qemu.pid),
             run: (cmd, o) => ctl.run(cmd, o),
             runOk: (cmd, o) => ctl.runOk(cmd, o),
             detach: () => ctl.detach(),
@@ -642,6 +665,19 @@ class ControlClient implements GuestControl {
 }
 
 // ---- helpers ----
+
+/** User plus system CPU seconds of a running process (/proc/PID/stat), null when it is gone. */
+export function processCpuSeconds(pid: number): number | null {
+    try {
+        // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    } catch {
+        return null;
+    }
+}
+// sysconf(_SC_CLK_TCK): 100 on every Linux architecture this runs on.
+const CLOCK_TICKS = 100;
 
 function kernelCommandLine(cpus: number, pluginName: string | null): string {
     // no_timer_check: under emulation on a busy host the IO-APIC timer check can miss its ticks and

@@ -92,7 +92,7 @@ test('worker threads of a RAID5 (group_thread_cnt)', async () => {
 test('disk queues: a scheduler for both members; nr_requests refused by the kernel on one disk, the other undone', async () => {
     await createSlowly(vm.guest, mdCreate('md0', 'raid1', ['vda', 'vdb'], '--assume-clean'));
     const paths = ['vda', 'vdb'].flatMap(d => [`/sys/block/${d}/queue/scheduler`, `/sys/block/${d}/queue/nr_requests`]);
-    // virtio-blk: no scheduler, 256 hardware tags.
+    // No scheduler (resetMd), 256 hardware tags.
     expect(await guestQueueValues(...paths)).toEqual(['none of mq-deadline none', '256', 'none of mq-deadline none', '256']);
     const page = await openWithCard('md0');
 
@@ -159,7 +159,7 @@ test('what the kernel does with nr_requests and sync_speed_max out of range (the
         return result.out.replace(`/usr/bin/tee: ${file}: `, '').trim().split('\n');
     };
     const nrRequests = '/sys/block/vdb/queue/nr_requests';
-    // virtio-blk: 256 tags per hardware queue; without a scheduler no more, with one up to 2048.
+    // virtio-blk: 256 tags per hardware queue; without a scheduler (resetMd) no more, with one up to 2048.
     expect(await guestQueueValues('/sys/block/vdb/mq/0/nr_tags', '/sys/block/vdb/queue/scheduler')).toEqual(['256', 'none of mq-deadline none']);
     expect(await write(nrRequests, '257')).toEqual(['Invalid argument', '256']);
     expect(await write(nrRequests, '100')).toEqual(['100']);

@@ -37,7 +37,8 @@ export const DEFAULT_SYNC_IO_DEPTH = 32;
 // Stop all arrays (stacked ones first: md on md is stopped when its parents are gone, so loop),
 // then clear what could make the next --create ask questions or auto-assemble: superblocks on
 // disks and partitions, partition tables (a test may partition the disks), raidtune's journal and
-// the files it keeps for reboot (the guest has no /etc/sysctl.d or /etc/udev of its own).
+// the files it keeps for reboot (the guest has no /etc/sysctl.d or /etc/udev of its own); limits
+// and the disks' schedulers to where a test expects them.
 const RESET_MD = `
 for round in 1 2 3; do
   for d in /sys/block/md*; do
@@ -57,6 +58,9 @@ for p in /sys/block/*/*/partition; do
   blockdev --rereadpt "/dev/$disk"
 done
 for p in /sys/block/*/*/partition; do [ -e "$p" ] && { echo "partition left: $p"; exit 1; }; done
+# Disks start without an I/O scheduler, as multi-queue disks do: the tier's guest has one vCPU, so
+# virtio-blk gets one queue and the kernel would pick mq-deadline.
+for q in /sys/block/vd*/queue/scheduler; do [ -e "$q" ] && echo none > "$q"; done
 echo ${DEFAULT_SPEED_LIMIT_MIN} > /proc/sys/dev/raid/speed_limit_min
 echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_max
 if [ -e /proc/sys/dev/raid/sync_io_depth ]; then echo ${DEFAULT_SYNC_IO_DEPTH} > /proc/sys/dev/raid/sync_io_depth; fi

@@ -48,8 +48,9 @@ export type Finding =
 
 /**
  * What sets the pace when no finding does, in words that agree with the evidence beside them:
- * the member disks (no change gains 5%), the minimum or md giving way above it to other I/O that
- * is too little to count as competing, the maximum, or nothing raidtune can see.
+ * the member disks (no change gains 5%), the minimum with other I/O beside it (too little to count
+ * as competing), md giving way to other I/O above the minimum (no minimum raidtune offers would
+ * help), the maximum, or nothing raidtune can see.
  */
 export type Pace =
     | { kind: 'members'; bound: CapacityBound }

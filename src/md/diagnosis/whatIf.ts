@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What-if ETA: for each change worth trying, the speed and finish time it would give, worked out
-// from how md throttles (a sync held at the minimum by other I/O runs at the minimum, an idle one
-// at the maximum) and capped by what the member disks were seen to be able to move.
+// from how md throttles (a sync held at the minimum by other I/O runs at the minimum, one it gives
+// way to other I/O above the minimum runs at least at a minimum raised above its speed, an idle
+// one at the maximum) and capped by what the member disks were seen to be able to move.
 
 import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';

@@ -21,10 +21,10 @@ export function rateAfterLimitChange(previous: ArrayModel, after: SyncLimits): n
     if (facts) {
         const predict = whatIfPredictor(facts, before.minKiBs, before.maxKiBs);
         if (after.maxKiBs !== null && (before.maxKiBs === null || after.maxKiBs > before.maxKiBs)) {
-            rate = Math.max(rate, predict({ kind: 'max', kiBs: after.maxKiBs }).rateKiBs);
+            rate = Math.max(rate, predict({ kind: 'max', kiBs: after.maxKiBs }).rateKiBs ?? rate);
         }
         if (after.minKiBs !== null && (before.minKiBs === null || after.minKiBs > before.minKiBs)) {
-            rate = Math.max(rate, predict({ kind: 'min', kiBs: after.minKiBs }).rateKiBs);
+            rate = Math.max(rate, predict({ kind: 'min', kiBs: after.minKiBs }).rateKiBs ?? rate);
         }
     }
     // md never syncs above its maximum, and a sync other I/O held at the minimum follows it down.

@@ -69,6 +69,7 @@ export function settingLabel(setting: Setting): string {
 function fixText(fix: FixIntent): string {
     switch (fix.kind) {
     case 'speed-limits': return [fix.minKiBs !== null ? `min ${fix.minKiBs}` : '', fix.maxKiBs !== null ? `max ${fix.maxKiBs}` : ''].filter(Boolean).join(' ');
+    case 'lower-max': return `max ${fix.maxKiBs}`;
     case 'stripe-cache': return `stripe cache ${fix.entries}`;
     case 'resume': return 'resume';
     case 'release-sync-max': return 'sync_max max';
@@ -134,10 +135,12 @@ export function verdict(host: HostModel, array: ArrayModel, scale: number): Verd
         const changes = settingChanges(setting, array.stripeCache !== null);
         if ((setting.kind === 'fix' || setting.kind === 'sync-io-depth') && !changes.length) return null;
         const rows = changes.map(c => predictor(c));
+        // A row the model cannot predict (whatIf.ts 'unknown') leaves the setting without a prediction.
+        if (rows.some(r => r.rateKiBs === null)) return null;
         const fastest = rows.reduce<WhatIfRow | null>(
-            (best, r) => (!best || r.rateKiBs > best.rateKiBs ? r : best), null);
+            (best, r) => (!best || r.rateKiBs! > best.rateKiBs! ? r : best), null);
         if (!fastest) return { kiBs: facts.rateKiBs * scale, upperBound: false };
-        return { kiBs: fastest.rateKiBs * scale, upperBound: fastest.outcome === 'unchecked' };
+        return { kiBs: fastest.rateKiBs! * scale, upperBound: fastest.outcome === 'unchecked' };
     };
     return { diagnosis, predict, fix };
 }

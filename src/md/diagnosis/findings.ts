@@ -6,14 +6,22 @@
 import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
-import { capacityBound, measureWindow, type CapacityBound, type MemberWindow, type WindowFacts } from './window';
+import {
+    capacityBound, measureWindow, OTHER_IO_MIN_KIBS, OTHER_IO_NOISE_KIBS, otherIoCompetes, type CapacityBound,
+    type MemberWindow, type WindowFacts,
+} from './window';
 import type { BackgroundJob } from './backgroundJobs';
-import { heldAtMinimum, whatIfEtas, whatIfPredictor, type Predictor, type WhatIfChange, type WhatIfRow } from './whatIf';
+import {
+    MIN_GAIN, paceRegime, whatIfEtas, whatIfPredictor, type Predictor, type Regime, type WhatIfChange, type WhatIfOffer,
+    type WhatIfRow,
+} from './whatIf';
 import { STRIPE_CACHE_MAX } from '../settings/registry';
 
 /** The change a finding suggests; the UI opens the matching plan dialog prefilled with it. */
 export type FixIntent =
     | { kind: 'speed-limits'; minKiBs: number | null; maxKiBs: number | null }
+    /** A check or repair: a lower maximum of its own, so that it leaves the disks more room. */
+    | { kind: 'lower-max'; maxKiBs: number }
     | { kind: 'stripe-cache'; entries: number }
     | { kind: 'resume' }
     /** A sync held at md/sync_max (src/md/stall.ts): raise the bound to "max". */
@@ -23,33 +31,52 @@ export type Finding =
     | { kind: 'capped-by-max'; rateKiBs: number; maxKiBs: number; fix: FixIntent | null;
         /** The what-if predicts no gain from a higher maximum: the member disks are at their limit too. */
         noFix: 'no-gain' | null }
-    | { kind: 'starved'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
+    /**
+     * Other I/O holds it back: held at the minimum ('starved'), or md giving way to it above the
+     * minimum ('slowed'; shown only with a minimum that would make it faster, or at Fast rebuild's).
+     */
+    | { kind: 'starved' | 'slowed'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
         /** Why no higher minimum is offered: the members are the limit, or it is at Fast rebuild's already. */
         noFix: 'members' | 'fast-already' | null }
-    | { kind: 'stripe-cache-full'; size: number; fullSamples: number; samples: number; fix: FixIntent | null;
-        /** Why no larger cache is offered: it is at the kernel's largest, or the what-if predicts no gain from one. */
-        noFix: 'largest' | 'no-gain' | null }
+    /** A check or repair taking the disks from other I/O: a lower maximum, or a check window. */
+    | { kind: 'scrub'; action: 'check' | 'repair'; rateKiBs: number; fix: Extract<FixIntent, { kind: 'lower-max' }> }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
     | { kind: 'frozen'; fix: FixIntent }
     | { kind: 'delayed'; waitingFor: string[] }
     | { kind: 'background-jobs'; jobs: BackgroundJob[]; otherKiBs: number };
 
+/**
+ * What sets the pace when no finding does, in words that agree with the evidence beside them:
+ * the member disks (no change gains 5%), the minimum with other I/O beside it (too little to count
+ * as competing), md giving way to other I/O above the minimum (no minimum raidtune offers would
+ * help), the maximum, or nothing raidtune can see.
+ */
+export type Pace =
+    | { kind: 'members'; bound: CapacityBound }
+    | { kind: 'minimum'; minKiBs: number; otherKiBs: number }
+    | { kind: 'gives-way'; minKiBs: number; otherKiBs: number }
+    | { kind: 'maximum'; maxKiBs: number }
+    | { kind: 'nothing' };
+
+export interface Verdict {
+    pace: Pace;
+    /** Other I/O on the members: none measured, some, or not measurable on this layout. */
+    other: 'none' | 'some' | 'unknown';
+    /** The stripe cache was full in most samples: how a sync at full pace normally looks, no cause. */
+    cacheFull: boolean;
+}
+
 export interface Diagnosis {
     findings: Finding[];
+    /** Set with a window: what the section says when there is no finding. */
+    verdict: Verdict | null;
     /** Set while a running sync has too few samples for a verdict. */
     gathering: { samples: number; seconds: number } | null;
     window: WindowFacts | null;
     whatIf: WhatIfRow[];
 }
 
-/**
- * Other I/O counts as competing when it is at least 10% of what the member disks move and at least
- * 64 KiB/s: below that it is md's own bookkeeping (superblock and bitmap updates) and the error of
- * estimating the sync's share from its progress counter.
- */
-export const OTHER_IO_MIN_SHARE = 0.1;
-export const OTHER_IO_MIN_KIBS = 64;
 /** The cache was full in at least three samples out of four: not a passing burst. */
 export const CACHE_FULL_MIN_SHARE = 0.75;
 /**
@@ -92,12 +119,30 @@ function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityB
     return { fix: { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null }, noFix: null };
 }
 
-function starvedFinding(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Finding | null {
+function otherIoFinding(facts: WindowFacts, pace: Regime, minKiBs: number | null,
+    maxKiBs: number | null): Finding | null {
     const other = facts.otherKiBs;
-    if (minKiBs === null || other === null || facts.totalKiBs <= 0) return null;
-    const otherShare = other / facts.totalKiBs;
-    if (!heldAtMinimum(facts.rateKiBs, minKiBs) || !competing(facts)) return null;
-    return { kind: 'starved', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other, otherShare, ...raisedMinimum(minKiBs, maxKiBs, facts.bound) };
+    if (minKiBs === null || other === null || !otherIoCompetes(facts)) return null;
+    if (pace !== 'min' && pace !== 'other-io') return null;
+    return {
+        kind: pace === 'min' ? 'starved' : 'slowed', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other,
+        otherShare: other / facts.totalKiBs, ...raisedMinimum(minKiBs, maxKiBs, facts.bound),
+    };
+}
+
+/**
+ * A check or repair need not be fast: what an admin weighs is what it takes from the other I/O.
+ * While md does not already give way to other I/O it is offered half its speed as its maximum,
+ * which leaves the disks about half their time for other I/O (and the check window, in words).
+ * Once the array has a maximum of its own, the admin has chosen: no further halving is offered.
+ */
+function scrubFinding(array: ArrayModel, facts: WindowFacts, action: 'check' | 'repair', pace: Regime,
+    minKiBs: number | null): Extract<Finding, { kind: 'scrub' }> | null {
+    if (pace === 'min' || pace === 'other-io' || array.speedMax?.source === 'local') return null;
+    const maxKiBs = Math.floor(facts.rateKiBs / 2 / 1000) * 1000;
+    // At or below the minimum a maximum does not slow it (md throttles only above the minimum).
+    if (maxKiBs <= (minKiBs ?? 0)) return null;
+    return { kind: 'scrub', action, rateKiBs: facts.rateKiBs, fix: { kind: 'lower-max', maxKiBs } };
 }
 
 /** The stripe cache size to try next while the cache is full, or null when none is larger. */
@@ -105,15 +150,6 @@ function nextCacheSize(facts: WindowFacts): number | null {
     const cache = facts.cache;
     if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
     return CACHE_STEPS.find(n => n > cache.size) ?? null;
-}
-
-function cacheFinding(facts: WindowFacts): Finding | null {
-    const cache = facts.cache;
-    if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
-    const entries = nextCacheSize(facts);
-    return entries === null
-        ? { kind: 'stripe-cache-full', ...cache, fix: null, noFix: 'largest' }
-        : { kind: 'stripe-cache-full', ...cache, fix: { kind: 'stripe-cache', entries }, noFix: null };
 }
 
 /**
@@ -138,12 +174,6 @@ function slowMemberFindings(members: MemberWindow[]): Finding[] {
     return findings;
 }
 
-/** Other I/O enough to count as competing (and, for md, to make the array not idle). */
-function competing(facts: WindowFacts): boolean {
-    return facts.otherKiBs !== null && facts.totalKiBs > 0 && facts.otherKiBs >= OTHER_IO_MIN_KIBS &&
-        facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE;
-}
-
 /** Programs known for heavy I/O while other I/O competes with the sync: the likely source, named. */
 function backgroundJobsFinding(facts: WindowFacts, jobs: BackgroundJob[]): Finding | null {
     const other = facts.otherKiBs;
@@ -164,6 +194,7 @@ export function fixChange(fix: FixIntent): WhatIfChange | null {
     case 'speed-limits':
         if (fix.minKiBs !== null) return { kind: 'min', kiBs: fix.minKiBs };
         return fix.maxKiBs !== null ? { kind: 'max', kiBs: fix.maxKiBs } : null;
+    case 'lower-max': return { kind: 'max', kiBs: fix.maxKiBs };
     case 'stripe-cache': return { kind: 'stripe-cache', entries: fix.entries };
     case 'resume':
     case 'release-sync-max': return null;
@@ -184,24 +215,28 @@ interface Ranked { finding: Finding; predictedKiBs: number }
 
 /**
  * A finding with the speed its remedy is predicted to give. A fix the what-if predicts no gain
- * from is not offered: a remedy that does not help would send the admin the wrong way (a full
- * cache behind one failing disk, say).
+ * from is not offered: a remedy that does not help would send the admin the wrong way. Where the
+ * limit itself is what md applies (held at the minimum or the maximum) the finding stays and says
+ * why no fix is offered; md giving way above the minimum is no finding then (the verdict says it).
  */
-function judge(finding: Finding, facts: WindowFacts, predict: Predictor, maxKiBs: number | null): Ranked {
+function judge(finding: Finding, facts: WindowFacts, predict: Predictor, maxKiBs: number | null): Ranked | null {
     const now = facts.rateKiBs;
     if (finding.kind === 'slow-member') return { finding, predictedKiBs: withoutSlowMember(facts, finding.member, maxKiBs) };
     const fix = 'fix' in finding ? finding.fix : null;
     const change = fix && fixChange(fix);
     if (!change) return { finding, predictedKiBs: now };
     const row = predict(change);
-    return row.outcome === 'same' ? { finding: withoutFix(finding), predictedKiBs: now } : { finding, predictedKiBs: row.rateKiBs };
+    if (row.outcome !== 'same') return { finding, predictedKiBs: row.rateKiBs ?? now };
+    const without = withoutFix(finding);
+    return without && { finding: without, predictedKiBs: now };
 }
 
-function withoutFix(finding: Finding): Finding {
+function withoutFix(finding: Finding): Finding | null {
     switch (finding.kind) {
-    case 'capped-by-max': case 'stripe-cache-full': return { ...finding, fix: null, noFix: 'no-gain' };
+    case 'capped-by-max': return { ...finding, fix: null, noFix: 'no-gain' };
     // A higher minimum gains nothing only when the members cannot go faster (see whatIf's regimes).
     case 'starved': return { ...finding, fix: null, noFix: 'members' };
+    case 'slowed': return null;
     default: return finding;
     }
 }
@@ -209,29 +244,56 @@ function withoutFix(finding: Finding): Finding {
 /** Most predicted gain first (the cause to act on), the rest in their usual order (sort is stable). */
 function rankByGain(findings: Finding[], facts: WindowFacts, predict: Predictor, maxKiBs: number | null): Finding[] {
     return findings.map(f => judge(f, facts, predict, maxKiBs))
+        .filter((r): r is Ranked => r !== null)
         .sort((a, b) => b.predictedKiBs - a.predictedKiBs)
         .map(r => r.finding);
 }
 
+function paceOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null): Pace {
+    const bound = facts.bound;
+    const other = facts.otherKiBs ?? 0;
+    if (bound && bound.kiBs < facts.rateKiBs * MIN_GAIN) return { kind: 'members', bound };
+    if (regime === 'min' && minKiBs !== null && other >= OTHER_IO_MIN_KIBS) return { kind: 'minimum', minKiBs, otherKiBs: other };
+    if (regime === 'other-io' && minKiBs !== null) return { kind: 'gives-way', minKiBs, otherKiBs: other };
+    if (regime === 'max' && maxKiBs !== null) return { kind: 'maximum', maxKiBs };
+    return { kind: 'nothing' };
+}
+
+function verdictOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null): Verdict {
+    const other = facts.otherKiBs;
+    return {
+        pace: paceOf(facts, regime, minKiBs, maxKiBs),
+        other: other === null ? 'unknown' : other < OTHER_IO_NOISE_KIBS ? 'none' : 'some',
+        cacheFull: facts.cache !== null && facts.cache.fullSamples >= facts.cache.samples * CACHE_FULL_MIN_SHARE,
+    };
+}
+
 export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const sync = array.sync;
-    const none: Diagnosis = { findings: [], gathering: null, window: null, whatIf: [] };
+    const none: Diagnosis = { findings: [], verdict: null, gathering: null, window: null, whatIf: [] };
     if (!sync) return none;
     if (sync.runState !== 'running') return { ...none, findings: stoppedFindings(array) };
     const measured = measureWindow(array, sync.ioSamples);
     if ('gathering' in measured) return { ...none, gathering: measured.gathering };
     const facts = measured.facts;
     const { minKiBs, maxKiBs } = effectiveLimits(array, host);
-    const findings = [
-        cappedFinding(facts, maxKiBs),
-        starvedFinding(facts, minKiBs, maxKiBs),
-        cacheFinding(facts),
-        backgroundJobsFinding(facts, host.backgroundJobs),
-    ].filter((f): f is Finding => f !== null);
+    const regime = paceRegime(facts, minKiBs, maxKiBs);
+    const action = sync.action;
+    const scrubbing = action === 'check' || action === 'repair';
+    const scrub = scrubbing ? scrubFinding(array, facts, action, regime, minKiBs) : null;
+    // A check or repair is offered less impact only: a higher limit would take the disks from the other I/O.
+    const paceFindings = scrubbing
+        ? [scrub]
+        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs)];
+    const findings = [...paceFindings, backgroundJobsFinding(facts, host.backgroundJobs)]
+        .filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
     const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs), maxKiBs);
+    const offer: WhatIfOffer = scrubbing
+        ? { kind: 'less-impact', maxKiBs: scrub?.fix.maxKiBs ?? null }
+        : { kind: 'speed', cacheEntries: nextCacheSize(facts) };
     return {
-        findings: ranked, gathering: null, window: facts,
-        whatIf: whatIfEtas(facts, minKiBs, maxKiBs, nextCacheSize(facts)),
+        findings: ranked, verdict: verdictOf(facts, regime, minKiBs, maxKiBs), gathering: null, window: facts,
+        whatIf: whatIfEtas(facts, minKiBs, maxKiBs, offer),
     };
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // What-if ETA: for each change worth trying, the speed and finish time it would give, worked out
-// from how md throttles (a sync held at the minimum by other I/O runs at the minimum, an idle one
-// at the maximum) and capped by what the member disks were seen to be able to move.
+// from how md throttles (a sync held at the minimum by other I/O runs at the minimum, one it gives
+// way to other I/O above the minimum runs at least at a minimum raised above its speed, an idle
+// one at the maximum) and capped by what the member disks were seen to be able to move.
 
 import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import type { WindowFacts } from './window';
+import { otherIoCompetes, type WindowFacts } from './window';
 
 export type WhatIfChange =
     | { kind: 'now' }
@@ -15,14 +16,16 @@ export type WhatIfChange =
 
 export interface WhatIfRow {
     change: WhatIfChange;
-    rateKiBs: number;
-    /** Null when the amount left is unknown. */
+    /** Null when the model cannot tell (outcome 'unknown'). */
+    rateKiBs: number | null;
+    /** Null when the amount left or the speed is unknown. */
     etaSeconds: number | null;
     /**
      * faster (within what the members showed they can do); faster but with no capacity known to
-     * check it against; no change (another limit or nothing holds it); or capped by the members.
+     * check it against; no change (another limit or nothing holds it); capped by the members;
+     * slower (a maximum below today's speed); or not predictable from what raidtune can measure.
      */
-    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members';
+    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members' | 'slower' | 'unknown';
 }
 
 /**
@@ -41,13 +44,23 @@ export function heldAtMinimum(rateKiBs: number, minKiBs: number | null): boolean
 /** A predicted gain under 5% is within what the measurement wobbles by: reported as no change. */
 export const MIN_GAIN = 1.05;
 
-type Regime = 'min' | 'max' | 'free';
+/**
+ * What sets the pace now: the minimum (held there by other I/O), the maximum, md giving way to
+ * other I/O above the minimum ('other-io': Linux 6.1 waits for its own I/O in flight whenever the
+ * array is not idle, 6.16 and later keep at most sync_io_depth of it in flight), nothing md does
+ * ('free': the disks, or the CPU), or 'unknown' when the other I/O cannot be measured (a RAID 10
+ * layout) and so whether md gives way to some is not known.
+ */
+export type Regime = 'min' | 'max' | 'other-io' | 'free' | 'unknown';
 
-/** Which limit sets the pace now: the minimum (throttled by other I/O), the maximum, or neither. */
-function regime(rateKiBs: number, minKiBs: number | null, maxKiBs: number | null): Regime {
-    if (maxKiBs !== null && rateKiBs >= maxKiBs * CAPPED_SHARE) return 'max';
-    if (heldAtMinimum(rateKiBs, minKiBs)) return 'min';
-    return 'free';
+export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Regime {
+    const rate = facts.rateKiBs;
+    if (maxKiBs !== null && rate >= maxKiBs * CAPPED_SHARE) return 'max';
+    if (heldAtMinimum(rate, minKiBs)) return 'min';
+    // md throttles only a sync above its minimum: below it the disks hold it, whatever else runs.
+    if (minKiBs !== null && rate < minKiBs * NEAR_MIN_BELOW) return 'free';
+    if (facts.otherKiBs === null) return 'unknown';
+    return otherIoCompetes(facts) ? 'other-io' : 'free';
 }
 
 /**
@@ -59,7 +72,7 @@ export type Predictor = (change: WhatIfChange) => WhatIfRow;
 export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
     const now = facts.rateKiBs;
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
-    const pace = regime(now, minKiBs, maxKiBs);
+    const pace = paceRegime(facts, minKiBs, maxKiBs);
     // Never below today's speed: the capacity is an estimate and the sync already does `now`.
     const ceiling = facts.bound ? Math.max(facts.bound.kiBs, now) : Infinity;
     const row = (change: WhatIfChange, wanted: number): WhatIfRow => {
@@ -68,13 +81,25 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
         const outcome = rateKiBs === now ? 'same' : rateKiBs < wanted ? 'members' : facts.bound ? 'faster' : 'unchecked';
         return { change, rateKiBs, etaSeconds: eta(rateKiBs), outcome };
     };
+    // md throttles a sync only while it runs above its minimum, on every kernel: a minimum above
+    // today's speed lifts whichever throttle holds it there, up to what the members can move.
+    const minimum = (kiBs: number): number => {
+        if (kiBs <= now) return now;
+        if (pace === 'min' || pace === 'other-io') return kiBs;
+        return pace === 'max' && maxKiBs !== null && kiBs > maxKiBs ? kiBs : now;
+    };
     return change => {
         switch (change.kind) {
         case 'now': return { change, rateKiBs: now, etaSeconds: eta(now), outcome: 'now' };
-        // Held at the minimum, the sync runs at the new one; held at the maximum, only a minimum
-        // above the maximum counts; otherwise neither limit is what holds it back.
-        case 'min': return row(change, pace === 'min' || (pace === 'max' && maxKiBs !== null && change.kiBs > maxKiBs) ? change.kiBs : now);
-        case 'max': return row(change, pace === 'max' ? change.kiBs : now);
+        case 'min':
+            return pace === 'unknown' && change.kiBs > now
+                ? { change, rateKiBs: null, etaSeconds: null, outcome: 'unknown' }
+                : row(change, minimum(change.kiBs));
+        // md sleeps whenever a sync runs above its maximum, whatever else holds it.
+        case 'max':
+            return change.kiBs < now
+                ? { change, rateKiBs: change.kiBs, etaSeconds: eta(change.kiBs), outcome: 'slower' }
+                : row(change, pace === 'max' ? change.kiBs : now);
         // Seed 001 saw +33% from a larger stripe cache on 2012's kernels; on Linux 6.1 and 7.3
         // `make bench-rebuild` (case hdd-raid5-cache) found 4096, 8192 and 16384 entries no faster
         // than a full cache of 256. The row stays (the advice is everywhere) and predicts no gain.
@@ -84,21 +109,32 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
 }
 
 /**
- * The table: no change, then the changes worth trying (`cacheEntries`: the next stripe cache size
- * while it is full). No row for a larger sync I/O depth: on Linux 7.3 `make bench-rebuild` (case
- * hdd-raid5-depth) found depths of 4 to 256 equally fast under other I/O, and the other I/O's
- * latency growing with the depth.
+ * What the table offers besides no change: for a rebuild, resync or reshape the changes that could
+ * make it faster (`cacheEntries`: the next stripe cache size while it is full); for a check or
+ * repair, which scrubs in the background, a lower maximum (`maxKiBs`) that leaves the disks more
+ * room for other I/O, or nothing.
+ */
+export type WhatIfOffer = { kind: 'speed'; cacheEntries: number | null } | { kind: 'less-impact'; maxKiBs: number | null };
+
+/**
+ * The table: no change, then the changes `offer` names. No row for a larger sync I/O depth: on
+ * Linux 7.3 `make bench-rebuild` (case hdd-raid5-depth) found depths of 4 to 256 equally fast
+ * under other I/O, and the other I/O's latency growing with the depth.
  */
 export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null,
-    cacheEntries: number | null): WhatIfRow[] {
+    offer: WhatIfOffer): WhatIfRow[] {
     if (facts.rateKiBs <= 0) return [];
     const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
     const rows: WhatIfRow[] = [predict({ kind: 'now' })];
+    if (offer.kind === 'less-impact') {
+        if (offer.maxKiBs !== null) rows.push(predict({ kind: 'max', kiBs: offer.maxKiBs }));
+        return rows;
+    }
     for (const kiBs of [PRESETS.balanced.speedMinKiBs, PRESETS['fast-rebuild'].speedMinKiBs]) {
         if (minKiBs === null || kiBs > minKiBs) rows.push(predict({ kind: 'min', kiBs }));
     }
     const fastMax = PRESETS['fast-rebuild'].speedMaxKiBs;
     if (maxKiBs !== null && fastMax > maxKiBs) rows.push(predict({ kind: 'max', kiBs: fastMax }));
-    if (cacheEntries !== null) rows.push(predict({ kind: 'stripe-cache', entries: cacheEntries }));
+    if (offer.cacheEntries !== null) rows.push(predict({ kind: 'stripe-cache', entries: offer.cacheEntries }));
     return rows;
 }

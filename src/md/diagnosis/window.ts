@@ -56,6 +56,25 @@ export interface WindowFacts {
     bound: CapacityBound | null;
 }
 
+/**
+ * Other I/O counts as competing when it is at least 10% of what the member disks move and at least
+ * 64 KiB/s: below that it is md's own bookkeeping (superblock and bitmap updates) and the error of
+ * estimating the sync's share from its progress counter.
+ */
+export const OTHER_IO_MIN_SHARE = 0.1;
+export const OTHER_IO_MIN_KIBS = 64;
+/**
+ * Less than 1 KiB/s of other I/O is rounding: the counters move in 512-byte sectors and 1 KiB
+ * blocks of progress, which over a 10 s window leaves a fraction of a KiB/s per member.
+ */
+export const OTHER_IO_NOISE_KIBS = 1;
+
+/** Other I/O enough to count as competing (and, for md, to make the array not idle). */
+export function otherIoCompetes(facts: WindowFacts): boolean {
+    return facts.otherKiBs !== null && facts.totalKiBs > 0 && facts.otherKiBs >= OTHER_IO_MIN_KIBS &&
+        facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE;
+}
+
 export type WindowResult = { facts: WindowFacts } | { gathering: { samples: number; seconds: number } };
 
 /**

@@ -51,10 +51,11 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-type SummaryProps = { array: ArrayModel; selected: boolean };
+/** `syncing`: a sync runs, which keeps the stripe cache full as a matter of course. */
+type SummaryProps = { array: ArrayModel; selected: boolean; syncing?: boolean };
 
 // A syncing array is a new object at every refresh; its header and facts mostly are not new.
-export const ArraySummary = memo(function ArraySummary({ array, selected }: SummaryProps) {
+export const ArraySummary = memo(function ArraySummary({ array, selected, syncing = false }: SummaryProps) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
     return (
@@ -87,7 +88,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
                     <Fact term={_('Metadata')}>{array.metadata ?? '—'}</Fact>
                     <Fact term={_('Chunk size')}>{array.chunkKiB ? formatChunk(array.chunkKiB) : '—'}</Fact>
                     <Fact term={_('Bitmap')}>{bitmapText(array)}</Fact>
-                    {array.stripeCache && <Fact term={_('Stripe cache')}><StripeCacheGauge arrayName={array.name} cache={array.stripeCache} /></Fact>}
+                    {array.stripeCache && <Fact term={_('Stripe cache')}><StripeCacheGauge arrayName={array.name} cache={array.stripeCache} syncing={syncing} /></Fact>}
                     {array.readAheadKiB !== null && <Fact term={_('Read-ahead')}>{readAheadText(array.readAheadKiB)}</Fact>}
                     {array.groupThreadCount !== null && <Fact term={_('Worker threads')}>{workerThreadsText(array.groupThreadCount)}</Fact>}
                     {mismatchesShown(array.mismatchCount, array.mismatchMeaning) && (
@@ -101,7 +102,8 @@ export const ArraySummary = memo(function ArraySummary({ array, selected }: Summ
         </>
     );
 }, (before: SummaryProps, after: SummaryProps) =>
-    before.selected === after.selected && sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
+    before.selected === after.selected && before.syncing === after.syncing &&
+    sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
 
 export function ArrayCard({ array, host, selected = false }: {
     array: ArrayModel; host: HostModel; selected?: boolean;
@@ -110,7 +112,7 @@ export function ArrayCard({ array, host, selected = false }: {
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
             className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
-            <ArraySummary array={array} selected={selected} />
+            <ArraySummary array={array} selected={selected} syncing={array.sync?.runState === 'running'} />
             {array.sync && (
                 <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>
             )}

@@ -11,7 +11,7 @@ import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { durationText } from '../common/syncTexts';
 import { FixButton } from './FixButton';
-import { boundText, findingText, findingTitle, windowText } from './findingTexts';
+import { boundText, findingText, findingTitle, verdictText, windowText } from './findingTexts';
 import { WhatIfTable } from './WhatIfTable';
 
 function FindingItem({ finding, onFix }: { finding: Finding; onFix: (fix: FixIntent) => void }) {
@@ -37,11 +37,7 @@ function Verdict({ diagnosis, onFix }: { diagnosis: Diagnosis; onFix: (fix: FixI
         );
     }
     if (!diagnosis.findings.length) {
-        return (
-            <Content component="p" className="raidtune-diagnosis-clear">
-                {_('Nothing holds it back that raidtune can see: no limit is reached, no other I/O competes, no member disk stands out and the stripe cache has room.')}
-            </Content>
-        );
+        return diagnosis.verdict && <Content component="p" className="raidtune-diagnosis-clear">{verdictText(diagnosis.verdict)}</Content>;
     }
     return (
         <ul className="raidtune-findings">
@@ -49,6 +45,9 @@ function Verdict({ diagnosis, onFix }: { diagnosis: Diagnosis; onFix: (fix: FixI
         </ul>
     );
 }
+
+/** A check or repair need not be fast (findings.ts): its section asks what it costs, not why it is slow. */
+const scrubbing = (array: ArrayModel) => array.sync?.action === 'check' || array.sync?.action === 'repair';
 
 /** `onFix` opens a fix's dialog, kept by the array's card (useFixDialog). */
 export function DiagnosisSection({ array, host, onFix }: {
@@ -60,7 +59,7 @@ export function DiagnosisSection({ array, host, onFix }: {
     const facts = diagnosis.window;
     return (
         <section className="raidtune-diagnosis" aria-labelledby={titleId}>
-            <Title headingLevel="h3" size="md" id={titleId}>{_('Why is it slow?')}</Title>
+            <Title headingLevel="h3" size="md" id={titleId}>{scrubbing(array) ? _('What it takes from other I/O') : _('Why is it slow?')}</Title>
             <Verdict diagnosis={diagnosis} onFix={onFix} />
             {facts && (
                 <Content component="p" className="raidtune-diagnosis-evidence">

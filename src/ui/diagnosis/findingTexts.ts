@@ -5,7 +5,7 @@
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
-import type { Finding, FixIntent } from '../../md/diagnosis/findings';
+import type { Finding, FixIntent, Verdict } from '../../md/diagnosis/findings';
 import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
 import { durationText } from '../common/syncTexts';
@@ -17,7 +17,8 @@ export function findingTitle(finding: Finding): string {
     switch (finding.kind) {
     case 'capped-by-max': return _('Capped by the maximum');
     case 'starved': return _('Starved by other I/O');
-    case 'stripe-cache-full': return _('Stripe cache full');
+    case 'slowed': return _('Slowed by other I/O');
+    case 'scrub': return finding.action === 'check' ? _('A check runs in the background') : _('A repair runs in the background');
     case 'slow-member': return _('One member holds the sync back');
     case 'frozen': return _('Paused');
     case 'delayed': return _('Waiting for another array');
@@ -43,16 +44,17 @@ export function findingText(finding: Finding): string {
             formatRate(finding.rateKiBs), formatRate(finding.maxKiBs))
             + (finding.noFix === 'no-gain' ? ' ' + _('The member disks are near their limit too, so a higher maximum would not make it faster.') : '');
     case 'starved':
-        return fmt(_('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.'),
-            formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
-            percent(finding.otherShare))
+    case 'slowed':
+        return fmt(finding.kind === 'starved'
+            ? _('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.')
+            : _('It runs at $0 per disk, above the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O as long as the sync runs above its minimum, and a higher minimum takes that room back.'),
+        formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
+        percent(finding.otherShare))
             + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
                 : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
-    case 'stripe-cache-full':
-        return fmt(_('All or nearly all of its $0 entries were in use in $1 of $2 samples: the sync waits for free stripes.'),
-            finding.size, finding.fullSamples, finding.samples)
-            + (finding.noFix === 'largest' ? ' ' + _('It is already at the kernel\'s largest size.')
-                : finding.noFix === 'no-gain' ? ' ' + _('A larger cache would not make it faster: something else sets the pace (see the what-if table).') : '');
+    case 'scrub':
+        return fmt(_('It runs at $0 per disk and leaves the other I/O what the disks have left. It need not be fast: a lower maximum leaves the disks more room, and a check window (Scheduled checks) keeps checks to quiet hours.'),
+            formatRate(finding.rateKiBs));
     case 'slow-member':
         // A failing disk and one that takes more of the other I/O than its identical peers (and so
         // queues near its limit) look the same in the counters (doc/benchmarks.md, issue #14): both are said.
@@ -78,6 +80,8 @@ export function fixLabel(fix: FixIntent): string {
         return fix.minKiBs !== null
             ? fmt(_('Raise the minimum to $0…'), formatRate(fix.minKiBs))
             : fmt(_('Raise the maximum to $0…'), formatRate(fix.maxKiBs));
+    case 'lower-max':
+        return fmt(_('Lower the maximum to $0…'), formatRate(fix.maxKiBs));
     case 'stripe-cache':
         return fmt(_('Raise the stripe cache to $0 entries…'), fix.entries);
     case 'resume':
@@ -120,5 +124,37 @@ export function outcomeText(row: WhatIfRow, bound: CapacityBound | null): string
         ? _('No faster: rebuilds measured on Linux 6.1 and 7.3 gained nothing from a larger stripe cache')
         : _('No faster: something else holds it back');
     case 'members': return fmt(_('Limited by $0, what the member disks can move'), bound?.disk ?? '?');
+    case 'slower': return _('Slower: the disks keep more room for other I/O');
+    case 'unknown': return _('Cannot tell: raidtune cannot measure the other I/O on this layout, so whether md gives way to some is unknown');
     }
+}
+
+function paceText(verdict: Verdict): string {
+    const pace = verdict.pace;
+    switch (pace.kind) {
+    case 'members':
+        return fmt(_('The member disks set the pace: $0 is busy $1 of the time.'), pace.bound.disk, percent(pace.bound.busyShare));
+    case 'minimum':
+        return fmt(_('It runs at its minimum of $0 while other I/O moves $1 on the member disks: md gives way to other I/O down to the minimum.'),
+            formatRate(pace.minKiBs), formatRate(pace.otherKiBs));
+    case 'gives-way':
+        return fmt(_('md gives way to other I/O, which moves $0 on the member disks, as long as the sync runs above its minimum of $1.'),
+            formatRate(pace.otherKiBs), formatRate(pace.minKiBs));
+    case 'maximum':
+        return fmt(_('Its maximum of $0 sets the pace.'), formatRate(pace.maxKiBs));
+    case 'nothing':
+        switch (verdict.other) {
+        case 'none': return _('Nothing holds it back that raidtune can see: no limit is reached, no other I/O competes and no member disk stands out.');
+        case 'some': return _('Nothing holds it back that raidtune can see: no limit is reached, the other I/O is too little to slow it and no member disk stands out.');
+        case 'unknown': return _('Nothing holds it back that raidtune can see: no limit is reached and no member disk stands out.');
+        }
+    }
+}
+
+/** What the section says when there is no finding: what sets the pace, in terms of the evidence beside it. */
+export function verdictText(verdict: Verdict): string {
+    // A sync keeps every stripe it can in use: a full cache is its normal state, not a cause.
+    return verdict.cacheFull
+        ? paceText(verdict) + ' ' + _('Its stripe cache is full, as usual while a sync runs: rebuilds measured on Linux 6.1 and 7.3 went no faster with a larger one.')
+        : paceText(verdict);
 }

@@ -20,6 +20,10 @@ function FixDialog({ array, fix, onClose }: { array: ArrayModel; fix: FixIntent;
     switch (fix.kind) {
     case 'speed-limits':
         return <ArrayLimitsChange array={array} onClose={onClose} suggested={fix} />;
+    case 'lower-max':
+        return (
+            <ArrayLimitsChange array={array} onClose={onClose} suggested={{ minKiBs: null, maxKiBs: fix.maxKiBs }} />
+        );
     case 'stripe-cache':
         return <StripeCacheChange array={array} onClose={onClose} suggested={fix.entries} />;
     case 'resume': {

@@ -76,6 +76,22 @@ test('shows the mismatch count the kernel has counted so far', async () => {
     expect(await meaning()).toMatch(/^A parity mismatch on RAID6: the parity does not match the data\. /);
 });
 
+test('"Why is it slow?" is not asked of a check: it is offered less impact, never more speed (#33)', async () => {
+    const section = arrayCard(env.page, 'md0').locator('.raidtune-diagnosis');
+    await section.locator('[data-finding="scrub"]').waitFor({ timeout: 40000 });
+    await section.getByRole('heading', { name: 'What it takes from other I/O', level: 3 }).waitFor();
+    expect((await section.locator('[data-finding="scrub"]').textContent())?.trim()).toMatch(
+        /^A check runs in the background: It runs at [\d.]+ Mi?B\/s per disk .* a check window \(Scheduled checks\) keeps checks to quiet hours\. Lower the maximum to [\d.]+ Mi?B\/s…$/);
+    expect(await section.getByRole('button', { name: /^Raise/ }).count()).toBe(0);
+    // The what-if: the later finish of the lower maximum, no higher limit.
+    const rows = await section.locator('tbody tr').evaluateAll(trs => trs.map(tr =>
+        [...tr.querySelectorAll('th, td')].map(cell => cell.textContent?.trim())));
+    expect(rows.map(r => [r[0], r[3]])).toEqual([
+        ['No change', 'As measured'],
+        [expect.stringMatching(/^Maximum [\d.]+ Mi?B\/s$/), 'Slower: the disks keep more room for other I/O'],
+    ]);
+});
+
 test('writing idle to sync_action stops the check; the page drops it and keeps the count', async () => {
     await writeSyncAction('idle');
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('idle');

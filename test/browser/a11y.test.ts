@@ -153,7 +153,7 @@ describe.each(SCENARIOS)('%s', scenario => {
         test('the progress bar has a name, a value and a text equivalent that axe accepts', async () => {
             const bar = env.page.locator('#array-md0 .raidtune-sync [role="progressbar"]');
             await expect(bar.getAttribute('aria-valuenow')).resolves.toMatch(/^\d+(\.\d+)?$/);
-            await expect(bar.getAttribute('aria-label')).resolves.toBe('Recovery progress');
+            await expect(bar.getAttribute('aria-label')).resolves.toBe('Rebuild progress');
             // The text equivalent next to it: percent, done, speed and estimates in words.
             const facts = await env.page.locator('#array-md0 .raidtune-sync').innerText();
             expect(facts).toMatch(/\d+\.\d%/);

@@ -36,7 +36,7 @@ test('the plugin is served to the session\'s user from a folder that user cannot
 });
 
 test('reads the host like an administrator would: arrays, members, the rebuild\'s progress', async () => {
-    expect(await syncTitle(env.page, 'md0')).toMatch(/^Recovery/);
+    expect(await syncTitle(env.page, 'md0')).toMatch(/^Rebuild/);
     const { shown, before, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);

@@ -30,7 +30,7 @@ describe.each([
     // level, disks, what the kernel runs, health (mdadm's State), title
     ['raid1', ['vda', 'vdb'], 'resync', 'Clean', 'Resync'],
     // mdadm creates a RAID5 degraded and RECOVERS onto the last member (faster than a resync).
-    ['raid5', ['vda', 'vdb', 'vdc'], 'recover', 'Degraded', 'Recovery'],
+    ['raid5', ['vda', 'vdb', 'vdc'], 'recover', 'Degraded', 'Rebuild'],
     ['raid6', ['vda', 'vdb', 'vdc', 'vdd'], 'resync', 'Clean', 'Resync'],
     // raid10's counters span the array: "Done: x of <array size>", not "per disk".
     ['raid10', ['vda', 'vdb', 'vdc', 'vdd'], 'resync', 'Clean', 'Resync'],
@@ -76,7 +76,7 @@ test('a degraded RAID5, then its recovery onto a new disk', async () => {
     md0 = after.shown.get('md0')!;
     expectArrayAsKernel(md0, after.before, after.after);
     expect(kernelArray(after.before, 'md0').detail.state).toBe('clean, degraded, recovering');
-    expect(md0.sync?.title).toBe('Recovery');
+    expect(md0.sync?.title).toBe('Rebuild');
     expect(md0.health).toBe('Degraded');
     // The new disk fills the empty slot: no "empty" row any more.
     expect(md0.rows.map(r => r.device)).toEqual(['/dev/vda', '/dev/vdb', '/dev/vdd']);
@@ -201,7 +201,7 @@ mdadm /dev/md1 --add /dev/vdd 2>&1`);
     expect(k0.mdstat.waiting).toBe('PENDING');
     expect(k1.mdstat.waiting).toBeNull();
     expect(k1.mdstat.progress).toBeNull();
-    // The kernel's word for a recovery: "recovery" on 6.1, "recover" on 6.12 and 7.x; the page says Recovery.
+    // The kernel's word for a recovery: "recovery" on 6.1, "recover" on 6.12 and 7.x; the page says Rebuild.
     expect(k0.sysfs.last_sync_action).toBe('resync');
     expect(['recovery', 'recover']).toContain(k1.sysfs.last_sync_action);
     // Where they stopped: resync_start, and the rebuilt member's recovery_start (512-byte sectors).
@@ -209,7 +209,7 @@ mdadm /dev/md1 --add /dev/vdd 2>&1`);
         Math.floor((Number(sectors) / (Number(k.sysfs.component_size) * 2)) * 1000) / 10;
     const [md0, md1] = [shown.get('md0')!, shown.get('md1')!];
     expect(md0.sync).toMatchObject({ title: 'Resync', percent: stopped(k0.sysfs.resync_start, k0) });
-    expect(md1.sync).toMatchObject({ title: 'Recovery', percent: stopped(k1.sysfs['dev-vdd/recovery_start'], k1) });
+    expect(md1.sync).toMatchObject({ title: 'Rebuild', percent: stopped(k1.sysfs['dev-vdd/recovery_start'], k1) });
     expect(md0.sync!.percent).toBeGreaterThan(0);
     expect(md1.sync!.percent).toBeGreaterThan(0);
     for (const array of [md0, md1])

@@ -138,7 +138,7 @@ export function bitmapGuidance(array: ArrayModel): BitmapGuidance {
 
 const SYNC_REFUSALS: Record<SyncAction, string> = {
     resync: N_('A resync is in progress or waiting to run. md refuses bitmap changes until it has finished.'),
-    recover: N_('A recovery is in progress or waiting to run. md refuses bitmap changes until it has finished.'),
+    recover: N_('A rebuild is in progress or waiting to run. md refuses bitmap changes until it has finished.'),
     check: N_('A check is in progress. md refuses bitmap changes until it has finished or is stopped.'),
     repair: N_('A repair is in progress. md refuses bitmap changes until it has finished or is stopped.'),
     reshape: N_('A reshape is in progress. md refuses bitmap changes until it has finished.'),

@@ -26,10 +26,10 @@ export function syncControlUnavailable(array: ArrayModel, control: SyncControl):
     case 'restart':
         if (sync?.runState !== 'running') return msg(N_('No sync is running.'));
         return sync.action === 'resync' || sync.action === 'recover'
-            ? null : msg(N_('Only a resync or a recovery restarts by itself; a check or repair would just stop.'));
+            ? null : msg(N_('Only a resync or a rebuild restarts by itself; a check or repair would just stop.'));
     case 'stop':
         return sync?.action === 'check' || sync?.action === 'repair'
-            ? null : msg(N_('Only a check or a repair can be stopped; the kernel restarts a needed resync or recovery.'));
+            ? null : msg(N_('Only a check or a repair can be stopped; the kernel restarts a needed resync or rebuild.'));
     case 'check':
     case 'repair':
         if (!isRedundant(array.level)) return msg(N_('$0 arrays keep no redundancy to check.'), array.level ?? '?');

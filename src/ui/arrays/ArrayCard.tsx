@@ -119,7 +119,7 @@ export function ArrayCard({ array, host, selected = false }: {
             {array.syncFrozen && !array.sync && (
                 <CardBody>
                     <Alert isInline isPlain variant="info" className="raidtune-frozen"
-                        title={_('Syncing is frozen on this array: no resync, recovery or check starts until it is resumed.')} />
+                        title={_('Syncing is frozen on this array: no resync, rebuild or check starts until it is resumed.')} />
                 </CardBody>
             )}
             <RepairFlow array={array} host={host} record={host.repairFlows.get(array.name) ?? null} />

@@ -14,10 +14,11 @@ export const HEALTH_LABEL: Record<ArrayHealth, { text: () => string; color: 'gre
     'read-only': { text: () => _('Read-only'), color: 'blue' },
 };
 
+/** md's names of its operations, "rebuild" for what the kernel calls recovery (as mdadm's man page does). */
 export function syncActionName(action: SyncAction): string {
     switch (action) {
     case 'resync': return _('Resync');
-    case 'recover': return _('Recovery');
+    case 'recover': return _('Rebuild');
     case 'check': return _('Check');
     case 'repair': return _('Repair');
     case 'reshape': return _('Reshape');
@@ -81,9 +82,9 @@ export function mismatchText(count: number, meaning: MismatchMeaning): string {
         return fmt(ngettext('$0 sector found inconsistent and rewritten by the last repair',
             '$0 sectors found inconsistent and rewritten by the last repair', count), count);
     case 'during-sync':
-        return fmt(_('$0 (not meaningful during a resync, recovery or reshape: only a check or repair counts inconsistent sectors)'), count);
+        return fmt(_('$0 (not meaningful during a resync, rebuild or reshape: only a check or repair counts inconsistent sectors)'), count);
     case 'after-sync':
-        return fmt(_('$0 (not meaningful after a resync, recovery or reshape: only a check or repair counts inconsistent sectors)'), count);
+        return fmt(_('$0 (not meaningful after a resync, rebuild or reshape: only a check or repair counts inconsistent sectors)'), count);
     case 'unknown':
         return fmt(_('$0 (counted by the last check, repair or resync: the kernel does not say which)'), count);
     }

@@ -102,7 +102,7 @@ export function boundText(bound: CapacityBound | null): string {
     return bound
         ? fmt(_('The member disks can move about $0 per disk at most: $1 is busy $2 of the time.'),
             formatRate(bound.kiBs), bound.disk, percent(bound.busyShare))
-        : _('How fast the member disks could go is unknown (too little busy to tell, or a RAID 10 layout other than a recovery).');
+        : _('How fast the member disks could go is unknown (too little busy to tell, or a RAID 10 layout other than during a rebuild).');
 }
 
 export function changeText(row: WhatIfRow): string {

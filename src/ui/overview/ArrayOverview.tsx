@@ -11,9 +11,9 @@ import { formatPercent } from '../../md/format';
 import type { OverviewOperation, OverviewRow } from '../../md/overview';
 import { ArrayLink } from '../common/ArrayLink';
 import { CompactTable, type Column } from '../common/CompactTable';
-import { levelName } from '../common/labels';
+import { levelName, syncActionName } from '../common/labels';
 import { useTooltipReach } from '../common/useTooltipReach';
-import { estimateText, heldText, kernelFigureText, operationName, redundancyText } from './overviewTexts';
+import { estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
 
 /**
  * More healthy arrays than this are one line with a button: on a host of 128 arrays the ones in
@@ -30,7 +30,7 @@ function Redundancy({ row }: { row: OverviewRow }) {
 
 function Operation({ operation, name }: { operation: OverviewOperation | null; name: string }) {
     if (!operation) return <>—</>;
-    const title = operationName(operation.action);
+    const title = syncActionName(operation.action);
     return (
         <div className="raidtune-overview-operation">
             <span>{title}</span>

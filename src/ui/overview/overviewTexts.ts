@@ -3,20 +3,9 @@
 // the end as a duration and a clock time in the page's language.
 
 import { _, documentLanguage, fmt, ngettext } from '../../host/i18n';
-import type { SyncAction, SyncRunState } from '../../md/modelTypes';
+import type { SyncRunState } from '../../md/modelTypes';
 import type { OverviewEstimate, OverviewRow, Redundancy } from '../../md/overview';
 import { durationText } from '../common/syncTexts';
-
-/** md's names, "rebuild" for what the kernel calls recovery (mdadm's man page does too). */
-export function operationName(action: SyncAction): string {
-    switch (action) {
-    case 'resync': return _('Resync');
-    case 'recover': return _('Rebuild');
-    case 'check': return _('Check');
-    case 'repair': return _('Repair');
-    case 'reshape': return _('Reshape');
-    }
-}
 
 /** Why a sync that does not run has no end to tell. */
 export function heldText(runState: SyncRunState): string | null {

@@ -79,7 +79,7 @@ test('as many degraded, recovering, resyncing, checking and paused cards as the 
     const running = (title: string) => (c: (typeof cards)[number]) => c.sync === title && c.explanation === null;
     expect({
         degraded: count(cards, c => c.health === 'Degraded'),
-        recovery: count(cards, running('Recovery')),
+        recovery: count(cards, running('Rebuild')),
         resync: count(cards, running('Resync')),
         check: count(cards, running('Check')),
         paused: count(cards, c => c.explanation === PAUSED),

@@ -55,7 +55,7 @@ test('lists both members in their slots and no sync section', async () => {
     expect(expected.map(m => m.role)).toEqual(['Active, slot 0', 'Active, slot 1']);
 
     expect(await syncSection(env.page, 'md0').count()).toBe(0);
-    expect(await arrayCard(env.page, 'md0').innerText()).not.toMatch(/Resync|Recovery|Check|Waiting|Pending/);
+    expect(await arrayCard(env.page, 'md0').innerText()).not.toMatch(/Resync|Rebuild|Check|Waiting|Pending/);
 });
 
 test('shows the global limits, which are the kernel defaults here', async () => {

@@ -27,7 +27,7 @@ test('shows the recovery progress the kernel reports, with both estimates', asyn
     const truth = (await simMdstat(env)).get('md0')!.sync!;
     expect(truth.action).toBe('recovery');
     expect(await shownPercent(env.page, 'md0')).toBeCloseTo(truth.percent!, 0);
-    expect(await arrayCard(env.page, 'md0').innerText()).toContain('Recovery');
+    expect(await arrayCard(env.page, 'md0').innerText()).toContain('Rebuild');
 
     // ~4 MB/s against 1.8 TiB per disk: the kernel says many hours.
     expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^4\.\d+ MB\/s \(\d+ KiB\/s\)$/);

@@ -140,7 +140,7 @@ function bitmapText(k: KernelArray): string {
 }
 
 const ACTION_WORDS: Record<string, string> = {
-    resync: 'Resync', recover: 'Recovery', recovery: 'Recovery', check: 'Check', repair: 'Repair', reshape: 'Reshape',
+    resync: 'Resync', recover: 'Rebuild', recovery: 'Rebuild', check: 'Check', repair: 'Repair', reshape: 'Reshape',
 };
 
 /** A size the page shows ("508 MiB", "3.25 MiB", "640 KiB") in KiB, with half a unit of its last digit. */

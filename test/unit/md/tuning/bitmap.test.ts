@@ -108,7 +108,7 @@ describe('every refusal has its reason, and no plan', () => {
     const cases: [string, ArrayModel, BitmapAction, RegExp][] = [
         ['a resync (checked on Linux 6.1)', resyncing, 'add', /A resync is in progress/],
         ['a resync, removing', resyncingWithBitmap, 'remove', /A resync is in progress/],
-        ['a recovery', { ...withoutBitmap, sync: sync('recover') }, 'add', /A recovery is in progress/],
+        ['a rebuild', { ...withoutBitmap, sync: sync('recover') }, 'add', /A rebuild is in progress/],
         ['a check', { ...withoutBitmap, sync: sync('check') }, 'add', /A check is in progress/],
         ['a repair', { ...withBitmap, sync: sync('repair') }, 'remove', /A repair is in progress/],
         ['a reshape', { ...withoutBitmap, sync: sync('reshape') }, 'add', /A reshape is in progress/],

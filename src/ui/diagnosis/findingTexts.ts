@@ -125,7 +125,7 @@ export function outcomeText(row: WhatIfRow, bound: CapacityBound | null): string
         : _('No faster: something else holds it back');
     case 'members': return fmt(_('Limited by $0, what the member disks can move'), bound?.disk ?? '?');
     case 'slower': return _('Slower: the disks keep more room for other I/O');
-    case 'unknown': return _('Cannot tell: raidtune cannot measure the other I/O on this layout, so whether md gives way to some is unknown');
+    case 'unknown': return _('Cannot tell: the other I/O cannot be measured on this layout, so whether md gives way to some is unknown');
     }
 }
 
@@ -144,9 +144,9 @@ function paceText(verdict: Verdict): string {
         return fmt(_('Its maximum of $0 sets the pace.'), formatRate(pace.maxKiBs));
     case 'nothing':
         switch (verdict.other) {
-        case 'none': return _('Nothing holds it back that raidtune can see: no limit is reached, no other I/O competes and no member disk stands out.');
-        case 'some': return _('Nothing holds it back that raidtune can see: no limit is reached, the other I/O is too little to slow it and no member disk stands out.');
-        case 'unknown': return _('Nothing holds it back that raidtune can see: no limit is reached and no member disk stands out.');
+        case 'none': return _('Nothing measured holds it back: no limit is reached, no other I/O competes and no member disk stands out.');
+        case 'some': return _('Nothing measured holds it back: no limit is reached, the other I/O is too little to slow it and no member disk stands out.');
+        case 'unknown': return _('Nothing measured holds it back: no limit is reached and no member disk stands out.');
         }
     }
 }

@@ -268,6 +268,17 @@ function verdictOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, m
     };
 }
 
+/**
+ * The one change the overview offers for an array: the fix of the first finding that has one
+ * (findings come with the most predicted gain first), or none.
+ */
+export function primaryFix(diagnosis: Diagnosis): FixIntent | null {
+    for (const finding of diagnosis.findings) {
+        if ('fix' in finding && finding.fix) return finding.fix;
+    }
+    return null;
+}
+
 export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const sync = array.sync;
     const none: Diagnosis = { findings: [], verdict: null, gathering: null, window: null, whatIf: [] };

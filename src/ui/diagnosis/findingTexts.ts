@@ -5,7 +5,8 @@
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatRate } from '../../md/format';
 import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
-import type { Finding, FixIntent, Verdict } from '../../md/diagnosis/findings';
+import type { Diagnosis, Finding, FixIntent, Verdict } from '../../md/diagnosis/findings';
+import type { SyncAction } from '../../md/modelTypes';
 import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
 import { durationText } from '../common/syncTexts';
@@ -157,4 +158,35 @@ export function verdictText(verdict: Verdict): string {
     return verdict.cacheFull
         ? paceText(verdict) + ' ' + _('Its stripe cache is full, as usual while a sync runs: rebuilds measured on Linux 6.1 and 7.3 went no faster with a larger one.')
         : paceText(verdict);
+}
+
+/** What sets the pace in a few words, for the overview's row: the first finding, else the verdict. */
+export function paceWords(diagnosis: Diagnosis): string {
+    if (diagnosis.gathering) return _('measuring…');
+    if (diagnosis.findings.length) return findingTitle(diagnosis.findings[0]);
+    const pace = diagnosis.verdict?.pace;
+    switch (pace?.kind) {
+    case undefined: return '—';
+    case 'members': return fmt(_('The member disks ($0 busy $1)'), pace.bound.disk, percent(pace.bound.busyShare));
+    case 'minimum': return fmt(_('Its minimum of $0'), formatRate(pace.minKiBs));
+    case 'gives-way': return _('Other I/O');
+    case 'maximum': return fmt(_('Its maximum of $0'), formatRate(pace.maxKiBs));
+    case 'nothing': return _('Nothing measured');
+    }
+}
+
+/**
+ * The overview's primary action: what it does for the operation ("Speed up rebuild…") where the
+ * fix makes it faster, else the fix's own label. The dialog it opens shows the exact change.
+ */
+export function primaryFixLabel(fix: FixIntent, action: SyncAction): string {
+    if (fix.kind === 'speed-limits' || fix.kind === 'stripe-cache') {
+        switch (action) {
+        case 'recover': return _('Speed up rebuild…');
+        case 'resync': return _('Speed up resync…');
+        case 'reshape': return _('Speed up reshape…');
+        case 'check': case 'repair': break;
+        }
+    }
+    return fixLabel(fix);
 }

@@ -13,6 +13,7 @@ import { ArrayLink } from '../common/ArrayLink';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { levelName, syncActionName } from '../common/labels';
 import { useTooltipReach } from '../common/useTooltipReach';
+import { OverviewPace } from '../sync/lazySyncParts';
 import { estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
 
 /**
@@ -76,6 +77,7 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
         { title: _('Redundancy left'), cell: row => <Redundancy row={row} /> },
         { title: _('Operation'), cell: row => <Operation operation={row.operation} name={row.name} /> },
         { title: _('Estimated end'), cell: row => <Estimate operation={row.operation} now={now} /> },
+        { title: _('What sets the pace'), cell: row => (row.operation ? <OverviewPace name={row.name} /> : '—') },
     ];
     return (
         <Card id="raidtune-overview" component="section" aria-labelledby="raidtune-overview-title" isCompact>

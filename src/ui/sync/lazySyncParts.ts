@@ -11,4 +11,5 @@ const parts = lazyModule(() => import('./syncParts'));
 export const preloadSyncParts = parts.preload;
 export const SyncChart = parts.part('SyncChart');
 export const DiagnosisSection = parts.part('DiagnosisSection');
+export const OverviewPace = parts.part('OverviewPace');
 export const RepairFlow = parts.part('RepairFlow');

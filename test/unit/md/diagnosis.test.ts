@@ -175,15 +175,15 @@ describe('slowed by other I/O above the minimum (Linux 6.16+: sync_io_depth)', (
         const { findings, whatIf, verdict } = diagnose(array, host);
         expect(findings).toEqual([{
             kind: 'slowed', rateKiBs: 18000, minKiBs: 1000, otherKiBs: 36000, otherShare: 0.4,
-            fix: { kind: 'speed-limits', minKiBs: 50000, maxKiBs: null }, noFix: null,
+            fix: { kind: 'speed-limits', minKiBs: 51200, maxKiBs: null }, noFix: null,
         }]);
         // Left: 1,000,000 - (100,000 + 18000 x 20) = 540,000 KiB. A minimum below today's speed
-        // changes nothing; 50000 lifts md's throttle up to it; the maximum does not hold it.
+        // changes nothing; 51200 lifts md's throttle up to it; the maximum does not hold it.
         expect(whatIf.map(r => [r.change, r.rateKiBs, r.outcome])).toEqual([
             [{ kind: 'now' }, 18000, 'now'],
-            [{ kind: 'min', kiBs: 10000 }, 18000, 'same'],
-            [{ kind: 'min', kiBs: 50000 }, 50000, 'faster'],
-            [{ kind: 'max', kiBs: 2000000 }, 18000, 'same'],
+            [{ kind: 'min', kiBs: 10240 }, 18000, 'same'],
+            [{ kind: 'min', kiBs: 51200 }, 51200, 'faster'],
+            [{ kind: 'max', kiBs: 2048000 }, 18000, 'same'],
         ]);
         expect(verdict?.pace).toEqual({ kind: 'gives-way', minKiBs: 1000, otherKiBs: 36000 });
     });

@@ -4,11 +4,12 @@
 // as step lines (they change when someone changes them). Pure numbers and path strings, so the
 // drawing is unit-tested without a browser.
 //
-// The speed scale fits the speeds and the minimum limit. The maximum (200 MB/s per disk by default)
-// is often far above a throttled rebuild (4 MB/s): drawing it would flatten everything else, so it
+// The speed scale fits the speeds and the minimum limit. The maximum (195 MiB/s per disk by default)
+// is often far above a throttled rebuild (4 MiB/s): drawing it would flatten everything else, so it
 // is drawn only when it is within MAX_LIMIT_REACH of the other values, else the summary says where
 // it is.
 
+import { KIB_PER_MIB } from './format';
 import type { TrendSample } from './trend';
 
 export const CHART_WIDTH = 600;
@@ -16,8 +17,6 @@ export const CHART_HEIGHT = 180;
 /** Room for the speed labels (left), the percent labels (right), the time labels (bottom). */
 export const PLOT = { left: 64, right: 44, top: 10, bottom: 22 };
 const MAX_LIMIT_REACH = 4;
-/** 1 MB/s (decimal, as the page shows speeds) in KiB/s. */
-const KIBS_PER_MBS = 1e6 / 1024;
 const HEADROOM = 1.15;
 
 export interface ChartTick {
@@ -111,8 +110,8 @@ export function chartGeometry(samples: readonly TrendSample[]): ChartGeometry {
         return v === null ? null : [x(s), y(v, top)] as [number, number];
     });
 
-    // Round numbers in the unit shown (decimal MB/s), converted back to the kernel's KiB/s.
-    const step = niceStep(speedTop / KIBS_PER_MBS, 4) * KIBS_PER_MBS;
+    // Round numbers in the unit shown (MiB/s), converted back to the kernel's KiB/s.
+    const step = niceStep(speedTop / KIB_PER_MIB, 4) * KIB_PER_MIB;
     const speedTicks = Array.from({ length: Math.floor(speedTop / step + 1e-9) + 1 },
         (_v, i) => ({ value: i * step, y: round(y(i * step, speedTop)) }));
     const percentTicks = [0, 50, 100].map(value => ({ value, y: round(y(value, 100)) }));

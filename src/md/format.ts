@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Human-readable numbers. Sizes use binary units like mdadm and Cockpit's Storage page; speed limits
-// are KiB/s in the kernel, shown as MB/s (what people quote) with the raw value beside.
+// Human-readable numbers, all in one binary family: sizes like mdadm and Cockpit's Storage page,
+// speeds in MiB/s, so that "1.53 TiB of 1.82 TiB at 3.91 MiB/s" can be worked out in one's head and
+// a round figure typed (50 MiB/s) is a round kernel value (51200 KiB/s). The kernel's KiB/s is
+// shown beside a value where exactness matters.
 
 const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
 
@@ -16,14 +18,26 @@ export function formatKiB(kib: number | null): string {
     return `${value.toFixed(digits)} ${BINARY_UNITS[unit]}`;
 }
 
-/** KiB/s as decimal MB/s: "4.1 MB/s". */
-export function formatRate(kiBs: number | null): string {
-    if (kiBs === null || !Number.isFinite(kiBs)) return '—';
-    const mbs = (kiBs * 1024) / 1e6;
-    return `${mbs >= 100 ? mbs.toFixed(0) : mbs >= 10 ? mbs.toFixed(1) : mbs.toFixed(2)} MB/s`;
+export const KIB_PER_MIB = 1024;
+
+/**
+ * KiB/s as the number of MiB/s shown, the same on the page and in a dialog's field: three
+ * significant digits or more ("3.91", "195"). A value those digits hold exactly drops its trailing
+ * zeros ("50", "0.5"), so "10.0" still says it is not quite 10.
+ */
+export function formatMiBs(kiBs: number): string {
+    const miBs = kiBs / KIB_PER_MIB;
+    const text = miBs.toFixed(miBs >= 100 ? 0 : miBs >= 10 ? 1 : 2);
+    return Number(text) === miBs ? String(miBs) : text;
 }
 
-/** KiB/s with the raw kernel value: "4.1 MB/s (4000 KiB/s)". */
+/** KiB/s as MiB/s: "3.91 MiB/s". */
+export function formatRate(kiBs: number | null): string {
+    if (kiBs === null || !Number.isFinite(kiBs)) return '—';
+    return `${formatMiBs(kiBs)} MiB/s`;
+}
+
+/** KiB/s with the raw kernel value: "3.91 MiB/s (4000 KiB/s)". */
 export function formatRateWithRaw(kiBs: number | null): string {
     return kiBs === null ? '—' : `${formatRate(kiBs)} (${kiBs} KiB/s)`;
 }

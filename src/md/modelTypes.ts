@@ -203,7 +203,7 @@ export interface OpenWindowLimits {
  * A sync this close to its maximum is held there by md's throttle. md sleeps whenever it runs ahead
  * of the maximum, so a capped sync's rate hovers just under it, and a diagnosis window of a few
  * samples sees it lower still: 94.7-98% of the maximum on the real kernels (`make bench-rebuild`,
- * nvme-raid10 capped at 5.12 MB/s, Linux 6.1 and 7.3), where 95% missed one capped window in six.
+ * nvme-raid10 capped at 5000 KiB/s, Linux 6.1 and 7.3), where 95% missed one capped window in six.
  */
 export const CAPPED_SHARE = 0.9;
 

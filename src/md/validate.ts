@@ -3,6 +3,7 @@
 // Nothing is ever written from a value that did not pass here. Messages are English templates
 // with $0-style arguments; the UI translates them (N_ marks them for extraction).
 
+import { formatMiBs, KIB_PER_MIB } from './format';
 import { msg, N_, type Message } from './message';
 
 export { N_ };
@@ -26,25 +27,38 @@ export function parseWholeNumber(input: string, min: number, max: number): Parse
     return { value };
 }
 
-/** Rebuild speeds are typed in MB/s (decimal, as people quote disks) and written in KiB/s. */
+/**
+ * Rebuild speeds are typed in MiB/s and written in the kernel's KiB/s, so that a round figure typed
+ * is a round value written (50 MiB/s = 51200 KiB/s). 0.1 to 20000 MiB/s per disk.
+ */
 export const RATE_MIN_KIBS = 100;
-export const RATE_MAX_KIBS = 20_000_000;
+export const RATE_MAX_KIBS = 20000 * KIB_PER_MIB;
 
-export function mbsToKiBs(mbs: number): number {
-    return Math.round((mbs * 1e6) / 1024);
+export function miBsToKiBs(miBs: number): number {
+    return Math.round(miBs * KIB_PER_MIB);
 }
 
-/** "50" or "50.5" (MB/s, at most two decimals) -> KiB/s within the sane range. */
-export function parseRateMBs(input: string): Parsed<number> {
+const RATE_TEXT = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * The KiB/s a speed field's text stands for. While the text still reads as the value the field was
+ * filled with (`filledFrom`, KiB/s), that exact value: 4000 KiB/s shows as 3.91, which typed would
+ * be 4004. Otherwise the MiB/s typed; null when the text is no number of MiB/s.
+ */
+export function rateTextKiBs(text: string, filledFrom: number | null = null): number | null {
+    const trimmed = text.trim();
+    if (filledFrom !== null && trimmed === formatMiBs(filledFrom)) return filledFrom;
+    return RATE_TEXT.test(trimmed) ? miBsToKiBs(Number(trimmed)) : null;
+}
+
+/** "50" or "50.5" (MiB/s, at most two decimals) -> KiB/s within the sane range; `filledFrom` as above. */
+export function parseRateMiBs(input: string, filledFrom: number | null = null): Parsed<number> {
     const text = input.trim();
-    if (text === '') return fieldError(N_('Enter a speed in MB/s.'));
-    const range = [Math.ceil((RATE_MIN_KIBS * 1024) / 1e4) / 100, Math.floor((RATE_MAX_KIBS * 1024) / 1e6)];
-    if (!/^\d+(\.\d{1,2})?$/.test(text)) {
-        return fieldError(N_('Use a number of MB/s from $0 to $1, like 50 or 50.5.'), ...range);
-    }
-    const kiBs = mbsToKiBs(Number(text));
-    if (kiBs < RATE_MIN_KIBS || kiBs > RATE_MAX_KIBS) {
-        return fieldError(N_('Use a number of MB/s from $0 to $1, like 50 or 50.5.'), ...range);
+    if (text === '') return fieldError(N_('Enter a speed in MiB/s.'));
+    const kiBs = rateTextKiBs(text, filledFrom);
+    if (kiBs === null || kiBs < RATE_MIN_KIBS || kiBs > RATE_MAX_KIBS) {
+        const range = [Math.ceil((RATE_MIN_KIBS * 100) / KIB_PER_MIB) / 100, RATE_MAX_KIBS / KIB_PER_MIB];
+        return fieldError(N_('Use a number of MiB/s from $0 to $1, like 50 or 50.5.'), ...range);
     }
     return { value: kiBs };
 }

@@ -44,10 +44,10 @@ async function applyAndClose(applyLabel: string, done = KERNEL_DONE) {
     await dialog().waitFor({ state: 'detached' });
 }
 
-async function raiseSystemLimits(minMBs: string, maxMBs: string) {
+async function raiseSystemLimits(minMiBs: string, maxMiBs: string) {
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
-    await dialog().getByLabel('Minimum (MB/s per disk)').fill(minMBs);
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill(maxMBs);
+    await dialog().getByLabel('Minimum (MiB/s per disk)').fill(minMiBs);
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill(maxMiBs);
     await applyAndClose('Apply');
 }
 
@@ -83,9 +83,9 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     // The limits of the newest sample: the raised ones from the refresh that read them on.
     const summary = await waitUntil('the chart summary with the raised limits', async () => {
         const text = await shownSummary('md1');
-        return text.includes('Limits now: minimum 5.00 MB/s, maximum 10.0 MB/s per disk.') && text;
+        return text.includes('Limits now: minimum 5 MiB/s, maximum 10 MiB/s per disk.') && text;
     });
-    expect(summary).toMatch(/^Speed between [\d.]+ MB\/s and [\d.]+ MB\/s over the last .+; progress from [\d.]+% to [\d.]+%\. /);
+    expect(summary).toMatch(/^Speed between [\d.]+ MiB\/s and [\d.]+ MiB\/s over the last .+; progress from [\d.]+% to [\d.]+%\. /);
     await expect(arrayCard(env.page, 'md1').locator('.raidtune-chart svg[role="img"] path.raidtune-chart-speed').getAttribute('d'))
         .resolves.toMatch(/^M [\d.]+ [\d.]+ L /);
 
@@ -129,7 +129,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await armedLabel('md1').waitFor({ state: 'detached' });
     // The waiter ends at its next poll and takes its history with it; nothing was restored.
     await waitUntil('the waiter gone', async () => !existsSync(stateFile('auto-restore/md1.history')), 15000);
-    await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_min')).resolves.toBe('4883');
+    await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_min')).resolves.toBe('5120');
     expect(existsSync(stateFile('restore.json'))).toBe(true);
 }, 90000);
 

@@ -53,7 +53,7 @@ test('the shell script shown for "Fast rebuild" does on another host what Apply 
         await dialogButton(env.page, 'Apply').click();
         await dialog().getByText(KERNEL_DONE).waitFor();
         const here = await Promise.all(FILES.map(f => simValue(env, f)));
-        expect(here).toEqual(['50000', '2000000', '8192']);
+        expect(here).toEqual(['51200', '2048000', '8192']);
         const there = FILES.map(f => readFileSync(join(other.root, f.replace('/md0/', '/md127/')), 'utf8').trim());
         expect(there).toEqual(here);
     } finally {

@@ -119,7 +119,7 @@ test('a window the check does not start in is refused, saying when it would star
 test('a limit changed while the window is open: said before Apply, kept at its end, and never restored to the window\'s value', async () => {
     // The window opens (its timer's edge): Fast rebuild's limits over the host's 1000 and 200000.
     writeEtc('raidtune/check-window-limits', windowLimitsText('fast-rebuild'));
-    expect(windowEdge('start')).toBe('limits: speed_limit_min 50000\nlimits: speed_limit_max 2000000');
+    expect(windowEdge('start')).toBe('limits: speed_limit_min 51200\nlimits: speed_limit_max 2048000');
     const card = env.page.locator('#check-window-limits');
     await card.getByText('A check window is open: its limits are in force, and its end writes back speed_limit_max 200000, ' +
         'speed_limit_min 1000.').waitFor();
@@ -127,14 +127,14 @@ test('a limit changed while the window is open: said before Apply, kept at its e
     // The admin sets a minimum of their own while it is open.
     const limits = await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await limits.locator('#global-min').fill('30');
-    await limits.locator('.raidtune-commands').getByText(`echo 29297 > ${MIN}`).waitFor();
+    await limits.locator('.raidtune-commands').getByText(`echo 30720 > ${MIN}`).waitFor();
     expect(await alertTitle(limits.locator('.raidtune-window-end-note'))).toBe('A check window is open: speed_limit_min ' +
-        'stays at 29297 when it closes (its end writes back only the limits still at the window\'s own values).');
+        'stays at 30720 when it closes (its end writes back only the limits still at the window\'s own values).');
     await applyAndClose();
-    // The restore record holds the value from before the window, not the window's 50000.
+    // The restore record holds the value from before the window, not the window's 51200.
     const journal = JSON.parse(readFileSync(join(stateDir(), 'restore.json'), 'utf8'));
     expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original])).toEqual([[MIN, '1000']]);
-    await card.getByText('Changed since it opened, and kept when it closes: speed_limit_min 29297.').waitFor();
+    await card.getByText('Changed since it opened, and kept when it closes: speed_limit_min 30720.').waitFor();
     expect(await alertTitle(card)).toBe('A check window is open: its limits are in force, ' +
         'and its end writes back speed_limit_max 200000.');
     const banner = env.page.locator('.raidtune-restore');
@@ -143,8 +143,8 @@ test('a limit changed while the window is open: said before Apply, kept at its e
     await dialogButton(env.page, 'Cancel').click();
 
     // The window closes: the admin's minimum stays, the maximum from before is back.
-    expect(windowEdge('end')).toBe('limits: speed_limit_max 200000 again\nlimits: speed_limit_min 29297 kept: changed while the window was open');
-    expect([await simValue(env, MIN), await simValue(env, MAX)]).toEqual(['29297', '200000']);
+    expect(windowEdge('end')).toBe('limits: speed_limit_max 200000 again\nlimits: speed_limit_min 30720 kept: changed while the window was open');
+    expect([await simValue(env, MIN), await simValue(env, MAX)]).toEqual(['30720', '200000']);
     await card.waitFor({ state: 'detached' });
 
     await openDialog(banner.getByRole('button', { name: 'Restore previous settings' }));

@@ -47,16 +47,16 @@ test('gathering data first, then each array says why it is slow, with its number
     await section('md0').getByRole('heading', { name: 'Why is it slow?', level: 3 }).waitFor();
 
     await finding('md0', 'starved').waitFor({ timeout: VERDICT_MS });
-    // 4000 KiB/s = 4.10 MB/s; the backup's I/O: 44000 KiB/s (45.1 MB/s), 73% of what the disks
+    // 4000 KiB/s = 3.91 MiB/s; the backup's I/O: 44000 KiB/s (43.0 MiB/s), 73% of what the disks
     // move. Over the first 10 s a sample dated one simulator tick off moves these by ~10%.
     expect(await sentence(finding('md0', 'starved'))).toMatch(
-        /^Starved by other I\/O: It runs at 4\.\d\d MB\/s per disk, near the minimum of 4\.10 MB\/s, while other I\/O moves 4\d\.\d MB\/s on the member disks \(7\d% of their traffic\): md gives way to other I\/O down to the minimum\.$/);
+        /^Starved by other I\/O: It runs at [34]\.\d\d MiB\/s per disk, near the minimum of 3\.91 MiB\/s, while other I\/O moves (3[89]|4[0-7])\.\d MiB\/s on the member disks \(7\d% of their traffic\): md gives way to other I\/O down to the minimum\.$/);
     await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md1', 'capped-by-max'))).toMatch(
-        /^Capped by the maximum: It runs at 3\d\.\d MB\/s per disk, at the maximum of 30\.7 MB\/s that applies to this array: the limit, not the disks, sets the pace\.$/);
+        /^Capped by the maximum: It runs at 2[89]\.\d MiB\/s per disk, at the maximum of 29\.3 MiB\/s that applies to this array: the limit, not the disks, sets the pace\.$/);
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md2', 'slow-member'))).toMatch(
-        /^One member holds the sync back: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.9\d MB\/s, they move 0\.9\d MB\/s: the sync waits for it\. A failing or slower disk does this, and so does one that gets more of the other I\/O than its peers\. Check its health with smartctl -a \/dev\/sdj$/);
+        /^One member holds the sync back: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.[89]\d MiB\/s, they move 0\.[89]\d MiB\/s: the sync waits for it\. A failing or slower disk does this, and so does one that gets more of the other I\/O than its peers\. Check its health with smartctl -a \/dev\/sdj$/);
     // Scrolled to, as a reader would: a card out of view is not laid out (content-visibility), so it has no innerText.
     const smartctl = await inView(finding('md2', 'slow-member').locator('code'));
     await waitUntil('the command laid out', async () => (await smartctl.innerText()) !== '');
@@ -106,13 +106,13 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     const rows = await table.locator('tbody tr').evaluateAll(trs => trs.map(tr =>
         [...tr.querySelectorAll('th, td')].map(cell => (cell as HTMLElement).innerText.trim())));
     expect(rows.map(r => [r[0], r[1], r[3]])).toEqual([
-        ['No change', expect.stringMatching(/^4\.\d\d MB\/s$/), 'As measured'],
+        ['No change', expect.stringMatching(/^[34]\.\d\d MiB\/s$/), 'As measured'],
         // The members are ~10% busy moving 16000 KiB/s: ~160000 at most, room for both.
-        ['Minimum 10.2 MB/s', '10.2 MB/s', 'Faster'],
-        ['Minimum 51.2 MB/s', '51.2 MB/s', 'Faster'],
-        ['Maximum 2048 MB/s', expect.stringMatching(/^4\.\d\d MB\/s$/), 'No faster: something else holds it back'],
+        ['Minimum 10 MiB/s', '10 MiB/s', 'Faster'],
+        ['Minimum 50 MiB/s', '50 MiB/s', 'Faster'],
+        ['Maximum 2000 MiB/s', expect.stringMatching(/^[34]\.\d\d MiB\/s$/), 'No faster: something else holds it back'],
     ]);
-    // 10000 KiB/s is ~2.5x today's speed and 50000 ~12.5x: their finish times shrink accordingly.
+    // 10240 KiB/s is ~2.5x today's speed and 51200 ~12.8x: their finish times shrink accordingly.
     const hours = (text: string) => {
         const m = text.match(/^(?:(\d+) d )?(\d+) h/);
         return m ? Number(m[1] ?? 0) * 24 + Number(m[2]) : NaN;
@@ -133,7 +133,7 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     const evidence = await inView(section('md2').locator('.raidtune-diagnosis-evidence'));
     await waitUntil('the evidence laid out', async () => (await evidence.innerText()) !== '');
     await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(
-        /The member disks can move about 0\.9\d MB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
+        /The member disks can move about 0\.[89]\d MiB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
 });
 
 test('a program known for heavy I/O on the host is named while other I/O competes, and only then', async () => {
@@ -142,7 +142,7 @@ test('a program known for heavy I/O on the host is named while other I/O compete
     writeFileSync(env.simPath('/proc/4242/comm'), 'ext4lazyinit\n');
     await finding('md0', 'background-jobs').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md0', 'background-jobs'))).toMatch(new RegExp(
-        '^Background jobs on the host: Other I/O moves [\\d.]+ MB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
+        '^Background jobs on the host: Other I/O moves [\\d.]+ MiB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
         '\\(raidtune cannot tell which disks they use\\): ext4lazyinit: a new ext4 file system initialising its inode tables'));
     // md1 runs at its maximum with nothing else on its disks: the job is not its problem.
     expect(await finding('md1', 'background-jobs').count()).toBe(0);
@@ -153,22 +153,22 @@ test('a program known for heavy I/O on the host is named while other I/O compete
 test('starved: "Raise the minimum" writes the array\'s own minimum', async () => {
     await finding('md0', 'starved').waitFor({ timeout: VERDICT_MS });
     // Only the minimum: the maximum follows the system limit already, and a fix writes nothing else.
-    await applyFix('md0', /^Raise the minimum to 51\.2 MB\/s…$/, 'echo 50000 > /sys/block/md0/md/sync_speed_min');
+    await applyFix('md0', /^Raise the minimum to 50 MiB\/s…$/, 'echo 51200 > /sys/block/md0/md/sync_speed_min');
     await waitUntil('the kernel\'s own minimum for md0', async () =>
-        await simValue(env, '/sys/block/md0/md/sync_speed_min') === '50000 (local)', 10000);
+        await simValue(env, '/sys/block/md0/md/sync_speed_min') === '51200 (local)', 10000);
     // The history starts over under the new limit; then the rebuild runs at the new minimum (a
     // sample dated one simulator tick off moves a 10 s average by 10%).
-    await waitUntil('md0 at 51.2 MB/s', async () =>
-        /^Starved by other I\/O: It runs at (4[5-9]|5\d)\.\d MB\/s per disk, near the minimum of 51\.2 MB\/s, .* The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I\/O\.$/
+    await waitUntil('md0 at 50 MiB/s', async () =>
+        /^Starved by other I\/O: It runs at (4[5-9]|5\d)(\.\d)? MiB\/s per disk, near the minimum of 50 MiB\/s, .* The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I\/O\.$/
             .test(await finding('md0', 'starved').count() ? await sentence(finding('md0', 'starved')) : ''), VERDICT_MS);
     expect(await finding('md0', 'starved').getByRole('button').count()).toBe(0);
 });
 
 test('capped: "Raise the maximum" writes the array\'s own maximum', async () => {
     await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
-    await applyFix('md1', /^Raise the maximum to 2048 MB\/s…$/, 'echo 2000000 > /sys/block/md1/md/sync_speed_max');
+    await applyFix('md1', /^Raise the maximum to 2000 MiB\/s…$/, 'echo 2048000 > /sys/block/md1/md/sync_speed_max');
     await waitUntil('the kernel\'s own maximum for md1', async () =>
-        await simValue(env, '/sys/block/md1/md/sync_speed_max') === '2000000 (local)', 10000);
+        await simValue(env, '/sys/block/md1/md/sync_speed_max') === '2048000 (local)', 10000);
     await waitUntil('md1 no longer capped', async () =>
         await section('md1').locator('.raidtune-diagnosis-gathering, .raidtune-diagnosis-clear').count() > 0, VERDICT_MS);
     expect(await finding('md1', 'capped-by-max').count()).toBe(0);

@@ -59,12 +59,12 @@ async function offeredAndCancel(): Promise<string> {
 }
 
 test('every change dialog applied as it opened writes nothing and says there is nothing to change', async () => {
-    // The kernel's default minimum, shown as 1.02 MB/s (= 996 KiB/s), and one disk whose queue
+    // The kernel's default minimum, shown as 0.98 MiB/s (typed, 1004 KiB/s), and one disk whose queue
     // differs from the first disk's, whose value the disk queue form starts with.
     await env.writeSim(GLOBAL_MIN, '1000');
     await env.writeSim('/sys/block/sdb/queue/nr_requests', '128');
     await env.page.reload();
-    const defaultLabel = env.page.locator('#global-limits').getByText('Minimum: 1.02 MB/s (1000 KiB/s), the kernel default');
+    const defaultLabel = env.page.locator('#global-limits').getByText('Minimum: 0.98 MiB/s (1000 KiB/s), the kernel default');
     await defaultLabel.waitFor();
     // md0 follows the system minimum: the simulated kernel shows the new one at its next tick.
     await waitUntil('md0 following the new minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '1000 (system)');
@@ -72,7 +72,7 @@ test('every change dialog applied as it opened writes nothing and says there is 
 
     const offered: Record<string, string> = {};
     await openGlobalChange();
-    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
+    await expect(dialog().getByLabel('Minimum (MiB/s per disk)').inputValue()).resolves.toBe('0.98');
     offered['System limits'] = await offeredAndCancel();
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog().getByRole('radio', { name: 'Low impact', exact: true }).check(); // the kernel defaults: what the host has
@@ -94,30 +94,30 @@ test('every change dialog applied as it opened writes nothing and says there is 
 
 test('only the value the user changed is written, exactly as typed', async () => {
     await openGlobalChange();
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill('300');
-    await expect(commands()).resolves.toBe('echo 292969 > /proc/sys/dev/raid/speed_limit_max');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill('300');
+    await expect(commands()).resolves.toBe('echo 307200 > /proc/sys/dev/raid/speed_limit_max');
     await dialogButton(env.page, 'Apply').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, GLOBAL_MIN)).toBe('1000');
-    expect(await simValue(env, GLOBAL_MAX)).toBe('292969');
+    expect(await simValue(env, GLOBAL_MAX)).toBe('307200');
 
     // An own minimum for md0: its maximum keeps following the system limit, unwritten.
     await openArrayDialog('Speed limits…');
     await dialog().locator('#md0-min-own').check();
     await dialog().locator('#md0-min-value').fill('50');
-    await expect(commands()).resolves.toBe('echo 48828 > /sys/block/md0/md/sync_speed_min');
+    await expect(commands()).resolves.toBe('echo 51200 > /sys/block/md0/md/sync_speed_min');
     await dialogButton(env.page, 'Apply').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     // The simulated kernel shows the written word until its next tick, then its own form.
-    await waitUntil('md0\'s own minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '48828 (local)');
-    expect(await simValue(env, `${MD}/sync_speed_max`)).toBe('292969 (system)');
+    await waitUntil('md0\'s own minimum', async () => await simValue(env, `${MD}/sync_speed_min`) === '51200 (local)');
+    expect(await simValue(env, `${MD}/sync_speed_max`)).toBe('307200 (system)');
 });
 
 test('a value another tab changed after the dialog opened is shown, and written over only when confirmed', async () => {
     await openGlobalChange();
-    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
+    await expect(dialog().getByLabel('Minimum (MiB/s per disk)').inputValue()).resolves.toBe('0.98');
 
     // This tab is in the background while the user works in the other: it does not refresh, so
     // it has not seen the originals the other tab records either.
@@ -125,27 +125,27 @@ test('a value another tab changed after the dialog opened is shown, and written 
     const other = (await env.openPage()).page;
     await other.locator('#global-limits').waitFor();
     await openGlobalChange(other);
-    await changeDialog(other).getByLabel('Minimum (MB/s per disk)').fill('70');
+    await changeDialog(other).getByLabel('Minimum (MiB/s per disk)').fill('70');
     await dialogButton(other, 'Apply').click();
     await changeDialog(other).getByText(KERNEL_DONE).waitFor();
-    expect(await simValue(env, GLOBAL_MIN)).toBe('68359');
+    expect(await simValue(env, GLOBAL_MIN)).toBe('71680');
 
     // The first tab's dialog still shows what it opened with; the user types 80 there.
-    await expect(dialog().getByLabel('Minimum (MB/s per disk)').inputValue()).resolves.toBe('1.02');
-    await dialog().getByLabel('Minimum (MB/s per disk)').fill('80');
+    await expect(dialog().getByLabel('Minimum (MiB/s per disk)').inputValue()).resolves.toBe('0.98');
+    await dialog().getByLabel('Minimum (MiB/s per disk)').fill('80');
     await dialogButton(env.page, 'Apply').click();
     const changed = dialog().locator('.raidtune-changed-since-opened');
     await changed.waitFor();
     await expect(changed.locator('li').allInnerTexts()).resolves.toEqual([
-        'system minimum rebuild speed: was 1.02 MB/s (1000 KiB/s) when the dialog opened, is 70.0 MB/s (68359 KiB/s) now.',
+        'system minimum rebuild speed: was 0.98 MiB/s (1000 KiB/s) when the dialog opened, is 70 MiB/s (71680 KiB/s) now.',
     ]);
-    expect(await simValue(env, GLOBAL_MIN)).toBe('68359'); // nothing written yet
+    expect(await simValue(env, GLOBAL_MIN)).toBe('71680'); // nothing written yet
     expect(formatViolations(severe(await runAxe(env.page)))).toBe('');
 
     await dialogButton(env.page, 'Apply anyway').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
-    expect(await simValue(env, GLOBAL_MIN)).toBe('78125');
+    expect(await simValue(env, GLOBAL_MIN)).toBe('81920');
     // The record of originals still holds what the host had before raidtune's first change,
     // which the other tab recorded.
     const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));

@@ -30,12 +30,12 @@ async function estimateMatching(pattern: RegExp): Promise<RegExpMatchArray> {
 }
 
 test('a raised minimum: the estimate re-learns and shows the what-if finish time meanwhile', async () => {
-    // The rebuild held at the 4 MB/s minimum by other I/O: an estimate of many hours, measured.
+    // The rebuild held at the 4000 KiB/s minimum by other I/O: an estimate of many hours, measured.
     await waitForRefreshes(env.page, 6);
     const before = minutes(await estimateMatching(MEASURED));
 
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
-    await changeDialog(env.page).getByLabel('Minimum (MB/s per disk)').fill('50');
+    await changeDialog(env.page).getByLabel('Minimum (MiB/s per disk)').fill('50');
     await dialogButton(env.page, 'Apply').click();
     await changeDialog(env.page).getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();

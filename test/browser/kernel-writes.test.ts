@@ -39,13 +39,13 @@ test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, 
 test('an array\'s maximum the kernel takes is "Done", read back as the kernel shows it, never "kept ... (asked for ...)"', async () => {
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
     await dialog().getByRole('radiogroup', { name: 'Maximum' }).getByRole('radio', { name: 'Own limit for this array' }).check();
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill('20480');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill('20000');
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(
-        'echo 20000000 > /sys/block/md0/md/sync_speed_max');
+        'echo 20480000 > /sys/block/md0/md/sync_speed_max');
     await dialogButton(env.page, 'Apply').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
     // Read back when tee returned: the kernel's own form of the value, already there.
-    expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe('20000000 (local)');
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe('20480000 (local)');
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('1000 (system)');
     await expect(dialog().getByText(/The kernel kept/).count()).resolves.toBe(0);
     await dialogButton(env.page, 'Close').click();

@@ -51,7 +51,7 @@ test('says which live settings a reboot would lose', async () => {
     await card().getByText('Nothing is kept: md settings are lost at reboot').waitFor();
     // The scenario's speed_limit_min=4000 is not the kernel's default.
     expect(await shownRows()).toEqual({
-        'System minimum rebuild speed': ['4.10 MB/s per disk', 'Not kept: 1.02 MB/s per disk after a reboot'],
+        'System minimum rebuild speed': ['3.91 MiB/s per disk', 'Not kept: 0.98 MiB/s per disk after a reboot'],
     });
 });
 
@@ -90,8 +90,8 @@ test('keeps the live values in a sysctl.d file (md loaded before it applies) and
 
     await card().getByText(`Kept in ${SYSCTL_FILE}, ${UDEV_FILE}, ${MODULES_FILE}.`).waitFor({ timeout: 15000 });
     expect(await shownRows()).toEqual({
-        'System minimum rebuild speed': ['4.10 MB/s per disk', 'Kept for reboot'],
-        'System maximum rebuild speed': ['205 MB/s per disk', 'Kept for reboot'],
+        'System minimum rebuild speed': ['3.91 MiB/s per disk', 'Kept for reboot'],
+        'System maximum rebuild speed': ['195 MiB/s per disk', 'Kept for reboot'],
         'Stripe cache size of md0': ['4096', 'Kept for reboot'],
     });
     expect(await card().getByRole('button', { name: 'Keep after reboot…' }).getAttribute('aria-disabled')).toBe('true');
@@ -101,7 +101,7 @@ test('a live change shows as differing from the value kept for reboot', async ()
     await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '9000\n');
     await nextReadRendered(env.page);
     expect((await shownRows())['System minimum rebuild speed']).toEqual(
-        ['9.22 MB/s per disk', 'Differs from the value kept for reboot: 4.10 MB/s per disk']);
+        ['8.79 MiB/s per disk', 'Differs from the value kept for reboot: 3.91 MiB/s per disk']);
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Kept for reboot']);
 });
 

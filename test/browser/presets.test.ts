@@ -43,9 +43,11 @@ test('the dialog explains each preset in one line and writes nothing until one i
     await expect(radios.count()).resolves.toBe(3);
     await expect(dialog().getByLabel('Low impact').isChecked()).resolves.toBe(false);
     const text = await dialog().innerText();
-    expect(text).toContain('The kernel defaults: a rebuild gives way to other I/O while above 1.02 MB/s per disk');
-    expect(text).toContain('A rebuild stops giving way to other I/O below 10.2 MB/s per disk');
-    expect(text).toContain('A rebuild stops giving way to other I/O below 51.2 MB/s per disk, which then gets slower; a maximum of 2048 MB/s lifts');
+    // Round MiB/s; the kernel's defaults are not, and keep the KiB/s they are known by.
+    expect(text).toContain('The kernel defaults: a rebuild gives way to other I/O while above 0.98 MiB/s (1000 KiB/s) per disk ' +
+        'and runs at most 195 MiB/s (200000 KiB/s);');
+    expect(text).toContain('A rebuild stops giving way to other I/O below 10 MiB/s per disk and runs at most 195 MiB/s (200000 KiB/s);');
+    expect(text).toContain('A rebuild stops giving way to other I/O below 50 MiB/s per disk, which then gets slower; a maximum of 2000 MiB/s lifts');
     expect(await footerButton('Apply').isDisabled()).toBe(true);
     await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
 
@@ -64,15 +66,15 @@ test('"Fast rebuild" on the 22-hour rebuild: preview, apply, the rebuild speeds 
     await dialog().getByLabel('Fast rebuild').check();
     // 5 disks x 4 KiB x 8192 entries = 160 MiB, well inside 10% of the 6 GiB available.
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe([
-        'echo 50000 > /proc/sys/dev/raid/speed_limit_min',
-        'echo 2000000 > /proc/sys/dev/raid/speed_limit_max',
+        'echo 51200 > /proc/sys/dev/raid/speed_limit_min',
+        'echo 2048000 > /proc/sys/dev/raid/speed_limit_max',
         'echo 8192 > /sys/block/md0/md/stripe_cache_size',
     ].join('\n'));
     expect(await simValues()).toEqual(['4000', '200000', '256']);
 
     await footerButton('Apply').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
-    expect(await simValues()).toEqual(['50000', '2000000', '8192']);
+    expect(await simValues()).toEqual(['51200', '2048000', '8192']);
     await footerButton('Close').click();
 
     // The simulated kernel honours the new minimum against the competing I/O.

@@ -26,18 +26,18 @@ async function openGlobalChange() {
 
 test('raising the system limits: preview, apply, read back, restore', async () => {
     await openGlobalChange();
-    await dialog().getByLabel('Minimum (MB/s per disk)').fill('50');
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill('300');
+    await dialog().getByLabel('Minimum (MiB/s per disk)').fill('50');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill('300');
     const commands = dialog().locator('.raidtune-commands');
     await expect(commands.innerText()).resolves.toBe(
-        'echo 48828 > /proc/sys/dev/raid/speed_limit_min\necho 292969 > /proc/sys/dev/raid/speed_limit_max');
+        'echo 51200 > /proc/sys/dev/raid/speed_limit_min\necho 307200 > /proc/sys/dev/raid/speed_limit_max');
     // Nothing is written before the user confirms.
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
 
     await footerButton('Apply').click();
     await dialog().getByText(KERNEL_DONE).waitFor();
-    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('48828');
-    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('292969');
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('51200');
+    expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_max')).toBe('307200');
     // The originals were recorded on the host before the first change.
     const journal = JSON.parse(readFileSync(join(stateDir, 'restore.json'), 'utf8'));
     expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original])).toEqual([
@@ -64,7 +64,7 @@ test('raising the system limits: preview, apply, read back, restore', async () =
 
 test('bad values get a message next to the field and nothing is written', async () => {
     await openGlobalChange();
-    const min = dialog().getByLabel('Minimum (MB/s per disk)');
+    const min = dialog().getByLabel('Minimum (MiB/s per disk)');
     const apply = footerButton('Apply');
     for (const bad of BAD_TEXT_VALUES) {
         await min.fill(bad);
@@ -74,7 +74,7 @@ test('bad values get a message next to the field and nothing is written', async 
     }
     // Minimum above maximum: the kernel would take it; raidtune does not.
     await min.fill('500');
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill('100');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill('100');
     await dialog().getByText('The minimum must not be above the maximum.').waitFor();
     await footerButton('Cancel').click();
     expect(await simValue(env, '/proc/sys/dev/raid/speed_limit_min')).toBe('4000');
@@ -85,7 +85,7 @@ test('bad values get a message next to the field and nothing is written', async 
 test('"system" typed as an array\'s own limit is refused next to the field; the choice stays "own"', async () => {
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().check();
-    const min = dialog().getByLabel('Minimum (MB/s per disk)');
+    const min = dialog().getByLabel('Minimum (MiB/s per disk)');
     await min.fill('system');
     await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
     // The field is still there with what was typed, under the choice the user made.
@@ -101,7 +101,7 @@ test('an own maximum below the system minimum the array follows is said at the m
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).nth(1).check();
-    await dialog().getByLabel('Maximum (MB/s per disk)').fill('1');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').fill('1');
     await dialog().locator('.pf-v6-c-helper-text__item.pf-m-error')
         .getByText('The maximum must not be below the system minimum this array follows (4000 KiB/s).').waitFor();
     expect(await footerButton('Apply').isDisabled()).toBe(true);

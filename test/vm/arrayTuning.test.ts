@@ -251,14 +251,14 @@ echo 5000 > /sys/block/md1/md/sync_speed_max`);
     if (entries < 8192)
         expect(extra(entries * 2)).toBeGreaterThan(availableKiB * 1024 * 0.1 * 0.9);
     expect([...commands].sort()).toEqual([
-        'echo 2000000 > /proc/sys/dev/raid/speed_limit_max',
-        'echo 50000 > /proc/sys/dev/raid/speed_limit_min',
+        'echo 2048000 > /proc/sys/dev/raid/speed_limit_max',
+        'echo 51200 > /proc/sys/dev/raid/speed_limit_min',
         `echo ${entries} > /sys/block/md0/md/stripe_cache_size`,
         'echo system > /sys/block/md1/md/sync_speed_max',
     ].sort());
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
-    expect(await guestValues(...watched.slice(0, 4))).toEqual(['50000', '2000000', String(entries), '2000000 (system)']);
+    expect(await guestValues(...watched.slice(0, 4))).toEqual(['51200', '2048000', String(entries), '2048000 (system)']);
 
     await page.reload();
     const banner = page.locator('.raidtune-restore');

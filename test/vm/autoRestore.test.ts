@@ -32,8 +32,8 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
 
     // A change through the page records the originals (1000, 1500)...
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
-    await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('1');
-    await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('2');
+    await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('1');
+    await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('2');
     expect(await applyAndWait(page)).toEqual([DONE]);
     await footerButton(page, 'Close').click();
 
@@ -58,7 +58,7 @@ mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     await vm.guest.runOk('echo idle > /sys/block/md0/md/sync_action');
     await waitForGuest('3 polls of the waiter after the restart', async () => await historyLines() >= before + 3, 90000);
     expect(await guestValue('/sys/block/md0/md/sync_action')).toBe('resync');
-    expect(await guestValue('/proc/sys/dev/raid/speed_limit_max')).toBe('1953');
+    expect(await guestValue('/proc/sys/dev/raid/speed_limit_max')).toBe('2048');
     expect((await vm.guest.run(`[ -e ${VM_STATE_DIR}/auto-restore/md0.armed ]`)).code).toBe(0);
 
     // Let the resync run at the disks' speed; the waiter restores once it has finished.

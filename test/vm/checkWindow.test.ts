@@ -151,8 +151,8 @@ test('the window\'s limits: written at its start, held by md for the check insid
     const LIMITS = '/run/cw-limits';
     const edge = (command: string) => tool(command, LIMITS);
     const limits = async () => (await vm.guest.runOk(`cat ${RAID}/speed_limit_min ${RAID}/speed_limit_max`)).trim().split('\n');
-    // An admin's own limits outside the window (Fast rebuild's), and the window's: slow enough that
-    // its check spans the window's end.
+    // An admin's own limits outside the window, and the window's: slow enough that its check
+    // spans the window's end.
     await vm.guest.runOk(`echo 50000 > ${RAID}/speed_limit_min; echo 2000000 > ${RAID}/speed_limit_max`);
     await vm.guest.runOk(`printf '%s\\t%s\\n' ${RAID}/speed_limit_min 500 ${RAID}/speed_limit_max 3000 > ${LIMITS}`);
     // Mirrors that are the same from the start (zeroed members): no resync before the check.

@@ -240,8 +240,8 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
 
     let page = await open(machine, ['md0', 'md1']);
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
-    await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('50');
-    await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('300');
+    await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('50');
+    await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('300');
     await applyAndClose(page);
     await arrayDialog(page, 'md0', 'Speed limits…');
     await dialog(page).locator('#md0-min-own').check();
@@ -268,7 +268,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     // Changed after keeping: md1's maximum and its disks' scheduler are not kept.
     await arrayDialog(page, 'md1', 'Speed limits…');
     await dialog(page).locator('#md1-max-own').check();
-    // Above the system minimum (50 MB/s), which md1 follows.
+    // Above the system minimum (50 MiB/s), which md1 follows.
     await dialog(page).locator('#md1-max-value').fill('100');
     expect((await formState(page)).errors).toEqual([]);
     await applyAndClose(page);
@@ -280,14 +280,14 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
         array: arrayOf(before, kept).values,
         disks: keptDisks.map(w => diskOf(before, w).values),
     };
-    expect(keptValues.sysctl).toEqual({ min: '48828', max: '292969' });
+    expect(keptValues.sysctl).toEqual({ min: '51200', max: '307200' });
     expect(keptValues.array).toEqual({
-        'md/sync_speed_min': '488 (local)', 'md/sync_speed_max': '1953 (local)', 'md/stripe_cache_size': '4096',
+        'md/sync_speed_min': '512 (local)', 'md/sync_speed_max': '2048 (local)', 'md/stripe_cache_size': '4096',
         'md/group_thread_cnt': '2', 'queue/read_ahead_kb': '8192',
     });
     for (const disk of keptValues.disks)
         expect(disk).toEqual({ 'queue/scheduler': 'mq-deadline', 'queue/nr_requests': '512', 'device/queue_depth': '16' });
-    expect(arrayOf(before, notKept).values['md/sync_speed_max']).toBe('97656 (local)');
+    expect(arrayOf(before, notKept).values['md/sync_speed_max']).toBe('102400 (local)');
     const table = await keptTable(page, 16 + 3);
     expect([...table].filter(([, state]) => state === 'kept').map(([s]) => s).sort()).toEqual(keptRows(before, kept, keptDisks).sort());
     expect([...table].filter(([, state]) => state === 'not-kept').map(([s]) => s).sort()).toEqual([
@@ -316,11 +316,11 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     expect(log).toContain('Loading module: md_mod');
     expect(log).toContain(` before systemd-sysctl: md_mod loaded dev.raid.speed_limit_min=${DEFAULT_SPEED_LIMIT_MIN} ` +
         `dev.raid.speed_limit_max=${DEFAULT_SPEED_LIMIT_MAX} \n`);
-    expect(log).toContain(`Setting '/proc/sys/dev/raid/speed_limit_min' to '48828'`);
+    expect(log).toContain(`Setting '/proc/sys/dev/raid/speed_limit_min' to '51200'`);
     expect(arrayOf(after, kept).values).toEqual(keptValues.array);
     expect(keptDisks.map(w => diskOf(after, w).values)).toEqual(keptValues.disks);
     // Not kept: at the kernel's defaults again.
-    expect(arrayOf(after, notKept).values).toEqual({ ...md1Default, 'md/sync_speed_max': '292969 (system)', 'md/sync_speed_min': '48828 (system)' });
+    expect(arrayOf(after, notKept).values).toEqual({ ...md1Default, 'md/sync_speed_max': '307200 (system)', 'md/sync_speed_min': '51200 (system)' });
     for (const w of notKeptDisks)
         expect(diskOf(after, w).values).toEqual(defaults);
 

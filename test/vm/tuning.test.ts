@@ -50,21 +50,21 @@ test('system limits: previewed, written, read back from the guest; the journal r
     expect(await guestValues(MIN, MAX)).toEqual([String(DEFAULT_SPEED_LIMIT_MIN), String(DEFAULT_SPEED_LIMIT_MAX)]);
 
     await openDialog(limits.getByRole('button', { name: 'Change…' }));
-    await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('50');
-    await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('300');
-    expect(await previewedCommands(page)).toBe(`echo 48828 > ${MIN}\necho 292969 > ${MAX}`);
+    await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('50');
+    await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('300');
+    expect(await previewedCommands(page)).toBe(`echo 51200 > ${MIN}\necho 307200 > ${MAX}`);
     // Nothing is written before Apply.
     expect(await guestValues(MIN, MAX, VM_JOURNAL)).toEqual(['1000', '200000', '<absent>']);
 
     expect(await applyAndWait(page)).toEqual([DONE]);
-    expect(await guestValues(MIN, MAX)).toEqual(['48828', '292969']);
+    expect(await guestValues(MIN, MAX)).toEqual(['51200', '307200']);
     // The originals were recorded in the guest's state folder before the first write.
     const journal = JSON.parse(await guestValue(VM_JOURNAL));
     expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original]))
         .toEqual([[MIN, '1000'], [MAX, '200000']]);
     await close(page);
-    await limits.getByText('Minimum: 50.0 MB/s (48828 KiB/s)').waitFor();
-    await limits.getByText('Maximum: 300 MB/s (292969 KiB/s)').waitFor();
+    await limits.getByText('Minimum: 50 MiB/s (51200 KiB/s)').waitFor();
+    await limits.getByText('Maximum: 300 MiB/s (307200 KiB/s)').waitFor();
 
     // The way back, after a reload: the journal is read from the guest.
     await page.reload();
@@ -89,13 +89,13 @@ test('an array\'s own limits ("N (local)"), then back to the system limits', asy
     await dialog(page).locator('#md0-min-value').fill('0.5');
     await dialog(page).locator('#md0-max-own').check();
     await dialog(page).locator('#md0-max-value').fill('2');
-    expect(await previewedCommands(page)).toBe(`echo 488 > ${md('sync_speed_min')}\necho 1953 > ${md('sync_speed_max')}`);
+    expect(await previewedCommands(page)).toBe(`echo 512 > ${md('sync_speed_min')}\necho 2048 > ${md('sync_speed_max')}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
-    expect(await guestValues(md('sync_speed_min'), md('sync_speed_max'))).toEqual(['488 (local)', '1953 (local)']);
+    expect(await guestValues(md('sync_speed_min'), md('sync_speed_max'))).toEqual(['512 (local)', '2048 (local)']);
     await close(page);
     await waitUntil('the page shows the local limits', async () =>
-        (await syncFact(page, 'md0', 'Minimum speed')) === '0.50 MB/s (488 KiB/s), set for this array' &&
-        (await syncFact(page, 'md0', 'Maximum speed')) === '2.00 MB/s (1953 KiB/s), set for this array');
+        (await syncFact(page, 'md0', 'Minimum speed')) === '0.5 MiB/s (512 KiB/s), set for this array' &&
+        (await syncFact(page, 'md0', 'Maximum speed')) === '2 MiB/s (2048 KiB/s), set for this array');
     // The journal keeps what they were: "system" (what the restore writes back).
     const journal = JSON.parse(await guestValue(VM_JOURNAL));
     expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original]))
@@ -110,7 +110,7 @@ test('an array\'s own limits ("N (local)"), then back to the system limits', asy
     expect(await guestValues(md('sync_speed_min'), md('sync_speed_max'))).toEqual([`${SLOW_LIMITS.min} (system)`, `${SLOW_LIMITS.max} (system)`]);
     await close(page);
     await waitUntil('the page shows the system limits', async () =>
-        (await syncFact(page, 'md0', 'Maximum speed')) === `0.20 MB/s (${SLOW_LIMITS.max} KiB/s), from the system limit`);
+        (await syncFact(page, 'md0', 'Maximum speed')) === `0.20 MiB/s (${SLOW_LIMITS.max} KiB/s), from the system limit`);
 });
 
 test('stripe cache of a RAID5: its memory cost from the guest, written, read back, restored', async () => {
@@ -245,7 +245,7 @@ test('bad values for the system limits and the stripe cache: refused by the page
     expect(original).toEqual([String(SLOW_LIMITS.min), String(SLOW_LIMITS.max), '256', '<absent>']);
 
     // A bad value is refused with a message; one that reads as the field did when the dialog opened
-    // (the guest's 1 KiB/s minimum shows as 0 MB/s) is no change at all: nothing to write either way.
+    // (the guest's 1 KiB/s minimum shows as 0.00 MiB/s) is no change at all: nothing to write either way.
     const opened = new Map<string, string>();
     const refuses = async (field: string, bad: string) => {
         const input = dialog(page).getByLabel(field);
@@ -259,14 +259,14 @@ test('bad values for the system limits and the stripe cache: refused by the page
     const accepted: unknown[] = [];
     await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
     await dialog(page).waitFor();
-    for (const field of ['Minimum (MB/s per disk)', 'Maximum (MB/s per disk)']) {
+    for (const field of ['Minimum (MiB/s per disk)', 'Maximum (MiB/s per disk)']) {
         for (const bad of BAD_TEXT_VALUES)
             accepted.push(await refuses(field, bad));
         await dialog(page).getByLabel(field).fill('1');
     }
     // Minimum above maximum: the kernel would take it (checked on 6.1); raidtune does not.
-    await dialog(page).getByLabel('Minimum (MB/s per disk)').fill('500');
-    await dialog(page).getByLabel('Maximum (MB/s per disk)').fill('100');
+    await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('500');
+    await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('100');
     await dialog(page).getByText('The minimum must not be above the maximum.').waitFor();
     expect((await formState(page)).applyDisabled).toBe(true);
     await footerButton(page, 'Cancel').click();

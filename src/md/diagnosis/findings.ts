@@ -3,6 +3,7 @@
 // numbers behind it and the change that addresses it (opened through the normal plan dialog).
 // Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".
 
+import { KIB_PER_MIB } from '../format';
 import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
@@ -100,9 +101,12 @@ function median(values: number[]): number | null {
     return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** A suggested limit is a whole number of MiB/s, the unit the dialog it opens shows. */
+const wholeMiBs = (kiBs: number, round: (n: number) => number) => round(kiBs / KIB_PER_MIB) * KIB_PER_MIB;
+
 function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | null {
     if (maxKiBs === null || facts.rateKiBs < maxKiBs * CAPPED_SHARE) return null;
-    const target = Math.min(RATE_MAX_KIBS, Math.max(PRESETS['fast-rebuild'].speedMaxKiBs, maxKiBs * 2));
+    const target = Math.min(RATE_MAX_KIBS, Math.max(PRESETS['fast-rebuild'].speedMaxKiBs, wholeMiBs(maxKiBs * 2, Math.ceil)));
     return { kind: 'capped-by-max', rateKiBs: facts.rateKiBs, maxKiBs, fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: target }, noFix: null };
 }
 
@@ -114,7 +118,7 @@ function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | nu
 function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
     const wanted = PRESETS['fast-rebuild'].speedMinKiBs;
     if (minKiBs >= wanted) return { fix: null, noFix: 'fast-already' };
-    const target = bound ? Math.min(wanted, Math.floor(bound.kiBs / 1000) * 1000) : wanted;
+    const target = bound ? Math.min(wanted, wholeMiBs(bound.kiBs, Math.floor)) : wanted;
     if (target <= minKiBs) return { fix: null, noFix: 'members' };
     return { fix: { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null }, noFix: null };
 }

@@ -4,7 +4,7 @@
 // from the model, so it is previewed, recorded for "Restore previous settings" and undone like any
 // other change.
 
-import { formatKiB } from '../format';
+import { formatKiB, KIB_PER_MIB } from '../format';
 import { msg, N_, type Message } from '../message';
 import type { ArrayModel, HostModel } from '../modelTypes';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
@@ -50,23 +50,25 @@ export const PRESETS: Record<PresetName, Preset> = {
         syncIoDepth: KERNEL_DEFAULT_SYNC_IO_DEPTH,
         title: N_('Apply the preset “Low impact”'),
     },
-    // A minimum of 10000 KiB/s is what Synology ships. Seed 000's kernel (2009) slept at the
+    // A minimum of 10 MiB/s (10240 KiB/s), about the 10000 KiB/s Synology ships: round in the unit
+    // the page shows, as are Fast rebuild's figures. Seed 000's kernel (2009) slept at the
     // minimum under other I/O, so there it made a 23-day rebuild a 2.3-day one; on Linux 6.1 and
     // 7.3 `make bench-rebuild` (case hdd-raid6-load) saw no rebuild held near the minimum, so a
     // higher minimum matters only where the other I/O leaves a rebuild less than that. 4096
     // entries: seed 001's gain; the benchmark measured none for a rebuild (whatIf.ts).
     'balanced': {
-        speedMinKiBs: 10000, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX, stripeCacheEntries: 4096, syncIoDepth: null,
+        speedMinKiBs: 10 * KIB_PER_MIB, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX,
+        stripeCacheEntries: 4096, syncIoDepth: null,
         title: N_('Apply the preset “Balanced”'),
     },
-    // A minimum of 50000 KiB/s: a third to a half of what a SATA disk streams (130-200 MB/s), so
-    // other I/O still gets the rest, and any SSD is faster. The maximum of 2000000 KiB/s takes
-    // away the kernel's 200000 cap (about 205 MB/s), which holds back NVMe members: the one change
+    // A minimum of 50 MiB/s: a third to a half of what a SATA disk streams (130-200 MB/s on its
+    // data sheet), so other I/O still gets the rest, and any SSD is faster. The maximum of 2000 MiB/s
+    // takes away the kernel's 200000 KiB/s cap (195 MiB/s), which holds back NVMe members: the one change
     // `make bench-rebuild` saw make a rebuild faster (case nvme-raid10: 5x, seed 003's 4.5x);
     // slower disks simply run at their own speed. 8192 entries: seed 001 saw real SATA disks gain
     // up to 16384 on 2012's kernels; 8192 takes most of that for half the memory.
     'fast-rebuild': {
-        speedMinKiBs: 50000, speedMaxKiBs: 2000000, stripeCacheEntries: 8192, syncIoDepth: null,
+        speedMinKiBs: 50 * KIB_PER_MIB, speedMaxKiBs: 2000 * KIB_PER_MIB, stripeCacheEntries: 8192, syncIoDepth: null,
         title: N_('Apply the preset “Fast rebuild”'),
     },
 };

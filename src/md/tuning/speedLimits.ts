@@ -8,7 +8,7 @@ import { msg, N_ } from '../message';
 import { withoutNoOps, type WriteAttributeStep } from '../plan';
 import { ARRAY_SETTINGS, GLOBAL_SETTINGS, type ArraySettingId } from '../settings/registry';
 import { deviceStep, globalStep, parseSetting } from '../settings/steps';
-import { fieldError, parseRateMBs, type FieldError, type Parsed } from '../validate';
+import { fieldError, parseRateMiBs, type FieldError, type Parsed } from '../validate';
 import { hasErrors, type PlanResult } from './result';
 
 export type LimitField = 'min' | 'max' | 'depth';
@@ -39,10 +39,10 @@ function typedDepth(text: string | null | undefined, kernelHasIt: boolean): Pars
 }
 
 /**
- * Inputs in MB/s, as typed; null for a field the user left as the dialog showed it. Such a field is
- * never written: its text is the current value rounded for display (1000 KiB/s shows as 1.02 MB/s,
- * which is 996), so writing it back would change what the user did not touch. `depth` is a whole
- * number, offered only where the kernel has dev.raid.sync_io_depth.
+ * Inputs in MiB/s, as typed; null for a field the user left as the dialog showed it. Such a field is
+ * never written: its text is the current value rounded for display (1000 KiB/s shows as 0.98 MiB/s,
+ * which is 1004), and a value another tab wrote since the dialog opened is not the user's to undo.
+ * `depth` is a whole number, offered only where the kernel has dev.raid.sync_io_depth.
  */
 export function globalLimitsPlan(host: HostModel,
     input: { min: string | null; max: string | null; depth?: string | null }): PlanResult<LimitField> {
@@ -64,15 +64,17 @@ export function globalLimitsPlan(host: HostModel,
 
 /** A typed speed, or (null: left as shown) the current value, which the order check still needs. */
 function typedOrCurrent(text: string | null, current: number | null): Parsed<number | undefined> {
-    if (text !== null) return parseRateMBs(text);
+    if (text !== null) return parseRateMiBs(text);
     return { value: current ?? undefined };
 }
 
 /**
- * An array's limit: its own speed as typed (MB/s), or "system" to follow the global limit again.
+ * An array's limit: its own speed as typed (MiB/s), or "system" to follow the global limit again.
  * The choice is not the text: an own limit typed as "system" is a bad number, not the other choice.
+ * `filledFrom`: the KiB/s the field was filled with (the system's value when "own" is chosen, a
+ * suggested one); while the text still reads as that value, that exact value is written.
  */
-export type ArrayLimit = 'system' | { own: string };
+export type ArrayLimit = 'system' | { own: string; filledFrom?: number | null };
 /**
  * null for a field left as the dialog showed it (never written, as for the global limits). `depth`:
  * the array's own sync I/O depth (a whole number) or "system"; only where the array has the file.
@@ -88,7 +90,7 @@ function arrayDepth(limit: ArrayLimit | null | undefined, array: ArrayModel): Pa
 export function arrayLimitsPlan(host: HostModel, array: ArrayModel, input: ArrayLimitInput): PlanResult<LimitField> {
     const parse = (limit: ArrayLimit | null, current: ArrayModel['speedMin'], systemValue: number | null): Parsed<number | undefined> => {
         if (limit === null) return { value: current?.kiBs ?? systemValue ?? undefined };
-        if (limit !== 'system') return parseRateMBs(limit.own);
+        if (limit !== 'system') return parseRateMiBs(limit.own, limit.filledFrom);
         return systemValue === null ? fieldError(N_('The system limit is unknown.')) : { value: systemValue };
     };
     const min = parse(input.min, array.speedMin, host.global.speedMinKiBs);

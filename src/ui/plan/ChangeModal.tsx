@@ -57,7 +57,7 @@ function Commands({ steps }: { steps: Step[] }) {
     );
 }
 
-/** A replaced value as the user reads it: speeds in MB/s with the kernel's KiB/s, others as written. */
+/** A replaced value as the user reads it: speeds in MiB/s with the kernel's KiB/s, others as written. */
 function valueText(path: string, value: string | null): string {
     if (value === null) return _('unknown');
     if (value === 'system') return _('the system limit');

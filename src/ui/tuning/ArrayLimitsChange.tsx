@@ -9,7 +9,7 @@ import { arrayLimitsPlan, type ArrayLimit } from '../../md/tuning/speedLimits';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
 import { ChangeModal } from '../plan/ChangeModal';
-import { kiBsAsMBsInput, RateField } from './GlobalLimitsChange';
+import { rateInput, RateField } from './GlobalLimitsChange';
 import { SyncIoDepthField } from './SyncIoDepthField';
 import { syncIoDepthText } from './syncIoDepthTexts';
 
@@ -19,17 +19,17 @@ import { syncIoDepthText } from './syncIoDepthTexts';
  */
 function OwnOrSystemChoice({ id, label, systemLabel, value, onChange, ownStart, ownField }: {
     id: string; label: string; systemLabel: string; value: ArrayLimit; onChange: (v: ArrayLimit) => void;
-    /** The text an own value starts from when chosen: the current value. */
-    ownStart: string;
-    ownField: (text: string, setOwn: (text: string) => void) => React.ReactNode;
+    /** What an own value starts from when chosen: the current value. */
+    ownStart: Exclude<ArrayLimit, 'system'>;
+    ownField: (own: Exclude<ArrayLimit, 'system'>, setOwn: (text: string) => void) => React.ReactNode;
 }) {
     const own = value !== 'system';
-    const setOwn = (text: string) => onChange({ own: text });
+    const setOwn = (text: string) => onChange({ ...(own ? value : ownStart), own: text });
     return (
         <FormGroup role="radiogroup" label={label} fieldId={id} isStack>
             <Radio id={`${id}-system`} name={id} isChecked={!own} onChange={() => onChange('system')} label={systemLabel} />
-            <Radio id={`${id}-own`} name={id} isChecked={own} onChange={() => setOwn(ownStart)} label={_('Own limit for this array')} />
-            {own && ownField(value.own, setOwn)}
+            <Radio id={`${id}-own`} name={id} isChecked={own} onChange={() => onChange(ownStart)} label={_('Own limit for this array')} />
+            {own && ownField(value, setOwn)}
         </FormGroup>
     );
 }
@@ -47,11 +47,17 @@ function RateChoice({ array, field, value, onChange, error, systemKiBs }: {
     const label = field === 'min' ? _('Minimum') : _('Maximum');
     return (
         <OwnOrSystemChoice id={id} label={label} systemLabel={fmt(_('Follow the system limit ($0)'), formatRateWithRaw(systemKiBs))}
-            value={value} onChange={onChange} ownStart={kiBsAsMBsInput((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs)}
+            value={value} onChange={onChange} ownStart={filledLimit((field === 'min' ? array.speedMin : array.speedMax)?.kiBs ?? systemKiBs)}
             ownField={(own, setOwn) => (
-                <RateField id={`${id}-value`} label={fmt(_('$0 (MB/s per disk)'), label)} value={own} onChange={setOwn} error={error} kernelDefault={null} />
+                <RateField id={`${id}-value`} label={fmt(_('$0 (MiB/s per disk)'), label)} value={own.own} onChange={setOwn} error={error}
+                    kernelDefault={null} filledFrom={own.filledFrom ?? null} />
             )} />
     );
+}
+
+/** An own limit filled with a value the host has or a fix suggests: that exact value until edited. */
+function filledLimit(kiBs: number | null): Exclude<ArrayLimit, 'system'> {
+    return { own: rateInput(kiBs), filledFrom: kiBs };
 }
 
 /** `suggested` (KiB/s) prefills an own limit, as a diagnosis fix does; otherwise the current values. */
@@ -60,16 +66,16 @@ export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
 }) {
     const { model } = useHostAsOpened();
     const array = arrayAsOpened(model, shown);
-    const current = (setting: { source: 'local' | 'system' } | null, ownText: string): ArrayLimit =>
-        (setting?.source === 'local' ? { own: ownText } : 'system');
+    const current = (setting: { source: 'local' | 'system' } | null, own: Exclude<ArrayLimit, 'system'>): ArrayLimit =>
+        (setting?.source === 'local' ? own : 'system');
     const opened = {
-        min: current(array.speedMin, kiBsAsMBsInput(array.speedMin?.kiBs ?? null)),
-        max: current(array.speedMax, kiBsAsMBsInput(array.speedMax?.kiBs ?? null)),
-        depth: array.syncIoDepth && current(array.syncIoDepth, String(array.syncIoDepth.value)),
+        min: current(array.speedMin, filledLimit(array.speedMin?.kiBs ?? null)),
+        max: current(array.speedMax, filledLimit(array.speedMax?.kiBs ?? null)),
+        depth: array.syncIoDepth && current(array.syncIoDepth, { own: String(array.syncIoDepth.value) }),
     };
     // A suggestion (a diagnosis fix) is a change asked for: it differs from `opened`, so it is written.
     const initial = (asOpened: ArrayLimit, wanted: number | null | undefined): ArrayLimit =>
-        (wanted ? { own: kiBsAsMBsInput(wanted) } : asOpened);
+        (wanted ? filledLimit(wanted) : asOpened);
     const [min, setMin] = useState(initial(opened.min, suggested?.minKiBs));
     const [max, setMax] = useState(initial(opened.max, suggested?.maxKiBs));
     const [depth, setDepth] = useState<ArrayLimit>(opened.depth ?? 'system');
@@ -86,9 +92,9 @@ export function ArrayLimitsChange({ array: shown, onClose, suggested }: {
                 {array.syncIoDepth && (
                     <OwnOrSystemChoice id={depthId} label={_('Sync I/O depth')} value={depth} onChange={setDepth}
                         systemLabel={fmt(_('Follow the system setting ($0)'), syncIoDepthText(model.global.syncIoDepth))}
-                        ownStart={String(array.syncIoDepth.value)}
+                        ownStart={{ own: String(array.syncIoDepth.value) }}
                         ownField={(own, setOwn) => (
-                            <SyncIoDepthField id={`${depthId}-value`} label={_('Sync I/O depth of this array')} value={own} onChange={setOwn}
+                            <SyncIoDepthField id={`${depthId}-value`} label={_('Sync I/O depth of this array')} value={own.own} onChange={setOwn}
                                 error={result.errors?.depth} showDefault={false} />
                         )} />
                 )}

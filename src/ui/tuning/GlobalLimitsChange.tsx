@@ -2,9 +2,9 @@
 import { useState } from 'react';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, TextInput } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
-import { formatRateWithRaw } from '../../md/format';
+import { formatMiBs, formatRateWithRaw } from '../../md/format';
 import { globalLimitsPlan } from '../../md/tuning/speedLimits';
-import { mbsToKiBs } from '../../md/validate';
+import { rateTextKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';
 import { useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
@@ -13,16 +13,17 @@ import { ChangeModal } from '../plan/ChangeModal';
 import { SyncIoDepthField } from './SyncIoDepthField';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../md/settings/registry';
 
-/** KiB/s as the MB/s a person would type back (2 decimals at most). */
-export function kiBsAsMBsInput(kiBs: number | null): string {
-    return kiBs === null ? '' : String(Math.round((kiBs * 1024) / 1e4) / 100);
+/** KiB/s as the MiB/s a field starts with: the figure the page shows beside it. */
+export function rateInput(kiBs: number | null): string {
+    return kiBs === null ? '' : formatMiBs(kiBs);
 }
 
-export function RateField({ id, label, value, onChange, error, kernelDefault }: {
+/** `filledFrom`: the KiB/s the field was filled with, which its text stands for until edited. */
+export function RateField({ id, label, value, onChange, error, kernelDefault, filledFrom }: {
     id: string; label: string; value: string; onChange: (v: string) => void; error?: Message;
-    kernelDefault: number | null;
+    kernelDefault: number | null; filledFrom: number | null;
 }) {
-    const kiBs = /^\d+(\.\d{1,2})?$/.test(value.trim()) ? mbsToKiBs(Number(value)) : null;
+    const kiBs = rateTextKiBs(value, filledFrom);
     return (
         <FormGroup label={label} fieldId={id}>
             <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode="decimal"
@@ -33,7 +34,7 @@ export function RateField({ id, label, value, onChange, error, kernelDefault }: 
                         ? <HelperTextItem variant="error">{text(error)}</HelperTextItem>
                         : (
                             <HelperTextItem>
-                                {kiBs !== null && fmt(_('MB/s per disk = $0 KiB/s.'), kiBs)}
+                                {kiBs !== null && fmt(_('MiB/s per disk = $0 KiB/s.'), kiBs)}
                                 {kernelDefault !== null && ' ' + fmt(_('Kernel default: $0.'), formatRateWithRaw(kernelDefault))}
                             </HelperTextItem>
                         )}
@@ -46,7 +47,7 @@ export function RateField({ id, label, value, onChange, error, kernelDefault }: 
 export function GlobalLimitsChange({ onClose }: { onClose: () => void }) {
     const { model } = useHostAsOpened();
     const opened = {
-        min: kiBsAsMBsInput(model.global.speedMinKiBs), max: kiBsAsMBsInput(model.global.speedMaxKiBs),
+        min: rateInput(model.global.speedMinKiBs), max: rateInput(model.global.speedMaxKiBs),
         depth: model.global.syncIoDepth === null ? null : String(model.global.syncIoDepth),
     };
     const [min, setMin] = useState(opened.min);
@@ -59,10 +60,12 @@ export function GlobalLimitsChange({ onClose }: { onClose: () => void }) {
     return (
         <ChangeModal title={_('System rebuild speed limits')} plan={result.plan ?? null} warnings={result.warnings} onClose={onClose}>
             <Form onSubmit={e => e.preventDefault()}>
-                <RateField id="global-min" label={_('Minimum (MB/s per disk)')} value={min} onChange={setMin}
-                    error={result.errors?.min} kernelDefault={KERNEL_DEFAULT_SPEED_MIN} />
-                <RateField id="global-max" label={_('Maximum (MB/s per disk)')} value={max} onChange={setMax}
-                    error={result.errors?.max} kernelDefault={KERNEL_DEFAULT_SPEED_MAX} />
+                <RateField id="global-min" label={_('Minimum (MiB/s per disk)')} value={min} onChange={setMin}
+                    error={result.errors?.min} kernelDefault={KERNEL_DEFAULT_SPEED_MIN}
+                    filledFrom={model.global.speedMinKiBs} />
+                <RateField id="global-max" label={_('Maximum (MiB/s per disk)')} value={max} onChange={setMax}
+                    error={result.errors?.max} kernelDefault={KERNEL_DEFAULT_SPEED_MAX}
+                    filledFrom={model.global.speedMaxKiBs} />
                 {opened.depth !== null && (
                     <SyncIoDepthField id="global-depth" label={_('Sync I/O depth')} value={depth} onChange={setDepth}
                         error={result.errors?.depth} showDefault />

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Content } from '../pf';
 import { Form, FormGroup, FormHelperText, HelperText, HelperTextItem, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
-import { formatRate } from '../../md/format';
+import { formatRate, formatRateWithRaw, KIB_PER_MIB } from '../../md/format';
 import { PRESET_NAMES, PRESETS, presetPlan, type PresetName } from '../../md/tuning/presets';
 import { STRIPE_CACHE_MEMORY } from '../../md/tuning/stripeCache';
 import { useHostAsOpened } from '../common/HostContext';
@@ -15,10 +15,16 @@ import { ChangeModal } from '../plan/ChangeModal';
 import { presetLabel } from './presetLabels';
 
 
+/**
+ * A preset's speed: its round MiB/s, or, for the kernel's defaults (1000 and 200000 KiB/s, not
+ * whole MiB/s), the KiB/s they are known by beside.
+ */
+const presetRate = (kiBs: number) => (kiBs % KIB_PER_MIB === 0 ? formatRate(kiBs) : formatRateWithRaw(kiBs));
+
 /** One line per preset, with its numbers (they come from PRESETS, whose comments say why). */
 function explanation(name: PresetName): string {
     const p = PRESETS[name];
-    const [min, max, entries] = [formatRate(p.speedMinKiBs), formatRate(p.speedMaxKiBs), p.stripeCacheEntries];
+    const [min, max, entries] = [presetRate(p.speedMinKiBs), presetRate(p.speedMaxKiBs), p.stripeCacheEntries];
     switch (name) {
     case 'low-impact':
         return fmt(_('The kernel defaults: a rebuild gives way to other I/O while above $0 per disk and runs at most $1; stripe caches of $2 entries.'), min, max, entries);

@@ -59,7 +59,7 @@ test('shows the running check with the percent mdstat reports', async () => {
     expect(before).toBeGreaterThan(35);
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
-    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+ MB\/s \(\d+ KiB\/s\)$/);
+    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+ MiB\/s \(\d+ KiB\/s\)$/);
 
     // A check does not make the array unhealthy.
     expect(await healthText(env.page, 'md0')).toBe('Clean');

@@ -23,5 +23,5 @@ test('shows the empty state with the mdadm --create hint, and no array cards', a
     expect(await warningAlerts(env.page)).toEqual([]);
     // The global limits still show: they apply to any array created later.
     expect(await env.page.locator('#global-limits').innerText())
-        .toContain(`Minimum: 1.02 MB/s (${await simValue(env, '/proc/sys/dev/raid/speed_limit_min')} KiB/s)`);
+        .toContain(`Minimum: 0.98 MiB/s (${await simValue(env, '/proc/sys/dev/raid/speed_limit_min')} KiB/s)`);
 });

@@ -49,7 +49,7 @@ test('writing idle to sync_action lets the resync run again, from where it was',
         await syncExplanation(env.page, 'md0') === null &&
         /Speed: \d/.test(await syncSectionText(env.page, 'md0') ?? ''), 10000);
     expect(await syncTitle(env.page, 'md0')).toBe('Resync');
-    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+(\.\d+)? MB\/s \(\d+ KiB\/s\)$/);
+    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+(\.\d+)? MiB\/s \(\d+ KiB\/s\)$/);
 
     const { before, shown, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
     expect(shown).toBeGreaterThanOrEqual(before);

@@ -34,11 +34,11 @@ test('the other I/O md gives way to is named, and a higher minimum is faster in 
 test('applied, the higher minimum makes the rebuild as fast as the what-if said', async () => {
     await section().getByRole('button', { name: /^Raise the minimum to / }).click();
     await expect(changeDialog(env.page).locator('.raidtune-commands').innerText()).resolves
-        .toBe('echo 50000 > /sys/block/md0/md/sync_speed_min');
+        .toBe('echo 51200 > /sys/block/md0/md/sync_speed_min');
     await dialogButton(env.page, 'Apply').click();
     await changeDialog(env.page).getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
-    expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('50000 (local)');
+    expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('51200 (local)');
     // The history starts over under the new limit; then it runs at the new minimum, held there by
     // the other I/O, with nothing higher offered.
     await waitUntil('md0 held at its new minimum', async () =>

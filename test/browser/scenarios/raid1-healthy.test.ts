@@ -63,8 +63,8 @@ test('shows the global limits, which are the kernel defaults here', async () => 
     const max = await simNumber(env, '/proc/sys/dev/raid/speed_limit_max');
     expect([min, max]).toEqual([1000, 200000]);
     const text = await env.page.locator('#global-limits').innerText();
-    expect(text).toContain(`Minimum: 1.02 MB/s (${min} KiB/s), the kernel default`);
-    expect(text).toContain(`Maximum: 205 MB/s (${max} KiB/s), the kernel default`);
+    expect(text).toContain(`Minimum: 0.98 MiB/s (${min} KiB/s), the kernel default`);
+    expect(text).toContain(`Maximum: 195 MiB/s (${max} KiB/s), the kernel default`);
 });
 
 test('refreshes at the idle pace (about every 10 s), not the busy one', async () => {

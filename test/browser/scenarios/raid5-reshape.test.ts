@@ -26,7 +26,7 @@ test('shows the percent mdstat reports for the reshape, not 0', async () => {
 
     // Running: its speed is the one mdstat reports (~45 MB/s: half the disks' 90 MB/s).
     const speed = await syncFact(env.page, 'md0', 'Speed');
-    expect(speed).toMatch(/^\d+(\.\d+)? MB\/s \((\d+) KiB\/s\)$/);
+    expect(speed).toMatch(/^\d+(\.\d+)? MiB\/s \((\d+) KiB\/s\)$/);
     const kiBs = Number(speed.match(/\((\d+) KiB\/s\)/)![1]);
     expect(kiBs).toBeGreaterThan(30000);
     expect(kiBs).toBeLessThan(60000);

@@ -43,8 +43,8 @@ test('offers the repair of what the last check found, with what it does on RAID5
     const perDiskKiB = await simNumber(env, '/sys/block/md0/md/component_size');
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_max')).toBe(`${SLOW_KIBS} (local)`);
     expect(preview).toContain(`It reads the whole array and writes what differs: ${formatKiB(perDiskKiB)} on each disk. ` +
-        `At the current maximum of 5.12 MB/s that takes at least ${formatDuration(perDiskKiB / SLOW_KIBS)}; ` +
-        `held at the minimum of 1.02 MB/s by other I/O, up to ${formatDuration(perDiskKiB / 1000)}.`);
+        `At the current maximum of 4.88 MiB/s that takes at least ${formatDuration(perDiskKiB / SLOW_KIBS)}; ` +
+        `held at the minimum of 0.98 MiB/s by other I/O, up to ${formatDuration(perDiskKiB / 1000)}.`);
     // The record first (a reload while it applies already shows the step), then the repair.
     const commands = await dialog.locator('.raidtune-commands').innerText();
     expect(commands.startsWith(`cat > ${recordFile()} <<'EOF'\n{"version":1,"array":"md0",`)).toBe(true);

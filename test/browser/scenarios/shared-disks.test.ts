@@ -29,7 +29,7 @@ test('md0 resyncs with the progress mdstat reports', async () => {
     expect(before).toBeGreaterThan(25);
     expect(shown).toBeGreaterThanOrEqual(before);
     expect(shown).toBeLessThanOrEqual(after);
-    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+(\.\d+)? MB\/s \(\d+ KiB\/s\)$/);
+    expect(await syncFact(env.page, 'md0', 'Speed')).toMatch(/^\d+(\.\d+)? MiB\/s \(\d+ KiB\/s\)$/);
     expect(await syncExplanation(env.page, 'md0')).toBeNull();
     expect(await healthText(env.page, 'md0')).toBe('Clean');
 });
@@ -52,8 +52,8 @@ test('a higher minimum for md0 shows as set for the array, but the disks already
     await waitUntil('the kernel took the local limit', async () =>
         await simValue(env, '/sys/block/md0/md/sync_speed_min') === '500000 (local)', 10000);
     await waitUntil('the page shows the local limit', async () =>
-        await syncFact(env.page, 'md0', 'Minimum speed') === '512 MB/s (500000 KiB/s), set for this array', 10000);
-    expect(await syncFact(env.page, 'md1', 'Minimum speed')).toBe('1.02 MB/s (1000 KiB/s), from the system limit');
+        await syncFact(env.page, 'md0', 'Minimum speed') === '488 MiB/s (500000 KiB/s), set for this array', 10000);
+    expect(await syncFact(env.page, 'md1', 'Minimum speed')).toBe('0.98 MiB/s (1000 KiB/s), from the system limit');
     // Still the disks' bandwidth (160000 KiB/s in mdsim): md0 cannot end within this test.
     await waitForRefreshes(env.page, 1);
     const after = Number((await syncFact(env.page, 'md0', 'Speed')).match(/\((\d+) KiB\/s\)/)![1]);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { CHART_HEIGHT, chartGeometry, PLOT } from '../../../src/md/chartGeometry';
+import { formatRate } from '../../../src/md/format';
 import type { TrendSample } from '../../../src/md/trend';
 
 const BOTTOM = CHART_HEIGHT - PLOT.bottom;
@@ -41,8 +42,9 @@ describe('sync chart geometry', () => {
         expect(g.maxLimitPath).toBe('');
         expect(g.summary.maxAboveChart).toBe(true);
         expect(g.speedTop).toBeLessThan(5000);
-        // Round in the MB/s the labels show: 0, 2, 4 MB/s.
-        expect(g.speedTicks.map(t => Math.round(t.value * 1024 / 1e4) / 100)).toEqual([0, 2, 4]);
+        // Round in the MiB/s the labels show: 0, 2, 4 MiB/s, whole KiB/s too.
+        expect(g.speedTicks.map(t => t.value)).toEqual([0, 2048, 4096]);
+        expect(g.speedTicks.map(t => formatRate(t.value))).toEqual(['0 MiB/s', '2 MiB/s', '4 MiB/s']);
         expect(g.speedTicks[0].y).toBe(BOTTOM);
     });
 

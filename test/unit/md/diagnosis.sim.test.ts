@@ -63,7 +63,7 @@ describe('slow-rebuilds', () => {
         expect(starved.otherKiBs).toBeLessThan(44000 * 1.05);
         expect(starved.otherShare).toBeCloseTo(44000 / 60000, 1);
         // sda moves 16000 KiB/s busy 10% of the time: ~160000 at most, room for Fast rebuild's minimum.
-        expect(starved.fix).toEqual({ kind: 'speed-limits', minKiBs: 50000, maxKiBs: null });
+        expect(starved.fix).toEqual({ kind: 'speed-limits', minKiBs: 51200, maxKiBs: null });
     });
 
     test('slow member: sdj named, busy all the time', () => {
@@ -80,14 +80,14 @@ describe('slow-rebuilds', () => {
     });
 
     test('a higher minimum on md0: the history starts over, then it runs at the new minimum', () => {
-        tee(host, 'sys/block/md0/md/sync_speed_min', '50000');
+        tee(host, 'sys/block/md0/md/sync_speed_min', '51200'); // the fix: Fast rebuild's 50 MiB/s
         let after = watch(host, 2, model);
         expect(byArray(after).get('md0')?.gathering).toEqual({ samples: 1, seconds: 0 });
         after = watch(host, 12, after);
-        // Still held at its minimum by the backup, but at 50000 KiB/s, and nothing higher offered.
+        // Still held at its minimum by the backup, but at 51200 KiB/s, and nothing higher offered.
         const [finding] = byArray(after).get('md0')!.findings;
-        expect(finding).toMatchObject({ kind: 'starved', minKiBs: 50000, fix: null, noFix: 'fast-already' });
-        expect(byArray(after).get('md0')?.window?.rateKiBs).toBeGreaterThan(50000 * 0.95);
+        expect(finding).toMatchObject({ kind: 'starved', minKiBs: 51200, fix: null, noFix: 'fast-already' });
+        expect(byArray(after).get('md0')?.window?.rateKiBs).toBeGreaterThan(51200 * 0.95);
     });
 });
 
@@ -114,7 +114,7 @@ describe('the what-if against the simulated kernel', () => {
         // md0 runs above its minimum under other I/O (its sync_io_depth holds it back): a minimum
         // above its speed takes it there, as on any kernel (md throttles only a sync above its minimum).
         const faster = whatIfAgainstSim('newer-kernel-rebuild', 'md0', 20).filter(r => r.simKiBs > r.nowKiBs * 1.05);
-        expect(faster.map(r => r.row.change)).toContainEqual({ kind: 'min', kiBs: 50000 });
+        expect(faster.map(r => r.row.change)).toContainEqual({ kind: 'min', kiBs: 51200 });
         expect(faster.filter(r => r.row.outcome === 'same').map(r => r.row.change)).toEqual([]);
         // And what they predict is what the host does (an unpredictable row would say so instead).
         for (const { row, simKiBs } of faster) expect(simKiBs).toBeGreaterThan((row.rateKiBs ?? 0) * 0.95);

@@ -105,18 +105,18 @@ describe('starved by competing I/O', () => {
         expect(finding).toEqual({
             kind: 'starved', rateKiBs: 4000, minKiBs: 4000, otherKiBs: 6000, otherShare: 1 / 3,
             // Each disk moves 6000 KiB/s at 20% busy: about 30000 KiB/s at 100%, so the suggested
-            // minimum is 30000 rather than Fast rebuild's 50000.
-            fix: { kind: 'speed-limits', minKiBs: 30000, maxKiBs: null }, noFix: null,
+            // minimum is 29 MiB/s (29696 KiB/s, whole MiB/s for the dialog) rather than Fast rebuild's 50.
+            fix: { kind: 'speed-limits', minKiBs: 29696, maxKiBs: null }, noFix: null,
         });
     });
 
     test('no higher minimum offered when the members cannot take it, or at Fast rebuild\'s already', () => {
         // Each member moves 4500 KiB/s (500 of it other I/O: 11%) at 100% busy: 4500 at most,
-        // 4000 once rounded down to whole MB/s-ish steps, no more than the minimum already is.
+        // 4096 (4 MiB/s) once rounded down to whole MiB/s, a gain within the measurement's wobble.
         expect(findingsOf({ rate: 4000, members: even(4500, 1) }, { min: 4000, max: 200000 })[0])
             .toMatchObject({ kind: 'starved', fix: null, noFix: 'members' });
-        // Held at a minimum of 50000 by 30000 of other I/O per member.
-        expect(findingsOf({ rate: 50000, members: even(80000, 0.5) }, { min: 50000, max: 200000 })[0])
+        // Held at Fast rebuild's minimum of 51200 by 28800 of other I/O per member.
+        expect(findingsOf({ rate: 51200, members: even(80000, 0.5) }, { min: 51200, max: 200000 })[0])
             .toMatchObject({ kind: 'starved', fix: null, noFix: 'fast-already' });
     });
 
@@ -154,12 +154,12 @@ describe('starved by competing I/O', () => {
         // Left: 1,000,000 - (100,000 + 4000 x 20) = 820,000 KiB per device.
         expect(rows).toEqual([
             { change: { kind: 'now' }, rateKiBs: 4000, etaSeconds: 205, outcome: 'now' },
-            // Balanced's 10000: held at the minimum, it runs at 10000: 82 s.
-            { change: { kind: 'min', kiBs: 10000 }, rateKiBs: 10000, etaSeconds: 82, outcome: 'faster' },
-            // Fast rebuild's 50000: the members allow ~30000 (6000 / 0.2): 820000 / 30000 s.
-            { change: { kind: 'min', kiBs: 50000 }, rateKiBs: 30000, etaSeconds: 820000 / 30000, outcome: 'members' },
+            // Balanced's 10 MiB/s: held at the minimum, it runs at 10240 KiB/s: 80 s.
+            { change: { kind: 'min', kiBs: 10240 }, rateKiBs: 10240, etaSeconds: 820000 / 10240, outcome: 'faster' },
+            // Fast rebuild's 50 MiB/s: the members allow ~30000 (6000 / 0.2): 820000 / 30000 s.
+            { change: { kind: 'min', kiBs: 51200 }, rateKiBs: 30000, etaSeconds: 820000 / 30000, outcome: 'members' },
             // A higher maximum does nothing while other I/O holds it at the minimum.
-            { change: { kind: 'max', kiBs: 2000000 }, rateKiBs: 4000, etaSeconds: 205, outcome: 'same' },
+            { change: { kind: 'max', kiBs: 2048000 }, rateKiBs: 4000, etaSeconds: 205, outcome: 'same' },
         ]);
     });
 });
@@ -175,15 +175,15 @@ describe('slowed by other I/O above the minimum (Linux 6.16+: sync_io_depth)', (
         const { findings, whatIf, verdict } = diagnose(array, host);
         expect(findings).toEqual([{
             kind: 'slowed', rateKiBs: 18000, minKiBs: 1000, otherKiBs: 36000, otherShare: 0.4,
-            fix: { kind: 'speed-limits', minKiBs: 50000, maxKiBs: null }, noFix: null,
+            fix: { kind: 'speed-limits', minKiBs: 51200, maxKiBs: null }, noFix: null,
         }]);
         // Left: 1,000,000 - (100,000 + 18000 x 20) = 540,000 KiB. A minimum below today's speed
-        // changes nothing; 50000 lifts md's throttle up to it; the maximum does not hold it.
+        // changes nothing; 51200 lifts md's throttle up to it; the maximum does not hold it.
         expect(whatIf.map(r => [r.change, r.rateKiBs, r.outcome])).toEqual([
             [{ kind: 'now' }, 18000, 'now'],
-            [{ kind: 'min', kiBs: 10000 }, 18000, 'same'],
-            [{ kind: 'min', kiBs: 50000 }, 50000, 'faster'],
-            [{ kind: 'max', kiBs: 2000000 }, 18000, 'same'],
+            [{ kind: 'min', kiBs: 10240 }, 18000, 'same'],
+            [{ kind: 'min', kiBs: 51200 }, 51200, 'faster'],
+            [{ kind: 'max', kiBs: 2048000 }, 18000, 'same'],
         ]);
         expect(verdict?.pace).toEqual({ kind: 'gives-way', minKiBs: 1000, otherKiBs: 36000 });
     });
@@ -242,11 +242,18 @@ describe('capped by the maximum', () => {
     test('within 10% of the effective maximum', () => {
         expect(findingsOf(capped, { min: 1000, max: 30000 })).toEqual([{
             kind: 'capped-by-max', rateKiBs: 30000, maxKiBs: 30000,
-            fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2000000 }, noFix: null,
+            fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2048000 }, noFix: null,
         }]);
         // 27000 is exactly 90% of 30000: still capped (a capped window measured 94.7% on Linux 7.3).
         expect(kinds(findingsOf({ ...capped, rate: 28400 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
         expect(kinds(findingsOf({ ...capped, rate: 27000 }, { min: 1000, max: 30000 }))).toEqual(['capped-by-max']);
+    });
+
+    test('a maximum above Fast rebuild\'s: twice it, rounded up to whole MiB/s for the dialog it opens', () => {
+        const fast = { rate: 1500000, members: even(1500000, 0.25) };
+        // 3000000 KiB/s is 2929.7 MiB/s: 2930 MiB/s.
+        expect(findingsOf(fast, { min: 1000, max: 1500000 })[0]).toMatchObject(
+            { kind: 'capped-by-max', fix: { kind: 'speed-limits', minKiBs: null, maxKiBs: 2930 * 1024 } });
     });
 
     test('no finding below 90% of the maximum', () => {
@@ -262,12 +269,12 @@ describe('capped by the maximum', () => {
         const { array, host } = setup(capped, { min: 1000, max: 30000 });
         const rows = diagnose(array, host).whatIf;
         // Left: 1,000,000 - (100,000 + 30000 x 20) = 300,000 KiB: 10 s now. The members move 30000
-        // at 25% busy: ~120000 KiB/s at most, so 2000000 gives 120000: 2.5 s.
+        // at 25% busy: ~120000 KiB/s at most, so 2000 MiB/s gives 120000: 2.5 s.
         expect(rows[0]).toEqual({ change: { kind: 'now' }, rateKiBs: 30000, etaSeconds: 10, outcome: 'now' });
         expect(rows.find(r => r.change.kind === 'max')).toEqual(
-            { change: { kind: 'max', kiBs: 2000000 }, rateKiBs: 120000, etaSeconds: 2.5, outcome: 'members' });
-        // Minimums of 10000 and 50000: the maximum 30000 holds it, and only 50000 is above it.
-        expect(rows.filter(r => r.change.kind === 'min').map(r => [r.rateKiBs, r.outcome])).toEqual([[30000, 'same'], [50000, 'faster']]);
+            { change: { kind: 'max', kiBs: 2048000 }, rateKiBs: 120000, etaSeconds: 2.5, outcome: 'members' });
+        // Minimums of 10240 and 51200: the maximum 30000 holds it, and only 51200 is above it.
+        expect(rows.filter(r => r.change.kind === 'min').map(r => [r.rateKiBs, r.outcome])).toEqual([[30000, 'same'], [51200, 'faster']]);
     });
 });
 
@@ -330,12 +337,12 @@ describe('raid10: the member a recovery writes bounds it', () => {
 describe('what-if without a known capacity, and a cache behind a limit', () => {
     test('members under 5% busy: the gain is shown as unchecked', () => {
         // 4000 KiB/s held at the minimum with 2000 of other I/O per member, 4% busy: 6000 / 0.04
-        // would be a x25 extrapolation, so no bound: 10000 gives 10000, "if the disks keep up".
+        // would be a x25 extrapolation, so no bound: 10240 gives 10240, "if the disks keep up".
         const { array, host } = setup({ rate: 4000, members: even(6000, 0.04) }, { min: 4000, max: 200000 });
         const { whatIf, window } = diagnose(array, host);
         expect(window?.bound).toBeNull();
         expect(whatIf.find(r => r.change.kind === 'min')).toEqual(
-            { change: { kind: 'min', kiBs: 10000 }, rateKiBs: 10000, etaSeconds: 82, outcome: 'unchecked' });
+            { change: { kind: 'min', kiBs: 10240 }, rateKiBs: 10240, etaSeconds: 820000 / 10240, outcome: 'unchecked' });
     });
 
     test('a full cache on a sync capped by its maximum: a bigger cache would not make it faster', () => {

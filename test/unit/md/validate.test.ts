@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import { mbsToKiBs, parseRateMBs, parseWholeNumber, knownDevice, parseChoice } from '../../../src/md/validate';
+import { miBsToKiBs, parseRateMiBs, parseWholeNumber, rateTextKiBs, knownDevice, parseChoice } from '../../../src/md/validate';
 import { BAD_TEXT_VALUES } from '../../shared/badValues';
 
 describe('validation', () => {
@@ -15,16 +15,37 @@ describe('validation', () => {
 
     test.each(BAD_TEXT_VALUES.filter(v => v !== '12.345'))('refuses %j as a speed', input => {
         // '12.345' has three decimals: refused too, tested below with its own message.
-        expect(parseRateMBs(input).error).toBeDefined();
+        expect(parseRateMiBs(input).error).toBeDefined();
     });
 
-    test('speeds are MB/s in, KiB/s out', () => {
-        expect(parseRateMBs('50')).toEqual({ value: mbsToKiBs(50) });
-        expect(mbsToKiBs(50)).toBe(48828);
-        expect(parseRateMBs('1.02')).toEqual({ value: 996 });
-        expect(parseRateMBs('12.345').error).toBeDefined();
-        expect(parseRateMBs('0.01').error).toBeDefined(); // 10 KiB/s: below any sane rebuild speed
-        expect(parseRateMBs('30000').error).toBeDefined(); // above 20 GB/s per disk
+    test('speeds are MiB/s in, KiB/s out: a round figure typed is a round kernel value', () => {
+        expect(miBsToKiBs(50)).toBe(51200);
+        expect(parseRateMiBs('50')).toEqual({ value: 51200 });
+        expect(parseRateMiBs('10')).toEqual({ value: 10240 });
+        expect(parseRateMiBs('2000')).toEqual({ value: 2048000 });
+        expect(parseRateMiBs('0.5')).toEqual({ value: 512 });
+        expect(parseRateMiBs('3.91')).toEqual({ value: 4004 });
+        expect(parseRateMiBs('12.345').error).toBeDefined();
+        // 0.09 MiB/s is 92 KiB/s: below any sane rebuild speed; the message says from what.
+        expect(parseRateMiBs('0.09').error).toEqual({ message: 'Use a number of MiB/s from $0 to $1, like 50 or 50.5.', args: [0.1, 20000] });
+        expect(parseRateMiBs('0.1')).toEqual({ value: 102 });
+        expect(parseRateMiBs('20000')).toEqual({ value: 20480000 });
+        expect(parseRateMiBs('20000.01').error).toBeDefined();
+        expect(parseRateMiBs(' ').error?.message).toBe('Enter a speed in MiB/s.');
+    });
+
+    test('a speed field still reading as the value it was filled with stands for that exact value', () => {
+        // The kernel's 4000 KiB/s shows as 3.91 MiB/s, which typed would be 4004.
+        expect(rateTextKiBs('3.91', 4000)).toBe(4000);
+        expect(parseRateMiBs(' 3.91 ', 4000)).toEqual({ value: 4000 });
+        expect(parseRateMiBs('195', 200000)).toEqual({ value: 200000 });
+        expect(parseRateMiBs('0.98', 1000)).toEqual({ value: 1000 });
+        // Edited, it is what was typed.
+        expect(rateTextKiBs('3.9', 4000)).toBe(3994);
+        expect(rateTextKiBs('4', 4000)).toBe(4096);
+        expect(rateTextKiBs('fast', 4000)).toBeNull();
+        // Filled with a value outside the range, it is still refused.
+        expect(parseRateMiBs('0.05', 50).error).toBeDefined();
     });
 
     test('choices and device names come from fixed lists', () => {

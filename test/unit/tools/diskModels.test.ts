@@ -53,7 +53,7 @@ describe('rebuild benchmark predictions', () => {
 
     test('a preset is predicted from the changes it makes against the kernel defaults', () => {
         expect(settingChanges({ kind: 'preset', name: 'low-impact' }, true)).toEqual([]);
-        expect(settingChanges({ kind: 'preset', name: 'fast-rebuild' }, false)).toEqual([{ kind: 'min', kiBs: 50000 }, { kind: 'max', kiBs: 2000000 }]);
-        expect(settingChanges({ kind: 'preset', name: 'balanced' }, true)).toEqual([{ kind: 'min', kiBs: 10000 }, { kind: 'stripe-cache', entries: 4096 }]);
+        expect(settingChanges({ kind: 'preset', name: 'fast-rebuild' }, false)).toEqual([{ kind: 'min', kiBs: 51200 }, { kind: 'max', kiBs: 2048000 }]);
+        expect(settingChanges({ kind: 'preset', name: 'balanced' }, true)).toEqual([{ kind: 'min', kiBs: 10240 }, { kind: 'stripe-cache', entries: 4096 }]);
     });
 });

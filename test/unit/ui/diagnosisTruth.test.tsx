@@ -47,7 +47,7 @@ function models(): [string, HostModel][] {
         const model = watch(host, 20);
         list.push([scenario, model]);
         if (scenario === 'raid6-recovery') {
-            tee(host, 'sys/block/md0/md/sync_speed_min', '50000');
+            tee(host, 'sys/block/md0/md/sync_speed_min', '51200');
             list.push(['raid6-recovery at Fast rebuild\'s minimum', watch(host, 20, model)]);
         }
     }

@@ -153,9 +153,9 @@ export function parseShownSize(text: string): { kib: number; tolerance: number }
     return { kib: Number(`${m[1]}.${m[2] ?? '0'}`) * unit, tolerance: (0.5 / 10 ** decimals) * unit + 1e-9 };
 }
 
-/** "0.20 MB/s (200 KiB/s), from the system limit" -> { kiBs: 200, source: 'system' }. */
+/** "0.20 MiB/s (200 KiB/s), from the system limit" -> { kiBs: 200, source: 'system' }. */
 function parseShownLimit(text: string): { kiBs: number; source: string } | null {
-    const m = text.match(/^[\d.]+ MB\/s \((\d+) KiB\/s\), (set for this array|from the system limit)$/);
+    const m = text.match(/^[\d.]+ MiB\/s \((\d+) KiB\/s\), (set for this array|from the system limit)$/);
     return m ? { kiBs: Number(m[1]), source: m[2] === 'set for this array' ? 'local' : 'system' } : null;
 }
 
@@ -273,6 +273,6 @@ export function expectArrayAsKernel(shown: PageArray, beforeView: KernelView, af
         expect(Math.abs(totalShown.kib - p0.total)).toBeLessThanOrEqual(totalShown.tolerance);
         expect(doneShown.kib).toBeGreaterThanOrEqual(p0.done - doneShown.tolerance);
         expect(doneShown.kib).toBeLessThanOrEqual(p1.done + doneShown.tolerance);
-        expect(shown.sync.facts.Speed).toMatch(/^[\d.]+ MB\/s \(\d+ KiB\/s\)$/);
+        expect(shown.sync.facts.Speed).toMatch(/^[\d.]+ MiB\/s \(\d+ KiB\/s\)$/);
     }
 }

@@ -87,7 +87,7 @@ describe('a limit changed while a window is open (issue #31)', () => {
 
 test('the limits file: each preset\'s system-wide limits; a file edited by hand is "other"', () => {
     expect(windowLimitsText('fast-rebuild')).toBe('# Written by raidtune: md\'s limits while the check window is open (preset fast-rebuild).\n' +
-        '/proc/sys/dev/raid/speed_limit_min\t50000\n/proc/sys/dev/raid/speed_limit_max\t2000000\n');
+        '/proc/sys/dev/raid/speed_limit_min\t51200\n/proc/sys/dev/raid/speed_limit_max\t2048000\n');
     expect(windowLimitsPreset(windowLimitsText('low-impact'))).toBe('low-impact');
     expect(windowLimitsPreset('/proc/sys/dev/raid/speed_limit_max\t5000\n')).toBe('other');
     expect(windowLimitsPreset(undefined)).toBeNull();

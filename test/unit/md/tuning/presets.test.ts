@@ -29,8 +29,8 @@ function planOf(host: HostModel, name: Parameters<typeof presetPlan>[1]): { plan
 
 /** raid5-recovery after someone tuned it: the host a preset usually meets. */
 const TUNED = {
-    '/proc/sys/dev/raid/speed_limit_min': '50000',
-    '/proc/sys/dev/raid/speed_limit_max': '2000000',
+    '/proc/sys/dev/raid/speed_limit_min': '51200',
+    '/proc/sys/dev/raid/speed_limit_max': '2048000',
     '/sys/block/md0/md/sync_speed_max': '5000 (local)',
     '/sys/block/md0/md/stripe_cache_size': '4096',
 };
@@ -45,6 +45,11 @@ describe('the presets', () => {
 
     test('"Low impact" is the kernel default', () => {
         expect(PRESETS['low-impact']).toMatchObject({ speedMinKiBs: 1000, speedMaxKiBs: 200000, stripeCacheEntries: 256 });
+    });
+
+    test('the others are round figures in the MiB/s the page shows: 10, 50 and 2000 MiB/s', () => {
+        expect(PRESETS.balanced).toMatchObject({ speedMinKiBs: 10 * MiB, speedMaxKiBs: 200000 });
+        expect(PRESETS['fast-rebuild']).toMatchObject({ speedMinKiBs: 50 * MiB, speedMaxKiBs: 2000 * MiB });
     });
 });
 
@@ -64,8 +69,8 @@ describe('Fast rebuild', () => {
     test('on a RAID5 recovery held at 1000 KiB/s: maximum first (the minimum would exceed it), then the cache', () => {
         const { plan, warnings } = planOf(hostFrom('raid5-recovery'), 'fast-rebuild');
         expect(describePlan(plan)).toBe([
-            'echo 2000000 > /proc/sys/dev/raid/speed_limit_max',
-            'echo 50000 > /proc/sys/dev/raid/speed_limit_min',
+            'echo 2048000 > /proc/sys/dev/raid/speed_limit_max',
+            'echo 51200 > /proc/sys/dev/raid/speed_limit_min',
             'echo 8192 > /sys/block/md0/md/stripe_cache_size',
         ].join('\n'));
         // The array followed the system limits already: no write for them.
@@ -154,13 +159,13 @@ describe('Low impact and Balanced', () => {
             'echo system > /sys/block/md0/md/sync_speed_max',
             'echo 256 > /sys/block/md0/md/stripe_cache_size',
         ].join('\n'));
-        expect(plan.steps.map(s => (s as WriteAttributeStep).from)).toEqual(['50000', '2000000', '5000', '4096']);
+        expect(plan.steps.map(s => (s as WriteAttributeStep).from)).toEqual(['51200', '2048000', '5000', '4096']);
     });
 
     test('Balanced', () => {
         const { plan } = planOf(hostFrom('raid5-recovery', { files: TUNED }), 'balanced');
         expect(describePlan(plan)).toBe([
-            'echo 10000 > /proc/sys/dev/raid/speed_limit_min',
+            'echo 10240 > /proc/sys/dev/raid/speed_limit_min',
             'echo 200000 > /proc/sys/dev/raid/speed_limit_max',
             'echo system > /sys/block/md0/md/sync_speed_max',
         ].join('\n')); // the cache is at 4096 already
@@ -191,8 +196,8 @@ describe('undo and restore', () => {
         expect(describePlan(invertSteps(low.title, low.steps))).toBe([
             'echo 4096 > /sys/block/md0/md/stripe_cache_size',
             'echo 5000 > /sys/block/md0/md/sync_speed_max',
-            'echo 2000000 > /proc/sys/dev/raid/speed_limit_max',
-            'echo 50000 > /proc/sys/dev/raid/speed_limit_min',
+            'echo 2048000 > /proc/sys/dev/raid/speed_limit_max',
+            'echo 51200 > /proc/sys/dev/raid/speed_limit_min',
         ].join('\n'));
     });
 

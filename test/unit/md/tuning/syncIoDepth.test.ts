@@ -79,8 +79,8 @@ describe('the system depth', () => {
 
     test('with the speed limits: the speeds in their order, then the depth', () => {
         const plan = globalLimitsPlan(host, { min: '50', max: '200', depth: '8' }).plan!;
-        expect(describePlan(plan)).toBe('echo 195313 > /proc/sys/dev/raid/speed_limit_max\n' +
-            'echo 48828 > /proc/sys/dev/raid/speed_limit_min\necho 8 > /proc/sys/dev/raid/sync_io_depth');
+        expect(describePlan(plan)).toBe('echo 204800 > /proc/sys/dev/raid/speed_limit_max\n' +
+            'echo 51200 > /proc/sys/dev/raid/speed_limit_min\necho 8 > /proc/sys/dev/raid/sync_io_depth');
     });
 });
 

@@ -21,19 +21,19 @@ describe('global speed limits', () => {
 
     test('a valid change writes min and max, in an order the kernel accepts', () => {
         const result = globalLimitsPlan(host, { min: '50', max: '200' });
-        // min 48828 > current max 1000: the maximum goes first.
+        // Round MiB/s are round KiB/s. min 51200 > current max 1000: the maximum goes first.
         expect(describePlan(result.plan!)).toBe(
-            'echo 195313 > /proc/sys/dev/raid/speed_limit_max\necho 48828 > /proc/sys/dev/raid/speed_limit_min');
+            'echo 204800 > /proc/sys/dev/raid/speed_limit_max\necho 51200 > /proc/sys/dev/raid/speed_limit_min');
         expect(result.plan!.steps.map(s => s.kind === 'write-attribute' && s.from)).toEqual(['1000', '1000']);
     });
 
     test('a field left as the dialog showed it (null) is never written, whatever its display rounding', () => {
-        // 1000 KiB/s shows as 1.02 MB/s, which would write 996: left alone, nothing is written.
+        // 1000 KiB/s shows as 0.98 MiB/s, which would write 1004: left alone, nothing is written.
         expect(globalLimitsPlan(host, { min: null, max: null }).plan!.steps).toEqual([]);
-        expect(describePlan(globalLimitsPlan(host, { min: null, max: '2' }).plan!)).toBe('echo 1953 > /proc/sys/dev/raid/speed_limit_max');
+        expect(describePlan(globalLimitsPlan(host, { min: null, max: '2' }).plan!)).toBe('echo 2048 > /proc/sys/dev/raid/speed_limit_max');
         // A typed value that means what is there already writes nothing either.
-        expect(globalLimitsPlan(host, { min: '1.024', max: null }).errors).toBeDefined(); // at most 2 decimals
-        expect(globalLimitsPlan({ ...host, global: { ...host.global, speedMinKiBs: 977 } }, { min: '1', max: null }).plan!.steps).toEqual([]);
+        expect(globalLimitsPlan(host, { min: '0.976', max: null }).errors).toBeDefined(); // at most 2 decimals
+        expect(globalLimitsPlan({ ...host, global: { ...host.global, speedMinKiBs: 512 } }, { min: '0.5', max: null }).plan!.steps).toEqual([]);
         // The untouched maximum (1000 KiB/s) still bounds a typed minimum.
         expect(globalLimitsPlan(host, { min: '2', max: null }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
     });
@@ -56,11 +56,11 @@ describe('array speed limits', () => {
     test('a local value or back to the system limit', () => {
         // md0 follows the system maximum already: "system" there writes nothing.
         expect(describePlan(arrayLimitsPlan(host, md0, { min: { own: '0.5' }, max: 'system' }).plan!)).toBe(
-            'echo 488 > /sys/block/md0/md/sync_speed_min');
+            'echo 512 > /sys/block/md0/md/sync_speed_min');
         const ownMax = { ...md0, speedMax: { kiBs: 5000, source: 'local' as const } };
         expect(describePlan(arrayLimitsPlan(host, ownMax, { min: { own: '0.5' }, max: 'system' }).plan!)).toBe(
-            'echo 488 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
-        // 10 MB/s against the system maximum it would follow (1000 KiB/s): refused.
+            'echo 512 > /sys/block/md0/md/sync_speed_min\necho system > /sys/block/md0/md/sync_speed_max');
+        // 10 MiB/s against the system maximum it would follow (1000 KiB/s): refused.
         expect(arrayLimitsPlan(host, md0, { min: { own: '10' }, max: 'system' }).errors?.min).toBeDefined();
     });
 
@@ -73,9 +73,24 @@ describe('array speed limits', () => {
     test('a field left as the dialog showed it (null) is not written, yet bounds the other', () => {
         const own = { ...md0, speedMin: { kiBs: 1000, source: 'local' as const }, speedMax: { kiBs: 4000, source: 'local' as const } };
         expect(arrayLimitsPlan(host, own, { min: null, max: null }).plan!.steps).toEqual([]);
-        expect(describePlan(arrayLimitsPlan(host, own, { min: { own: '2' }, max: null }).plan!)).toBe('echo 1953 > /sys/block/md0/md/sync_speed_min');
-        // 5 MB/s is above the untouched own maximum of 4000 KiB/s.
+        expect(describePlan(arrayLimitsPlan(host, own, { min: { own: '2' }, max: null }).plan!)).toBe('echo 2048 > /sys/block/md0/md/sync_speed_min');
+        // 5 MiB/s is above the untouched own maximum of 4000 KiB/s.
         expect(arrayLimitsPlan(host, own, { min: { own: '5' }, max: null }).errors?.min?.message).toBe('The minimum must not be above the maximum.');
+    });
+
+    test('an own limit chosen and left as filled writes the exact value it was filled with, not its rounding', () => {
+        // md0 follows the system limits (1000 KiB/s each). "Own limit for this array" fills the
+        // field with 0.98 (MiB/s), which typed would be 1004.
+        expect(describePlan(arrayLimitsPlan(host, md0, { min: { own: '0.98', filledFrom: 1000 }, max: null }).plan!))
+            .toBe('echo 1000 > /sys/block/md0/md/sync_speed_min');
+        // A suggested 29 MiB/s, and the same field once edited.
+        expect(describePlan(arrayLimitsPlan(host, md0, { min: null, max: { own: '29', filledFrom: 29696 } }).plan!))
+            .toBe('echo 29696 > /sys/block/md0/md/sync_speed_max');
+        expect(describePlan(arrayLimitsPlan(host, md0, { min: null, max: { own: '0.99', filledFrom: 1000 } }).plan!))
+            .toBe('echo 1014 > /sys/block/md0/md/sync_speed_max');
+        // An own limit already there, left as filled: nothing to write.
+        const own = { ...md0, speedMin: { kiBs: 1000, source: 'local' as const } };
+        expect(arrayLimitsPlan(host, own, { min: { own: '0.98', filledFrom: 1000 }, max: null }).plan!.steps).toEqual([]);
     });
 
     test('undo restores "system" where the array followed the system limit', () => {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The overview at the top of the page (issue #33): inside Cockpit's shell at 1280x720, without
-// scrolling, an admin sees each array's redundancy left, its operation's progress and when it
-// ends; the arrays in trouble come first, and a RAID 5 without redundancy is marked danger.
+// scrolling, an admin sees each array's redundancy left, its operation's progress, when it ends,
+// what sets its pace and the one change that helps; the arrays in trouble come first, and a RAID 5
+// without redundancy is marked danger.
 
 import type { Page } from 'playwright-core';
 import { setupRaidtune, type RaidtuneEnv } from './harness/env';
 import {
-    arrayCard, overviewRow, overviewRowTexts, saveScreenshot, shownArrays, simMdstat, waitForRefreshes,
-    withinWindow,
+    arrayCard, changeDialog, dialogButton, KERNEL_DONE, overviewRow, overviewRowTexts, saveScreenshot, shownArrays,
+    simMdstat, simValue, waitForRefreshes, waitUntil, withinWindow,
 } from './harness/raidtunePage';
 
 /** The page inside the shell, in a window of 1280x720 (a laptop's). */
@@ -62,6 +63,28 @@ describe('raid6-recovery', () => {
         await row.locator('.raidtune-overview-estimate').hover();
         await shell.frame.getByRole('tooltip').getByText(/^Kernel estimate: \d+ h \d+ min$/).waitFor();
         await saveScreenshot(shell.page, 'overview-raid6-recovery-1280x720');
+    });
+
+    test('the row says what sets the pace, and its primary action is the card\'s fix: md0\'s own minimum goes up', async () => {
+        const shell = await shellAt720(env, 'md0');
+        const row = overviewRow(shell.frame, 'md0');
+        const action = row.locator('.raidtune-overview-action');
+        // The diagnosis' verdict needs 10 s of samples.
+        await action.waitFor({ timeout: 60000 });
+        expect(await row.locator('.raidtune-overview-pace-words').innerText()).toBe('Starved by other I/O');
+        expect(await action.innerText()).toBe('Speed up rebuild…');
+        expect(await withinWindow(shell.page, action)).toBe(true);
+
+        await action.click();
+        const commands = await changeDialog(shell.frame).locator('.raidtune-commands').innerText();
+        const minimum = /^echo (\d+) > \/sys\/block\/md0\/md\/sync_speed_min$/.exec(commands)?.[1];
+        expect(minimum).toBeDefined();
+        await dialogButton(shell.frame, 'Apply').click();
+        await changeDialog(shell.frame).getByText(KERNEL_DONE).waitFor();
+        await dialogButton(shell.frame, 'Close').click();
+        expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe(`${minimum} (local)`);
+        // At Fast rebuild's minimum already, nothing more is offered.
+        await waitUntil('the row offers no further change', async () => await action.count() === 0, 60000);
     });
 
     test('the name selects the array and brings its card into view', async () => {

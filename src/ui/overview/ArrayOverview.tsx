@@ -69,11 +69,19 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
     const shown = folded ? rows.filter(row => row.severity !== 'healthy') : rows;
     const columns: Column<OverviewRow>[] = [
         {
-            title: _('Array'), rowHeader: true, nowrap: true,
-            cell: row => <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>,
+            // The level and md's state words under the name: the row's other columns keep their width
+            // at 1280 px inside the shell.
+            title: _('Array'), rowHeader: true,
+            cell: row => (
+                <div className="raidtune-overview-array">
+                    <span className="raidtune-overview-name">
+                        <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>
+                        {' '}{levelName(row.level)}
+                    </span>
+                    <small className="raidtune-overview-state">{row.state.join(', ')}</small>
+                </div>
+            ),
         },
-        { title: _('Level'), nowrap: true, cell: row => levelName(row.level) },
-        { title: _('State'), cell: row => <span className="raidtune-overview-state">{row.state.join(', ')}</span> },
         { title: _('Redundancy left'), cell: row => <Redundancy row={row} /> },
         { title: _('Operation'), cell: row => <Operation operation={row.operation} name={row.name} /> },
         { title: _('Estimated end'), cell: row => <Estimate operation={row.operation} now={now} /> },

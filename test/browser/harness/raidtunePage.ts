@@ -296,8 +296,8 @@ export async function emulateDocumentHidden(surface: Surface, hidden: boolean): 
 }
 
 /** The open change dialog. */
-export function changeDialog(page: Page): Locator {
-    return page.getByRole('dialog');
+export function changeDialog(surface: Surface): Locator {
+    return surface.getByRole('dialog');
 }
 
 /**
@@ -333,8 +333,8 @@ export const KERNEL_DONE = 'Done. The values were read back from the kernel.';
 export const FILES_DONE = /(^|:)Done\.$/;
 
 /** A button in the change dialog's footer (Apply, Cancel, Close, Restore...). */
-export function dialogButton(page: Page, name: string): Locator {
-    return changeDialog(page).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
+export function dialogButton(surface: Surface, name: string): Locator {
+    return changeDialog(surface).locator('.pf-v6-c-modal-box__footer').getByRole('button', { name, exact: true });
 }
 
 /** Applies the open dialog with its `label` button, waits for "Done." and closes it. */

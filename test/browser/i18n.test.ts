@@ -28,7 +28,7 @@ interface Case {
     title: string;
     degraded: string;
     activeSlot0: string;
-    recovery: string;
+    rebuild: string;
     /** The kernel's estimate, e.g. "12 Std. 5 Min.". */
     duration: RegExp;
 }
@@ -36,11 +36,11 @@ interface Case {
 const CASES: Case[] = [
     {
         cookie: 'de-de', po: 'de', htmlLang: 'de', title: 'RAID-Optimierung', degraded: 'Degradiert',
-        activeSlot0: 'Aktiv, Slot 0', recovery: 'Wiederherstellung', duration: /^\d+ Std\. \d+ Min\.$/,
+        activeSlot0: 'Aktiv, Slot 0', rebuild: 'Wiederaufbau', duration: /^\d+ Std\. \d+ Min\.$/,
     },
     {
         cookie: 'zh-cn', po: 'zh_CN', htmlLang: 'zh-CN', title: 'RAID 调优', degraded: '已降级',
-        activeSlot0: '活动，槽位 0', recovery: '恢复', duration: /^\d+ 小时 \d+ 分钟$/,
+        activeSlot0: '活动，槽位 0', rebuild: '重建', duration: /^\d+ 小时 \d+ 分钟$/,
     },
 ];
 
@@ -79,7 +79,7 @@ async function expectTranslated(surface: Surface, c: Case) {
     const card = await cardInView(surface, 'md0');
     await expect(card.locator('.raidtune-health').innerText()).resolves.toBe(c.degraded);
     expect((await memberRoles(surface, 'md0')).sda1).toBe(c.activeSlot0);
-    await expect(card.locator('.raidtune-sync .pf-v6-c-progress__description').innerText()).resolves.toBe(c.recovery);
+    await expect(card.locator('.raidtune-sync .pf-v6-c-progress__description').innerText()).resolves.toBe(c.rebuild);
     const estimate = await card.locator('.raidtune-sync-fact').nth(2).innerText();
     expect(estimate.replace(/^[^:：]+[:：]\s*/, '')).toMatch(c.duration);
     expect(await untranslatedOnPage(surface, c.po)).toEqual([]);

@@ -69,16 +69,17 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
     const shown = folded ? rows.filter(row => row.severity !== 'healthy') : rows;
     const columns: Column<OverviewRow>[] = [
         {
-            // The level and md's state words under the name: the row's other columns keep their width
-            // at 1280 px inside the shell.
+            // The level and md's state words under the name, not beside it: the row's other columns
+            // keep their width at 1280 px inside the shell, and the link stands alone (a link within
+            // a run of text must be told apart by more than its colour).
             title: _('Array'), rowHeader: true,
             cell: row => (
                 <div className="raidtune-overview-array">
-                    <span className="raidtune-overview-name">
-                        <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>
-                        {' '}{levelName(row.level)}
-                    </span>
-                    <small className="raidtune-overview-state">{row.state.join(', ')}</small>
+                    <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>
+                    <small>
+                        <span className="raidtune-overview-level">{levelName(row.level)}</span>
+                        {', '}<span className="raidtune-overview-state">{row.state.join(', ')}</span>
+                    </small>
                 </div>
             ),
         },

@@ -121,7 +121,9 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && (
                 // The overview's actions open the same array dialogs as the cards' buttons.
                 <ArrayDialogs model={model}>
-                    {rows && rows.length > 0 && <StackItem><ArrayOverview rows={rows} selected={selected} /></StackItem>}
+                    {rows && rows.length > 0 && (
+                        <StackItem><ArrayOverview rows={rows} selected={selected} /></StackItem>
+                    )}
                     {model.arrays.length === 0
                         ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                         : (

@@ -2,22 +2,12 @@
 // The diagnosis on the simulated host: the slow-rebuilds scenario read through raidtune's gather
 // script every 2 simulated seconds, as the page does, and each array's findings from that model.
 
-import { buildModel } from '../../../src/md/model';
 import type { HostModel } from '../../../src/md/modelTypes';
 import { diagnose, type Diagnosis } from '../../../src/md/diagnosis/findings';
 import type { SimulatedHost } from '../../../sim';
-import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+import { removeTempRoots, startHost, tee, watchHost } from '../sim/simHelpers';
 
 afterAll(removeTempRoots);
-
-/** Refresh every 2 s for `seconds`, keeping the history like the page. */
-function watch(host: SimulatedHost, seconds: number, model: HostModel | null = null): HostModel {
-    for (let t = 0; t < seconds; t += 2) {
-        host.tick(2);
-        model = buildModel(gather(host), 0, model);
-    }
-    return model!;
-}
 
 const byArray = (model: HostModel) => new Map(model.arrays.map(a => [a.name, diagnose(a, model)]));
 const kinds = (d: Diagnosis | undefined) => d?.findings.map(f => f.kind);
@@ -27,12 +17,12 @@ describe('slow-rebuilds', () => {
     let model: HostModel;
     beforeAll(() => {
         host = startHost('slow-rebuilds');
-        model = watch(host, 20);
+        model = watchHost(host, 20);
     });
 
     test('the first refreshes only gather data', () => {
         const fresh = startHost('slow-rebuilds');
-        const early = byArray(watch(fresh, 4));
+        const early = byArray(watchHost(fresh, 4));
         // Two samples over 2 s: no verdict yet.
         expect(early.get('md0')).toMatchObject({ findings: [], gathering: { samples: 2, seconds: 2 } });
     });
@@ -81,9 +71,9 @@ describe('slow-rebuilds', () => {
 
     test('a higher minimum on md0: the history starts over, then it runs at the new minimum', () => {
         tee(host, 'sys/block/md0/md/sync_speed_min', '51200'); // the fix: Fast rebuild's 50 MiB/s
-        let after = watch(host, 2, model);
+        let after = watchHost(host, 2, model);
         expect(byArray(after).get('md0')?.gathering).toEqual({ samples: 1, seconds: 0 });
-        after = watch(host, 12, after);
+        after = watchHost(host, 12, after);
         // Still held at its minimum by the backup, but at 51200 KiB/s, and nothing higher offered.
         const [finding] = byArray(after).get('md0')!.findings;
         expect(finding).toMatchObject({ kind: 'starved', minKiBs: 51200, fix: null, noFix: 'fast-already' });
@@ -96,15 +86,15 @@ describe('slow-rebuilds', () => {
  * that change is made on a fresh host of the same seed (measured over the 30 s after it).
  */
 function whatIfAgainstSim(scenario: string, array: string, seconds: number) {
-    const before = byArray(watch(startHost(scenario), seconds)).get(array)!;
+    const before = byArray(watchHost(startHost(scenario), seconds)).get(array)!;
     return before.whatIf.slice(1).map(row => {
         const host = startHost(scenario);
-        let model = watch(host, seconds);
+        let model = watchHost(host, seconds);
         const change = row.change;
         if (change.kind === 'min') tee(host, `sys/block/${array}/md/sync_speed_min`, String(change.kiBs));
         if (change.kind === 'max') tee(host, `sys/block/${array}/md/sync_speed_max`, String(change.kiBs));
         if (change.kind === 'stripe-cache') tee(host, `sys/block/${array}/md/stripe_cache_size`, String(change.entries));
-        model = watch(host, 30, model);
+        model = watchHost(host, 30, model);
         return { row, nowKiBs: before.window!.rateKiBs, simKiBs: byArray(model).get(array)!.window!.rateKiBs };
     });
 }

@@ -4,10 +4,8 @@
 // writes "max" lets it go on. The simulator's sync_max follows md's max_sync_store.
 
 import { buildModel } from '../../../src/md/model';
-import type { HostModel } from '../../../src/md/modelTypes';
 import { syncMaxReleasePlan } from '../../../src/md/tuning/syncMax';
-import type { SimulatedHost } from '../../../sim';
-import { attr, gather, md, oneArray, progress, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+import { attr, gather, md, oneArray, progress, removeTempRoots, startHost, tee, watchHost } from '../sim/simHelpers';
 
 afterAll(removeTempRoots);
 
@@ -16,21 +14,13 @@ const GiB = 2 ** 30;
 const held = oneArray({ level: 'raid1', sync: { action: 'check', donePercent: 0, syncMaxKiB: 1024 * 1024 } },
     { diskSpec: { sizeBytes: 64 * GiB, bandwidthKiBs: 100_000 }, kernel: { speedLimitMax: 50_000 } });
 
-function watch(host: SimulatedHost, seconds: number, model: HostModel | null = null): HostModel {
-    for (let t = 0; t < seconds; t += 2) {
-        host.tick(2);
-        model = buildModel(gather(host), 0, model);
-    }
-    return model!;
-}
-
 test('held at sync_max: stalled two minutes after it got there, with the reason and the fix', () => {
     const host = startHost(held);
     // 1 GiB at 50 MB/s: there in ~21 s; two minutes later it is stalled.
-    let model = watch(host, 60);
+    let model = watchHost(host, 60);
     expect(progress(host, 'md0')!.done).toBe(1024 * 1024);
     expect(model.arrays[0].sync!.stall).toBeNull();
-    model = watch(host, 100, model);
+    model = watchHost(host, 100, model);
     const array = model.arrays[0];
     expect(array.sync!.stall).toMatchObject({ reason: { kind: 'sync-max', sectors: 2 * 1024 * 1024 } });
     expect(array.sync!.stall!.forMs).toBeGreaterThanOrEqual(120000);
@@ -38,7 +28,7 @@ test('held at sync_max: stalled two minutes after it got there, with the reason 
     const plan = syncMaxReleasePlan(array).plan!;
     expect(plan.steps).toEqual([expect.objectContaining({ path: '/sys/block/md0/md/sync_max', to: 'max', from: null })]);
     tee(host, md('md0', 'sync_max'), 'max');
-    model = watch(host, 10, model);
+    model = watchHost(host, 10, model);
     expect(attr(host, md('md0', 'sync_max'))).toBe('max');
     expect(progress(host, 'md0')!.done).toBeGreaterThan(1024 * 1024);
     expect(model.arrays[0].sync!.stall).toBeNull();

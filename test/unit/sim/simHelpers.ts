@@ -6,6 +6,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSimulatedHost, type SimulatedHost } from '../../../sim';
 import { GATHER_SCRIPT } from '../../../src/host/gatherScript';
+import { buildModel } from '../../../src/md/model';
+import type { HostModel } from '../../../src/md/modelTypes';
 import { parseGatherOutput, type Snapshot } from '../../../src/md/snapshot';
 import type { ArraySpec, DiskSpec, ScenarioSpec } from '../../../sim/scenario/types';
 import { memoryDir } from '../../../tools/memoryDir';
@@ -38,6 +40,15 @@ export function gather(host: SimulatedHost): Snapshot {
  * The gather script's output as the page receives it; `fast`: a fast read, with diskstats of `disks`
  * ("sda|sdb", all if empty).
  */
+/** Refreshes every 2 s for `seconds`, keeping the history as the page does; the last model. */
+export function watchHost(host: SimulatedHost, seconds: number, model: HostModel | null = null): HostModel {
+    for (let t = 0; t < seconds; t += 2) {
+        host.tick(2);
+        model = buildModel(gather(host), 0, model);
+    }
+    return model!;
+}
+
 export function gatherOutput(host: SimulatedHost, fast = false, disks = ''): string {
     const roots = [join(host.root, 'proc'), join(host.root, 'sys')];
     const fastArgs = fast ? ['', '', '', '', '', 'fast', disks] : [];

@@ -9,23 +9,13 @@
 
 import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
-import { buildModel } from '../../../src/md/model';
 import { formatRate } from '../../../src/md/format';
 import { diagnose } from '../../../src/md/diagnosis/findings';
 import type { HostModel } from '../../../src/md/modelTypes';
 import { DiagnosisSection } from '../../../src/ui/diagnosis/DiagnosisSection';
-import type { SimulatedHost } from '../../../sim';
-import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';
+import { removeTempRoots, startHost, tee, watchHost } from '../sim/simHelpers';
 
 afterAll(removeTempRoots);
-
-function watch(host: SimulatedHost, seconds: number, model: HostModel | null = null): HostModel {
-    for (let t = 0; t < seconds; t += 2) {
-        host.tick(2);
-        model = buildModel(gather(host), 0, model);
-    }
-    return model!;
-}
 
 /** Each syncing array's diagnosis section, rendered. */
 function sections(model: HostModel): Map<string, HTMLElement> {
@@ -44,11 +34,11 @@ function models(): [string, HostModel][] {
     const list: [string, HostModel][] = [];
     for (const scenario of ['newer-kernel-rebuild', 'raid6-recovery', 'slow-rebuilds', 'raid5-reshape', 'check-mismatches']) {
         const host = startHost(scenario);
-        const model = watch(host, 20);
+        const model = watchHost(host, 20);
         list.push([scenario, model]);
         if (scenario === 'raid6-recovery') {
             tee(host, 'sys/block/md0/md/sync_speed_min', '51200');
-            list.push(['raid6-recovery at Fast rebuild\'s minimum', watch(host, 20, model)]);
+            list.push(['raid6-recovery at Fast rebuild\'s minimum', watchHost(host, 20, model)]);
         }
     }
     return list;

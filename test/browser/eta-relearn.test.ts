@@ -14,7 +14,7 @@ import {
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
 
-const ESTIMATE = 'raidtune estimate';
+const ESTIMATE = 'Average-speed estimate';
 const MEASURED = /^(\d+) h (\d+) min \(at the average speed of the last \d+ s\)$/;
 const PREDICTED = /^(?:(\d+) h )?(\d+) min by the what-if \(re-learning the speed since the limits changed\)$/;
 
@@ -23,8 +23,8 @@ const minutes = (match: RegExpMatchArray) => Number(match[1] ?? 0) * 60 + Number
 /** The estimate's text once it matches `pattern` (the page refreshes every 2 s). */
 async function estimateMatching(pattern: RegExp): Promise<RegExpMatchArray> {
     await env.page.waitForFunction(source => {
-        const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('raidtune estimate:'));
-        return new RegExp(source).test(fact?.textContent?.replace('raidtune estimate:', '').trim() ?? '');
+        const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('Average-speed estimate:'));
+        return new RegExp(source).test(fact?.textContent?.replace('Average-speed estimate:', '').trim() ?? '');
     }, pattern.source, { timeout: 60000 });
     return (await syncFact(env.page, 'md0', ESTIMATE)).match(pattern)!;
 }

@@ -85,7 +85,7 @@ test('screenshots for the README: light and dark', async () => {
     await page.waitForSelector('#array-md0');
     // Until raidtune's own estimate shows (it averages at least 10 s of samples).
     await waitForRefreshes(page, 6);
-    expect(await syncFact(page, 'md0', 'raidtune estimate')).toMatch(/at the average speed of the last/);
+    expect(await syncFact(page, 'md0', 'Average-speed estimate')).toMatch(/at the average speed of the last/);
     await saveScreenshot(page, 'raidtune-light');
     const other = await sibling(page);
     await chooseStyle(other, 'dark');

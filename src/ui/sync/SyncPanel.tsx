@@ -48,7 +48,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                         <>
                             <Fact name={_('Speed')}>{formatRateWithRaw(sync.speedKiBs)}</Fact>
                             <Fact name={_('Kernel estimate')}>{kernelEstimateText(sync)}</Fact>
-                            <Fact name={_('raidtune estimate')}>{smoothedEstimateText(sync)}</Fact>
+                            <Fact name={_('Average-speed estimate')}>{smoothedEstimateText(sync)}</Fact>
                         </>
                     )}
                 </Content>

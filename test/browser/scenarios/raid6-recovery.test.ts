@@ -35,9 +35,9 @@ test('shows the recovery progress the kernel reports, with both estimates', asyn
     expect(await syncFact(env.page, 'md0', 'Done')).toMatch(/ of 1\.82 TiB per disk$/);
 
     // raidtune's own estimate needs samples over 10 s: it says so, then gives an averaged figure.
-    expect(await syncFact(env.page, 'md0', 'raidtune estimate')).toBe('measuring…');
+    expect(await syncFact(env.page, 'md0', 'Average-speed estimate')).toBe('measuring…');
     await waitForRefreshes(env.page, 6);
-    expect(await syncFact(env.page, 'md0', 'raidtune estimate')).toMatch(/^\d+ h \d+ min \(at the average speed of the last \d+ s\)$/);
+    expect(await syncFact(env.page, 'md0', 'Average-speed estimate')).toMatch(/^\d+ h \d+ min \(at the average speed of the last \d+ s\)$/);
     await saveScreenshot(env.page, 'raid6-recovery');
 });
 

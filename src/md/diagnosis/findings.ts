@@ -4,6 +4,7 @@
 // Nothing is concluded from less than MIN_SAMPLES samples over MIN_WINDOW_S: "gathering data".
 
 import { KIB_PER_MIB } from '../format';
+import { memoPerObject } from '../memo';
 import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
@@ -271,6 +272,13 @@ function verdictOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, m
         cacheFull: facts.cache !== null && facts.cache.fullSamples >= facts.cache.samples * CACHE_FULL_MIN_SHARE,
     };
 }
+
+/**
+ * diagnose(), once per refresh for each array: the card's section and the overview's row both ask,
+ * and a host model is new at every refresh, so a result is remembered until the next one.
+ */
+export const diagnosisOf = memoPerObject((host: HostModel) => [host],
+    (host, array: ArrayModel) => diagnose(array, host));
 
 /**
  * The one change the overview offers for an array: the fix of the first finding that has one

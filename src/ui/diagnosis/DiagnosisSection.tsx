@@ -2,11 +2,10 @@
 // "Why is it slow?" in the sync panel: the findings of src/md/diagnosis with their numbers and
 // fixes, or "gathering data" until there is enough to go on, and the what-if table.
 
-import { useMemo } from 'react';
 import './diagnosis.css';
 import { Content, Title } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
-import { diagnose, type Diagnosis, type Finding, type FixIntent } from '../../md/diagnosis/findings';
+import { diagnosisOf, type Diagnosis, type Finding, type FixIntent } from '../../md/diagnosis/findings';
 import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { durationText } from '../common/syncTexts';
@@ -53,7 +52,7 @@ const scrubbing = (array: ArrayModel) => array.sync?.action === 'check' || array
 export function DiagnosisSection({ array, host, onFix }: {
     array: ArrayModel; host: HostModel; onFix: (fix: FixIntent) => void;
 }) {
-    const diagnosis = useMemo(() => diagnose(array, host), [array, host]);
+    const diagnosis = diagnosisOf(host, array);
     if (!diagnosis.gathering && !diagnosis.findings.length && !diagnosis.window) return null;
     const titleId = `diagnosis-${array.name}-title`;
     const facts = diagnosis.window;

@@ -3,8 +3,7 @@
 // array's card, in a few words, and the fix that helps most as the row's primary button, opening
 // the same dialog as the card's fix button.
 
-import { useMemo } from 'react';
-import { diagnose, primaryFix } from '../../md/diagnosis/findings';
+import { diagnosisOf, primaryFix } from '../../md/diagnosis/findings';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { GuardedButton } from '../common/GuardedButton';
 import { useHost } from '../common/HostContext';
@@ -12,7 +11,7 @@ import { useFixDialog } from './fixDialog';
 import { paceWords, primaryFixLabel } from './findingTexts';
 
 function PaceOf({ array, host }: { array: ArrayModel; host: HostModel }) {
-    const diagnosis = useMemo(() => diagnose(array, host), [array, host]);
+    const diagnosis = diagnosisOf(host, array);
     const openFix = useFixDialog(array);
     const fix = primaryFix(diagnosis);
     return (

@@ -22,7 +22,7 @@ SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || stat -c %Y p
 # rpmbuild) cannot check BuildRequires: skip that check there.
 RPMBUILD := rpmbuild --define "_topdir $(CURDIR)/rpmbuild" $(if $(shell rpm -q --quiet make 2>/dev/null && echo yes),,--nodeps)
 
-.PHONY: all deps install devel-install devel-uninstall watch check check-installs check-main-lane check-vm-lane check-unit \
+.PHONY: all deps install devel-install devel-uninstall watch check check-installs check-unit \
         check-browser check-vm lint typecheck test-durations \
         demo bench soak bench-rebuild bench-eta bench-eta-replay clean install-files install-metrics install-history po-update dist srpm rpm screenshots
 
@@ -119,15 +119,16 @@ check-unit: $(NODE_MODULES_STAMP)
 # arrays inside a QEMU guest running a Debian kernel (see test/vm/README.md). KERNEL=6.1 (Debian 12's,
 # default), 6.12 (bookworm-backports', RHEL 10's base) or 7 (trixie-backports' newest 7.x, Fedora's
 # generation); each has its own build/vm/KERNEL. VM_TESTS: only these test files (jest path patterns;
-# default all); VM_SKIP: all but these. Results: test-results/vm[-KERNEL].json.
+# default all); VM_SKIP: all but these. Results: test-results/VM_RESULTS.json (default vm[-KERNEL]).
 KERNEL ?= 6.1
 VM_TESTS ?=
 VM_SKIP ?=
+VM_RESULTS ?= vm$(if $(filter 6.1,$(KERNEL)),,-$(KERNEL))
 check-vm: all
 	RAIDTUNE_VM_KERNEL=$(KERNEL) tools/vm/build-guest.sh
 	mkdir -p test-results
 	RAIDTUNE_VM_KERNEL=$(KERNEL) $(JEST) -c test/vm/jest.config.js --ci --json \
-	    --outputFile=test-results/vm$(if $(filter 6.1,$(KERNEL)),,-$(KERNEL)).json $(VM_TESTS) \
+	    --outputFile=test-results/$(VM_RESULTS).json $(VM_TESTS) \
 	    $(if $(VM_SKIP),--testPathIgnorePatterns $(VM_SKIP))
 
 # On 6.12 (RHEL 10's base), a smoke set of the real-kernel tier through every kind of kernel read and
@@ -144,6 +145,9 @@ ONLY_ON_61 := repairFlow syncHistory
 # md interface 6.1 shares (README's kernel table); on 6.1 it passes too, by hand
 # (`make check-vm VM_TESTS=keepAfterReboot`).
 SKIP_ON_61 := $(ONLY_ON_7) keepAfterReboot
+# Kernel 7's files that mostly wait (the 2-minute stall, the reboot's two extra boots): a job of their
+# own, so that a lane that is done can take them while the other runs the rest.
+WAITS_ON_7 := stall keepAfterReboot
 
 # COCKPIT=287 (the system's, default), 337 or 372 (Python bridge, from Debian's backports, unpacked
 # beside the system's by tools/install-cockpit.sh). BROWSER_TESTS: only these test files (jest path
@@ -185,22 +189,32 @@ SMOKE_337 := installed-page smoke tuning bitmap persist disk-tuning auto-restore
 
 # The README's test command: installs what is missing, then every test tier in two lanes at once.
 # The real-kernel tiers mostly wait on an emulated guest (no /dev/kvm: ~0.3 of a core while idle),
-# so they run beside the rest: the VM lane (one guest at a time, then the short rebuild benchmark)
-# writes test-results/lanes/vm.log, shown when both lanes are done; the main lane (lint, typecheck,
-# unit, browser tiers) prints as it goes. Everything either lane installs is installed first, one
-# step after another: apt takes one client at a time. Each lane goes on past a failed tier. The VM
-# lane is the longer one and mostly one emulated CPU: the main lane runs at nice 5, so that the guest
-# gets its core and the main lane the rest (gate6, both at the same priority: VM lane 42 min, main 32).
+# so they run beside the rest: the VM lane (the real-kernel jobs, one guest at a time, and the short
+# rebuild benchmark) writes test-results/lanes/vm.log, shown when both lanes are done; the main lane
+# (lint and typecheck, unit, the browser tiers) prints as it goes. A lane that is done takes the
+# jobs the other has not started (tools/check-lane.sh), so neither waits idle for the other; a
+# job's guest kernel is locked, so two guests of one kernel never run at once. Everything either
+# lane installs is installed first, one step after another: apt takes one client at a time. A lane
+# goes on past a failed job. The VM lane is mostly one emulated CPU: the main lane runs at nice 5, so
+# that the guest gets its core and the main lane the rest (gate6, both at the same priority: VM lane
+# 42 min, main 32). At the end, each job's start, wall and CPU time (tools/lane-timeline.sh).
+MAIN_JOBS := lint unit browser-287 browser-372 browser-337
+VM_JOBS := vm-7 vm-6.1 vm-6.12 vm-7-waits bench
 check: deps
 	$(MAKE) all
 	rm -rf test-results
 	mkdir -p test-results/lanes
 	status=0; \
 	$(MAKE) check-installs || status=1; \
-	$(MAKE) check-vm-lane > test-results/lanes/vm.log 2>&1 & vm_lane=$$!; \
-	nice -n 5 $(MAKE) check-main-lane || status=1; \
+	tools/check-lane.sh vm '$(VM_JOBS)' '$(MAIN_JOBS)' > test-results/lanes/vm.log 2>&1 & vm_lane=$$!; \
+	nice -n 5 tools/check-lane.sh main '$(MAIN_JOBS)' '$(VM_JOBS)' || status=1; \
 	wait $$vm_lane || status=1; \
 	echo "==== the VM lane's output (test-results/lanes/vm.log) ===="; cat test-results/lanes/vm.log; \
+	if [ -f test-results/channels-372.jsonl ]; then \
+	    node tools/channel-guard.mjs test-results/channels-287.jsonl test-results/channels-372.jsonl \
+	        test-results/channel-guard.json || status=1; \
+	fi; \
+	tools/lane-timeline.sh; \
 	node tools/test-summary.mjs test-results/*.json || status=1; \
 	if [ -s test-results/lanes/failed-steps ]; then cat test-results/lanes/failed-steps; fi; \
 	exit $$status
@@ -215,27 +229,31 @@ check-installs:
 	if command -v apt-get >/dev/null; then tools/install-cockpit.sh 372 && tools/install-cockpit.sh 337; fi
 	for k in 6.1 7 6.12; do RAIDTUNE_VM_KERNEL=$$k tools/vm/build-guest.sh || exit 1; done
 
-check-main-lane:
-	mkdir -p test-results/lanes
-	status=0; \
-	$(MAKE) -j2 lint typecheck || { status=1; echo "FAILED lint or typecheck (its errors above)" >> test-results/lanes/failed-steps; }; \
-	$(MAKE) check-unit || status=1; \
-	$(MAKE) check-browser || status=1; \
-	if command -v apt-get >/dev/null; then \
-	    $(MAKE) check-browser COCKPIT=372 BROWSER_TESTS='$(SUBSET_372)' || status=1; \
-	    node tools/channel-guard.mjs test-results/channels-287.jsonl test-results/channels-372.jsonl \
-	        test-results/channel-guard.json || status=1; \
-	    $(MAKE) check-browser COCKPIT=337 BROWSER_TESTS='$(SMOKE_337)' || status=1; \
-	else echo "check: Cockpit 337/372 come from Debian's backports: not on this machine, the system's Cockpit only"; fi; \
-	exit $$status
-
-check-vm-lane:
-	status=0; \
-	$(MAKE) check-vm VM_SKIP='$(SKIP_ON_61)' || status=1; \
-	$(MAKE) check-vm KERNEL=7 VM_SKIP='$(ONLY_ON_61)' || status=1; \
-	$(MAKE) check-vm KERNEL=6.12 VM_TESTS='$(SMOKE_VM)' || status=1; \
-	$(MAKE) bench-rebuild BENCH_ARGS=--short || status=1; \
-	exit $$status
+# The jobs of `make check`'s lanes. Cockpit 337 and 372 come from Debian's backports.
+HAVE_BACKPORTS := $(shell command -v apt-get >/dev/null && echo yes)
+NO_BACKPORTS := echo "check: Cockpit 337/372 come from Debian's backports: not on this machine, the system's Cockpit only"
+check-job-lint:
+	$(MAKE) -j2 lint typecheck || { echo "FAILED lint or typecheck (its errors above)" >> test-results/lanes/failed-steps; exit 1; }
+check-job-unit: check-unit
+check-job-browser-287:
+	$(MAKE) check-browser
+check-job-browser-372:
+	$(if $(HAVE_BACKPORTS),$(MAKE) check-browser COCKPIT=372 BROWSER_TESTS='$(SUBSET_372)',$(NO_BACKPORTS))
+check-job-browser-337:
+	$(if $(HAVE_BACKPORTS),$(MAKE) check-browser COCKPIT=337 BROWSER_TESTS='$(SMOKE_337)',$(NO_BACKPORTS))
+# One guest of a kernel at a time (`flock` on build/vm/KERNEL.lock): they share build/vm/KERNEL.
+VM_LOCK = mkdir -p build/vm && flock build/vm/$(1).lock
+check-job-vm-6.1:
+	$(call VM_LOCK,6.1) $(MAKE) check-vm VM_SKIP='$(SKIP_ON_61)'
+check-job-vm-7:
+	$(call VM_LOCK,7) $(MAKE) check-vm KERNEL=7 VM_SKIP='$(ONLY_ON_61) $(WAITS_ON_7)'
+check-job-vm-7-waits:
+	$(call VM_LOCK,7) $(MAKE) check-vm KERNEL=7 VM_TESTS='$(WAITS_ON_7)' VM_RESULTS=vm-7-waits
+check-job-vm-6.12:
+	$(call VM_LOCK,6.12) $(MAKE) check-vm KERNEL=6.12 VM_TESTS='$(SMOKE_VM)'
+check-job-bench:
+	$(call VM_LOCK,6.1) $(MAKE) bench-rebuild BENCH_ARGS=--short
+.PHONY: $(addprefix check-job-,$(MAIN_JOBS) $(VM_JOBS))
 
 # The README's run command: raidtune in a real Cockpit, against this machine's arrays or a
 # simulated host when it has none. Options: make demo DEMO_ARGS="--sim --scenario raid5-reshape",

@@ -199,7 +199,7 @@ SMOKE_337 := installed-page smoke tuning bitmap persist disk-tuning auto-restore
 # that the guest gets its core and the main lane the rest (gate6, both at the same priority: VM lane
 # 42 min, main 32). At the end, each job's start, wall and CPU time (tools/lane-timeline.sh).
 MAIN_JOBS := lint unit browser-287 browser-372 browser-337
-VM_JOBS := vm-7 vm-6.1 vm-6.12 vm-7-waits bench
+VM_JOBS := vm-6.1 vm-7 vm-7-waits vm-6.12 bench
 check: deps
 	$(MAKE) all
 	rm -rf test-results

@@ -6,7 +6,10 @@
 # lane waits idle for the other. A job is claimed by creating its folder under
 # test-results/lanes/claims (mkdir is atomic), so each job runs once, in whichever lane gets it.
 # Each job is `make check-job-JOB`; its start, wall time and CPU time are appended to
-# test-results/lanes/timeline, which tools/lane-timeline.sh prints.
+# test-results/lanes/timeline, which tools/lane-timeline.sh prints. The CPU time is the job's
+# cgroup's where this machine lets root make one (cgroup v2, or v1's cpuacct): every process the
+# job started counts, Chromium's renderers and other orphans too. Elsewhere it is the rusage of the
+# processes the job waited for, which misses those (about half of a browser tier's).
 #
 # Usage: tools/check-lane.sh LANE "OWN JOBS" "OTHER LANE'S JOBS"
 set -u
@@ -19,6 +22,22 @@ mkdir -p "$dir/claims"
 ticks=$(getconf CLK_TCK)
 status=0
 
+# A cgroup of its own for a job, printed; nothing where none can be made.
+job_cgroup() {
+    local base
+    if [ -f /sys/fs/cgroup/cgroup.controllers ]; then base=/sys/fs/cgroup
+    elif [ -w /sys/fs/cgroup/cpuacct ]; then base=/sys/fs/cgroup/cpuacct
+    else return 0; fi
+    mkdir "$base/raidtune-check-$$-$1" 2>/dev/null && echo "$base/raidtune-check-$$-$1"
+    return 0
+}
+
+# CPU seconds a cgroup's processes used.
+cgroup_cpu() {
+    if [ -f "$1/cpu.stat" ]; then awk '$1 == "usage_usec" { print int($2 / 1000000) }' "$1/cpu.stat"
+    else echo $(( $(< "$1/cpuacct.usage") / 1000000000 )); fi
+}
+
 # CPU seconds (user + system) of this shell's finished children: a job's make and everything it
 # waited for (jest, Chromium, the guest's QEMU).
 children_cpu() {
@@ -30,16 +49,26 @@ children_cpu() {
 }
 
 run_job() {
-    local job=$1 started cpu ended
+    local job=$1 started cpu ended cgroup used
     mkdir "$dir/claims/$job" 2>/dev/null || return 0
     started=$(date +%s)
     cpu=$(children_cpu)
+    cgroup=$(job_cgroup "$job")
     echo "==== the $lane lane runs $job ===="
     local outcome=passed
     # A failed test shows in the summary of the result files; the timeline says which job failed.
-    (make --no-print-directory "check-job-$job") || { status=1; outcome=failed; }
+    # The job's shell joins its cgroup before it starts anything, and says so.
+    rm -f "$dir/in-cgroup-$lane"
+    (
+        if [ -n "$cgroup" ] && echo "$BASHPID" > "$cgroup/cgroup.procs" 2>/dev/null; then touch "$dir/in-cgroup-$lane"; fi
+        exec make --no-print-directory "check-job-$job"
+    ) || { status=1; outcome=failed; }
     ended=$(date +%s)
-    echo "$lane $job $started $((ended - started)) $(( $(children_cpu) - cpu )) $outcome" >> "$dir/timeline"
+    used="$(( $(children_cpu) - cpu )) waited"
+    if [ -e "$dir/in-cgroup-$lane" ]; then used="$(cgroup_cpu "$cgroup") cgroup"; fi
+    # A process the job left running keeps its cgroup: then it stays.
+    if [ -n "$cgroup" ]; then rmdir "$cgroup" 2>/dev/null; fi
+    echo "$lane $job $started $((ended - started)) $used $outcome" >> "$dir/timeline"
 }
 
 for job in "${own[@]}"; do run_job "$job"; done

@@ -70,6 +70,16 @@ export function formatDuration(seconds: number | null, words: DurationWords = EN
     return words.seconds(s);
 }
 
+/** A share of time (0..1) in whole percent, as the diagnosis says how busy a disk is. */
+export function formatShare(share: number): string {
+    return `${Math.round(share * 100)}%`;
+}
+
+/** Milliseconds with one decimal below 100 ms, where a tenth still tells disks apart. */
+export function formatMs(value: number): string {
+    return value.toFixed(value >= 100 ? 0 : 1);
+}
+
 export function formatPercent(percent: number | null): string {
     return percent === null ? '—' : `${percent.toFixed(1)}%`;
 }

@@ -20,13 +20,14 @@ import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 import { parseCalendarIterations } from '../../src/md/alerts/checkWindow';
+import { englishHostTime, plainSpaces, shownNextRun, systemdCalendar } from './harness/nextRun';
 
 const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#check-schedule' });
 
 /** The table as the user reads it: one [array, scheduled by, action, next run] per row. */
 async function rows(): Promise<string[][]> {
     return env.page.locator('#check-schedule tbody tr').evaluateAll(trs =>
-        trs.map(tr => [...tr.querySelectorAll('th, td')].map(c => (c as HTMLElement).innerText.trim())));
+        trs.map(tr => [...tr.querySelectorAll('th, td')].map(c => (c as HTMLElement).innerText))).then(r => r.map(row => row.map(plainSpaces)));
 }
 
 function writeEtc(path: string, text: string | null): void {
@@ -38,13 +39,6 @@ function writeEtc(path: string, text: string | null): void {
 
 const etcPath = (path: string) => join(env.sim.root, 'etc', path);
 const etcText = (path: string) => (existsSync(etcPath(path)) ? readFileSync(etcPath(path), 'utf8') : null);
-
-/** What this machine's systemd says of a calendar spec: its normalized form and next run. */
-function systemdCalendar(spec: string): { normalized: string; next: string } {
-    const out = execFileSync('systemd-analyze', ['calendar', '--', spec], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
-    const field = (name: string) => new RegExp(`^\\s*${name}: (.*)$`, 'm').exec(out)?.[1] ?? '';
-    return { normalized: field('Normalized form'), next: field('Next elapse') };
-}
 
 async function applyDialog(): Promise<void> {
     await dialogButton(env.page, 'Apply').click();
@@ -59,11 +53,22 @@ async function reload(): Promise<void> {
     await env.page.locator('#check-schedule').waitFor();
 }
 
-test('Debian: checkarray from cron checks every array', async () => {
+/** The simulated host's checkarray line: every Sunday at 01:30, by the host's systemd. */
+const everySunday = () => shownNextRun('Sun *-*-* 01:30:00', 'every Sunday');
+
+test('Debian: checkarray from cron checks every array; its next run is a date, not cron\'s fields', async () => {
     expect(await rows()).toEqual([
-        ['md0', 'checkarray', 'check', 'cron: 30 1 * * 0'],
-        ['md1', 'checkarray', 'check', 'cron: 30 1 * * 0'],
+        ['md0', 'checkarray', 'check', everySunday()],
+        ['md1', 'checkarray', 'check', everySunday()],
     ]);
+    // Debian 12's own line runs checkarray only while the day of the month is at most 7.
+    writeEtc('cron.d/mdadm', '57 0 * * 0 root if [ -x /usr/share/mdadm/checkarray ] && [ $(date +\\%d) -le 7 ]; ' +
+        'then /usr/share/mdadm/checkarray --cron --all --idle --quiet; fi\n');
+    await reload();
+    const firstSunday = shownNextRun('Sun *-*-01..07 00:57:00', 'first Sunday of the month');
+    await waitUntil('the first Sunday of the month', async () => (await rows()).every(r => r[3] === firstSunday));
+    writeEtc('cron.d/mdadm', '30 1 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n');
+    await reload();
 });
 
 test('Debian: AUTOCHECK=false in /etc/default/mdadm switches it off', async () => {
@@ -78,8 +83,8 @@ test('RHEL: raid-check\'s own lists decide per array, raid-check.timer the next 
     writeUnit(env.sim.root, 'raid-check.timer', { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-11-29 01:00:00 UTC' });
     await reload();
     expect(await rows()).toEqual([
-        ['md0', 'raid-check', 'check', 'Sun 2026-11-29 01:00:00 UTC'],
-        ['md1', 'raid-check', 'repair', 'Sun 2026-11-29 01:00:00 UTC'],
+        ['md0', 'raid-check', 'check', englishHostTime('Sun 2026-11-29 01:00:00 UTC')],
+        ['md1', 'raid-check', 'repair', englishHostTime('Sun 2026-11-29 01:00:00 UTC')],
     ]);
 });
 
@@ -100,7 +105,7 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
         .toBe(`# edit ${path}, every other line kept as it is:\n#   AUTOCHECK becomes: AUTOCHECK=true`);
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(after);
-    await waitUntil('checkarray on again', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    await waitUntil('checkarray on again', async () => (await rows())[0][3] === everySunday());
     await env.page.locator('#schedule-undo').click();
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(before);
@@ -110,7 +115,7 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
 test('Debian: "Do not run it" changes AUTOCHECK alone in /etc/default/mdadm as it is at Apply; the undo puts back that line alone', async () => {
     writeEtc('default/mdadm', 'AUTOCHECK=true\n');
     await reload();
-    await waitUntil('checkarray on', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    await waitUntil('checkarray on', async () => (await rows())[0][3] === everySunday());
     // The package's whole file, written after the page loaded.
     const debian = '# mdadm Debian configuration\nINITRDSTART=\'all\'\nAUTOCHECK=true\nSTART_DAEMON=true\nDAEMON_OPTIONS="--syslog"\n';
     writeEtc('default/mdadm', debian);
@@ -139,7 +144,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     const left = etcText('default/mdadm');
     writeEtc('default/mdadm', 'AUTOCHECK=true\n');
     await reload();
-    await waitUntil('checkarray on, no window', async () => (await rows())[0][3] === 'cron: 30 1 * * 0');
+    await waitUntil('checkarray on, no window', async () => (await rows())[0][3] === everySunday());
     const dialog = await openDialog(env.page.locator('#schedule-change-checkarray'));
     const start = dialog.locator('#schedule-window-start');
     expect(await start.inputValue()).toBe('');
@@ -173,7 +178,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     expect([etcText(file(timers[0])), etcText(file(timers[1])), etcText('raidtune/check-window-limits')])
         .toEqual([dropIn(timers[0], '23:30'), dropIn(timers[1], '05:30'), limits]);
     await waitUntil('the window on the card', async () => (await rows()).every(r =>
-        r[3] === 'cron: 30 1 * * 0, checking only from 23:30 to 05:30, with the limits of Low impact'));
+        r[3] === `${everySunday()}, checking only from 23:30 to 05:30, with the limits of Low impact`));
     // What systemd holds after the reload: both timers running on raidtune's calendars.
     const held = execFileSync(systemctl, ['show', '--property=ActiveState,TimersCalendar', ...timers], { encoding: 'utf8' });
     expect(held.split('\n').filter(l => /^(ActiveState|TimersCalendar)=/.test(l)).map(l => l.replace(/ ; next_elapse=.*/, ''))).toEqual([
@@ -194,7 +199,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     // The tool's off ran both times: limits from before, paused checks forgotten.
     expect(readFileSync(join(env.sim.root, 'run/systemd-sim/started'), 'utf8')).toBe('raidtune-check-window@off.service\n'.repeat(2));
     expect([etcText(file(timers[0])), etcText(file(timers[1])), etcText('raidtune/check-window-limits')]).toEqual([null, null, null]);
-    await waitUntil('no window on the card', async () => (await rows()).every(r => r[3] === 'cron: 30 1 * * 0'));
+    await waitUntil('no window on the card', async () => (await rows()).every(r => r[3] === everySunday()));
 
     // A window whose limits were edited by hand: the card names the file, where it is.
     timers.forEach((timer, i) => writeEtc(file(timer), dropIn(timer, ['23:30', '05:30'][i])));
@@ -203,7 +208,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     execFileSync(systemctl, ['enable', '--now', ...timers]);
     await reload();
     await waitUntil('the hand-edited limits on the card', async () => (await rows()).every(r =>
-        r[3] === `cron: 30 1 * * 0, checking only from 23:30 to 05:30, with the limits of ${etcPath('raidtune/check-window-limits')}`));
+        r[3] === `${everySunday()}, checking only from 23:30 to 05:30, with the limits of ${etcPath('raidtune/check-window-limits')}`));
     execFileSync(systemctl, ['disable', '--now', ...timers]);
     for (const path of [...timers.map(file), 'raidtune/check-window-limits']) writeEtc(path, null);
     execFileSync(systemctl, ['daemon-reload']);
@@ -268,7 +273,7 @@ describe('RHEL raid-check', () => {
         await applyDialog();
         expect(etcText('sysconfig/raid-check')).toBe(sysconfig);
         expect(etcText(DROP_IN)).toBe(dropIn);
-        const shown = `${systemd.next} (${systemd.normalized})`;
+        const shown = `${englishHostTime(systemd.next)} (every Saturday)`;
         await waitUntil('the new schedule on the card', async () => (await rows()).every(r => r[2] === 'repair' && r[3] === shown));
 
         await env.page.locator('#schedule-undo').click();
@@ -286,7 +291,7 @@ describe('RHEL raid-check', () => {
         const package_ = systemdCalendar('Sun *-*-* 01:00:00');
         await waitUntil('the package\'s schedule again', async () => {
             const now = await rows();
-            return now[0][2] === 'check' && now[1][2] === 'repair' && now.every(r => r[3] === `${package_.next} (${package_.normalized})`);
+            return now[0][2] === 'check' && now[1][2] === 'repair' && now.every(r => r[3] === `${englishHostTime(package_.next)} (every Sunday)`);
         });
     });
 
@@ -314,7 +319,7 @@ describe('RHEL raid-check', () => {
                 await reload();
                 const systemd = systemdCalendar('Sun *-*-* 01:00:00');
                 await waitUntil('the window on the card', async () => (await rows()).every(r =>
-                    r[3] === `${systemd.next} (${systemd.normalized}), checking only from 23:30 to 05:30`));
+                    r[3] === `${englishHostTime(systemd.next)} (every Sunday), checking only from 23:30 to 05:30`));
                 expect(await env.page.locator('#whole-check-note').innerText()).toBe('Whole check: at the speed of the array\'s ' +
                     'last recorded check (sync history); a check still running at 05:30 is paused, and goes on when the window opens ' +
                     'again at 23:30.');
@@ -364,7 +369,7 @@ test('mdcheck: its timers disabled with systemctl, and enabled again by the undo
     expect(await preview.innerText()).toBe(`${systemctl} enable --now mdcheck_start.timer mdcheck_continue.timer`);
     await applyDialog();
     const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
-    await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${systemd.next} (${systemd.normalized})`));
+    await waitUntil('mdcheck enabled again', async () => (await rows()).every(r => r[2] === 'check' && r[3] === `${englishHostTime(systemd.next)} (first Sunday of the month)`));
 });
 
 /** What this machine's systemd gives as the next runs of a spec after `base` (unix seconds), in UTC. */
@@ -418,7 +423,7 @@ test('mdcheck\'s window: a drop-in on both services sets how long one run may ch
     }
     await reload();
     const systemd = systemdCalendar('Sun *-*-1..7 1:00:00');
-    const shown = (window: string) => `${systemd.next} (${systemd.normalized}), for at most ${window} a run`;
+    const shown = (window: string) => `${englishHostTime(systemd.next)} (first Sunday of the month), for at most ${window} a run`;
     await waitUntil('the package\'s window on the card', async () => (await rows()).every(r => r[3] === shown('6 hours')));
 
     const dialog = await openDialog(env.page.locator('#schedule-change-mdcheck'));

@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
+import { plainSpaces, shownNextRun } from './harness/nextRun';
 import {
     changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, waitUntil,
 } from './harness/raidtunePage';
@@ -38,7 +39,7 @@ function writeEtc(path: string, text: string | null): void {
 /** The "Next run" cell of each row of the scheduled checks' table. */
 async function nextRuns(): Promise<string[]> {
     return env.page.locator('#check-schedule tbody tr').evaluateAll(trs =>
-        trs.map(tr => (tr.querySelectorAll('td')[2] as HTMLElement).innerText.trim()));
+        trs.map(tr => (tr.querySelectorAll('td')[2] as HTMLElement).innerText)).then(cells => cells.map(plainSpaces));
 }
 
 /** Runs the window's host tool at one of its edges, as its timer does, on the simulated host's tree. */
@@ -60,6 +61,9 @@ async function alertTitle(alert: Locator): Promise<string> {
 }
 
 beforeEach(() => closeLeftoverDialog(env.page));
+
+/** checkarray's next run once its cron job moved to 11:30 on Sundays. */
+const at1130 = () => shownNextRun('Sun *-*-* 11:30:00', 'every Sunday');
 
 test('a window the check does not start in is refused, saying when it would start and at which limits; its edges', async () => {
     const checkarray = await openDialog(env.page.locator('#schedule-change-checkarray'));
@@ -91,14 +95,14 @@ test('a window the check does not start in is refused, saying when it would star
     await inside.getByText('at 01:30 (cron: 30 1 * * 0), inside the window', { exact: false }).waitFor();
     await applyAndClose();
     await waitUntil('the window on the card', async () => (await nextRuns()).every(r =>
-        r === 'cron: 30 1 * * 0, checking only from 23:30 to 01:45'));
+        r === `${shownNextRun('Sun *-*-* 01:30:00', 'every Sunday')}, checking only from 23:30 to 01:45`));
     expect(await env.page.locator('#check-schedule .raidtune-window-outside').count()).toBe(0);
 
     // The cron job moved to 11:30 behind the page's back: the card no longer says the window bounds the check.
     writeEtc('cron.d/mdadm', '30 11 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n');
     await env.page.reload();
     await waitUntil('the start outside the window on the card', async () => (await nextRuns()).every(r =>
-        r === 'cron: 30 11 * * 0, starting at 11:30, outside the check window from 23:30 to 01:45'));
+        r === `${at1130()}, starting at 11:30, outside the check window from 23:30 to 01:45`));
     expect(await alertTitle(env.page.locator('#check-schedule .raidtune-window-outside'))).toBe(
         'checkarray starts its check at 11:30 (cron: 30 11 * * 0), outside the window (23:30 to 01:45): the check runs from 11:30 at ' +
         'the limits in force then (speed_limit_min 1000 KiB/s, speed_limit_max 200000 KiB/s) until the window opens, and is paused ' +
@@ -110,7 +114,7 @@ test('a window the check does not start in is refused, saying when it would star
     await again.locator('#schedule-window-start').fill('');
     await again.locator('.raidtune-commands').getByText('disable --now', { exact: false }).waitFor();
     await applyAndClose();
-    await waitUntil('no window on the card', async () => (await nextRuns()).every(r => r === 'cron: 30 11 * * 0'));
+    await waitUntil('no window on the card', async () => (await nextRuns()).every(r => r === at1130()));
     writeEtc('cron.d/mdadm', '30 1 * * 0 root /usr/share/mdadm/checkarray --cron --all --idle --quiet\n');
     await env.page.reload();
     await env.page.locator('#check-schedule').waitFor();

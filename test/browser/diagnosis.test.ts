@@ -74,6 +74,22 @@ test('gathering data first, then each array says why it is slow, with its number
     expect(await sentence(section('md5').locator('.raidtune-diagnosis-clear'))).toMatch(/^The member disks set the pace: sd[rs] is busy (99|100)% of the time\.$/);
 });
 
+test('the member the rebuild waits for is marked in the members table and named in the alert, which is danger', async () => {
+    const card = await cardInView(env.page, 'md2');
+    const sdj = card.locator('table.raidtune-members tr[data-member="sdj"]');
+    await sdj.locator('.raidtune-member-mark').getByText('slow: the sync waits for it', { exact: true }).waitFor({ timeout: VERDICT_MS });
+    // Only sdj: its peers are as fast as each other.
+    expect(await card.locator('table.raidtune-members .raidtune-member-mark').count()).toBe(1);
+    // A RAID 5 rebuilding with 3 of 4 in sync: one more failure loses it, so the alert is danger and
+    // says what sdj's failure costs.
+    const alert = card.locator('.raidtune-health-alert');
+    await expect(alert.getAttribute('class')).resolves.toMatch(/pf-m-danger/);
+    expect(await alert.locator('.raidtune-health-slow').innerText()).toMatch(
+        /^sdj is far slower than the other members \(disk sdj, [^)]*\): the sync waits for it, as "Why is it slow\?" shows\. A failing disk does this, and so does one that gets more of the other I\/O than its peers: check its health\. If sdj fails before the rebuild ends, the data on md2 is lost\.$/);
+    expect((await alert.locator('.raidtune-health-commands pre').innerText()).split('\n')).toEqual(
+        ['smartctl -a /dev/sdj', 'mdadm /dev/md2 --add /dev/sdY', 'mdadm /dev/md2 --replace /dev/sdj --with /dev/sdY']);
+});
+
 test('the stripe cache gauge calls a cache full where the diagnosis does (90%), not red while a sync runs, with an accessible name', async () => {
     const gauge = async (array: string) => {
         const bar = (await cardInView(env.page, array)).getByRole('progressbar', { name: `Stripe cache of ${array} in use` });

@@ -40,7 +40,7 @@ export type HealthSituation = 'inactive' | 'failed' | 'degraded' | 'rebuilding' 
 export interface HealthCommand {
     argv: string[];
     /** remove: a plan the page can run (removeFailedPlan); the others are to copy. */
-    purpose: 'remove' | 'add' | 'replace' | 'run' | 'examine' | 'stop' | 'assemble';
+    purpose: 'remove' | 'add' | 'replace' | 'run' | 'examine' | 'stop' | 'assemble' | 'disk-health';
     /** The member a remove command removes. */
     member?: string;
 }
@@ -59,6 +59,8 @@ export interface HealthAdvice {
     failed: MemberTrouble[];
     /** Working members with read errors md corrected: candidates for --replace. */
     failing: MemberTrouble[];
+    /** Working members the running sync waits for (diagnosis/slowMembers.ts): candidates for --replace too. */
+    slow: MemberTrouble[];
     /** Members present, and how many the level needs to run (inactive and failed arrays). */
     present: number;
     needed: number | null;
@@ -93,7 +95,7 @@ function addCommand(array: ArrayModel, count: number): HealthCommand {
 }
 
 /** A spare takes over a failing member's slot while it still serves reads (no degraded window). */
-function replaceCommands(array: ArrayModel, failing: MemberTrouble[], spares: MemberModel[]): HealthCommand[] {
+function replaceCommands(array: ArrayModel, failing: readonly MemberTrouble[], spares: MemberModel[]): HealthCommand[] {
     const commands: HealthCommand[] = [];
     failing.forEach((f, i) => {
         const spare = spares[i] ? dev(spares[i].name) : null;
@@ -128,17 +130,23 @@ function failedCommands(array: ArrayModel): HealthCommand[] {
     ];
 }
 
-/** What the array's card says and offers about lost or failing disks; null when there is nothing to say. */
-export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskModel>): HealthAdvice | null {
+/**
+ * What the array's card says and offers about lost or failing disks; null when there is nothing to
+ * say. `slowMembers`: the members its running sync waits for (diagnosis/slowMembers.ts).
+ */
+export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskModel>,
+    slowMembers: readonly string[] = []): HealthAdvice | null {
     const failedMembers = array.members.filter(m => m.role === 'faulty');
     const failing = array.members.filter(m => m.role === 'active' && (m.errors ?? 0) > 0).map(m => trouble(m, disks));
+    const slow = array.members.filter(m => m.role === 'active' && slowMembers.includes(m.name) && !failing.some(f => f.member === m.name))
+        .map(m => trouble(m, disks));
     const rebuilding = array.members.flatMap(m => (m.role === 'rebuilding' && m.slot !== null ? [{ slot: m.slot, member: m.name }] : []));
     const emptySlots = array.missingSlots.filter(slot => !rebuilding.some(r => r.slot === slot));
     const present = array.members.filter(m => m.role !== 'faulty');
     const needed = membersNeeded(array);
     const left = failuresLeft(array.level, array.raidDisks, array.layout, array.missingSlots);
     const base = {
-        emptySlots, rebuilding, failed: failedMembers.map(m => trouble(m, disks)), failing,
+        emptySlots, rebuilding, failed: failedMembers.map(m => trouble(m, disks)), failing, slow,
         present: present.length, needed, failuresLeft: left,
     };
     // A rebuild under way does not make the array safer until it ends: the next failure counts the same.
@@ -151,16 +159,19 @@ export function healthAdvice(array: ArrayModel, disks: ReadonlyMap<string, DiskM
     }
     if (array.health === 'failed') return { ...base, situation: 'failed', severity: 'danger', commands: failedCommands(array) };
     const spares = array.members.filter(m => m.role === 'spare');
-    const replace = replaceCommands(array, failing, spares.slice(emptySlots.length));
+    const replace = replaceCommands(array, [...failing, ...slow], spares.slice(emptySlots.length));
+    const smart: HealthCommand[] = slow.map(m => ({ argv: ['smartctl', '-a', dev(m.identity.disk)], purpose: 'disk-health' }));
     if (emptySlots.length > 0) {
         // A spare that md has not put into the slot yet is used by the next recovery: nothing to add for it.
         const toAdd = emptySlots.length - spares.length;
         const add = toAdd > 0 ? [addCommand(array, toAdd)] : [];
-        return { ...base, situation: 'degraded', severity: byRedundancy, commands: [...removals, ...add, ...replace] };
+        return { ...base, situation: 'degraded', severity: byRedundancy, commands: [...removals, ...smart, ...add, ...replace] };
     }
-    if (rebuilding.length > 0) return { ...base, situation: 'rebuilding', severity: byRedundancy, commands: [...removals, ...replace] };
-    if (removals.length > 0 || failing.length > 0) {
-        return { ...base, situation: 'member-trouble', severity: 'warning', commands: [...removals, ...replace] };
+    if (rebuilding.length > 0) {
+        return { ...base, situation: 'rebuilding', severity: byRedundancy, commands: [...removals, ...smart, ...replace] };
+    }
+    if (removals.length > 0 || failing.length > 0 || slow.length > 0) {
+        return { ...base, situation: 'member-trouble', severity: 'warning', commands: [...removals, ...smart, ...replace] };
     }
     return null;
 }

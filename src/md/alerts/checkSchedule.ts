@@ -8,8 +8,10 @@
 //   unset is false);
 // - mdadm's own `mdcheck_start.timer` (every array; mdcheck_continue.timer resumes a check that ran
 //   out of time where it stopped).
-// The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written.
+// The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written, and
+// the calendar spec that says the same (cronCalendar.ts), which the host's systemd answers for.
 
+import { cronAsCalendar, cronCommandDaysUpTo } from './cronCalendar';
 import { unitOf, type MonitorState, type MonitorUnit } from './monitor';
 
 export type CheckAction = 'check' | 'repair';
@@ -24,6 +26,11 @@ export interface ScheduledCheck {
     calendar: string | null;
     /** A cron job's schedule as written ("57 0 * * 0"); null for a timer. */
     cron: string | null;
+    /**
+     * The cron job's schedule as a calendar spec, with its command's own condition on the day of the
+     * month ("Sun *-*-01..07 00:57:00"); null for a timer or a schedule one spec cannot say.
+     */
+    cronCalendar: string | null;
     /** The action each array gets; null: this scheduler leaves the array out. */
     actionFor: (array: string) => CheckAction | null;
 }
@@ -40,12 +47,19 @@ export function shellVariables(text: string): Map<string, string> {
 
 const words = (list: string | undefined) => (list ?? '').split(/\s+/).filter(Boolean).map(w => w.replace(/^\/dev\//, ''));
 
-/** The schedule fields of the first cron line that runs `program`. */
-function cronSchedule(text: string | undefined, program: string): string | null {
+interface CronJob {
+    /** The schedule fields ("57 0 * * 0", "@weekly"). */
+    schedule: string;
+    calendar: string | null;
+}
+
+/** The first cron line that runs `program`: its schedule, and the calendar spec of it. */
+function cronJob(text: string | undefined, program: string): CronJob | null {
     const line = text?.split('\n').find(l => !/^\s*#/.test(l) && l.includes(program));
     const fields = line?.trim().split(/\s+/);
-    if (!fields) return null;
-    return fields[0].startsWith('@') ? fields[0] : fields.slice(0, 5).join(' ');
+    if (!line || !fields) return null;
+    const schedule = fields[0].startsWith('@') ? fields[0] : fields.slice(0, 5).join(' ');
+    return { schedule, calendar: cronAsCalendar(schedule, cronCommandDaysUpTo(line)) };
 }
 
 
@@ -60,13 +74,14 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
     const repaired = words(vars.get('REPAIR_DEVS'));
     const skipped = words(vars.get('SKIP_DEVS'));
     const runner = unitOf(state, 'raid-check.timer');
-    const cron = cronSchedule(state.scheduleFiles.get('cron.d/raid-check'), 'raid-check');
+    const cron = cronJob(state.scheduleFiles.get('cron.d/raid-check'), 'raid-check');
     return {
         scheduler: 'raid-check',
         enabled: vars.get('ENABLED') === 'yes' && ((runner !== null && timerEnabled(runner)) || cron !== null),
         nextRun: runner?.nextElapse ?? null,
         calendar: runner?.calendar ?? null,
-        cron: runner ? null : cron,
+        cron: runner ? null : cron?.schedule ?? null,
+        cronCalendar: runner ? null : cron?.calendar ?? null,
         actionFor: array => {
             if (skipped.includes(array)) return null;
             if (!checked.length && !repaired.length) return action;
@@ -81,16 +96,22 @@ export function autocheckOn(value: string | undefined): boolean {
 }
 
 function checkarray(state: MonitorState): ScheduledCheck | null {
-    const cron = cronSchedule(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
+    const cron = cronJob(state.scheduleFiles.get('cron.d/mdadm'), 'checkarray');
     if (cron === null) return null;
     const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
-    return { scheduler: 'checkarray', enabled: autocheckOn(autocheck), nextRun: null, calendar: null, cron, actionFor: () => 'check' };
+    return {
+        scheduler: 'checkarray', enabled: autocheckOn(autocheck), nextRun: null, calendar: null, cron: cron.schedule,
+        cronCalendar: cron.calendar, actionFor: () => 'check',
+    };
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {
     const start = unitOf(state, 'mdcheck_start.timer');
     if (!start) return null;
-    return { scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null, actionFor: () => 'check' };
+    return {
+        scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null,
+        cronCalendar: null, actionFor: () => 'check',
+    };
 }
 
 /** Every scheduler the host has, enabled or not, in the order above. */

@@ -12,37 +12,18 @@
 
 import { msg, N_, type Message } from '../message';
 import { clockText } from './ownWindow';
+import { cronField, cronFields } from './cronCalendar';
 
 const DAY_MINUTES = 24 * 60;
-
-/** The values of one cron time field (minute 0-59, hour 0-23): "*", "5", "1-3", "*\/15", "0-30/10", lists of these. */
-function cronField(field: string, count: number): number[] | null {
-    const values = new Set<number>();
-    for (const part of field.split(',')) {
-        const m = /^(?:(\*)|(\d+)(?:-(\d+))?)(?:\/(\d+))?$/.exec(part);
-        if (!m) return null;
-        const from = m[1] ? 0 : Number(m[2]);
-        const to = m[1] ? count - 1 : m[3] !== undefined ? Number(m[3]) : m[4] !== undefined ? count - 1 : from;
-        const step = m[4] !== undefined ? Number(m[4]) : 1;
-        if (from > to || to >= count || step < 1) return null;
-        for (let v = from; v <= to; v += step) values.add(v);
-    }
-    return [...values];
-}
-
-const CRON_NICKNAMES: Record<string, string> = {
-    '@yearly': '0 0', '@annually': '0 0', '@monthly': '0 0', '@weekly': '0 0', '@daily': '0 0', '@midnight': '0 0',
-    '@hourly': '0 *',
-};
 
 /**
  * The minutes of the day a cron schedule ("30 1 * * 0", "@weekly") starts its job at, in order;
  * null for @reboot or a schedule not read here. The day fields do not matter: the window is daily.
  */
 export function cronClockMinutes(schedule: string): number[] | null {
-    const [minute, hour] = (CRON_NICKNAMES[schedule.trim()] ?? schedule).trim().split(/\s+/);
-    const minutes = minute === undefined ? null : cronField(minute, 60);
-    const hours = hour === undefined ? null : cronField(hour, 24);
+    const [minute, hour] = cronFields(schedule) ?? [];
+    const minutes = minute === undefined ? null : cronField(minute, 0, 59);
+    const hours = hour === undefined ? null : cronField(hour, 0, 23);
     if (!minutes || !hours) return null;
     return hours.flatMap(h => minutes.map(m => h * 60 + m)).sort((a, b) => a - b);
 }

@@ -13,6 +13,7 @@ import {
     type MemberWindow, type WindowFacts,
 } from './window';
 import type { BackgroundJob } from './backgroundJobs';
+import { slowMembers } from './slowMembers';
 import {
     MIN_GAIN, paceRegime, whatIfEtas, whatIfPredictor, type Predictor, type Regime, type WhatIfChange, type WhatIfOffer,
     type WhatIfRow,
@@ -81,26 +82,8 @@ export interface Diagnosis {
 
 /** The cache was full in at least three samples out of four: not a passing burst. */
 export const CACHE_FULL_MIN_SHARE = 0.75;
-/**
- * A member is slow when the sync waits for it nearly all the time (busy at least 85%) and it needs
- * at least twice its peers' I/O time per MiB. Busy time, not the ratio, tells a slow disk from a
- * busy one: on disks capped by a token bucket (QEMU's throttling, a cloud volume's limits) busy
- * time is time queued at the cap, so of identical disks all near their cap the one given a few
- * percent more of a random load queues most, 0.73-0.79 busy at 3.8-5.9x its peers' time per MiB,
- * while a disk capped at half its peers' speed was busy 0.89-1 at 2.2-3.8x (`make bench-rebuild`,
- * hdd-raid6-load, Linux 6.1 and 7.3; doc/benchmarks.md, issue #14).
- */
-export const SLOW_RATIO = 2;
-export const SLOW_MIN_BUSY = 0.85;
 /** Stripe cache sizes to suggest, in order: 4096 is where most of the measured gain is (presets.ts). */
 const CACHE_STEPS = [4096, 8192, 16384, STRIPE_CACHE_MAX];
-
-function median(values: number[]): number | null {
-    if (!values.length) return null;
-    const sorted = [...values].sort((a, b) => a - b);
-    const mid = Math.floor(sorted.length / 2);
-    return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /** A suggested limit is a whole number of MiB/s, the unit the dialog it opens shows. */
 const wholeMiBs = (kiBs: number, round: (n: number) => number) => round(kiBs / KIB_PER_MIB) * KIB_PER_MIB;
@@ -157,26 +140,8 @@ function nextCacheSize(facts: WindowFacts): number | null {
     return CACHE_STEPS.find(n => n > cache.size) ?? null;
 }
 
-/**
- * Each member is compared with the members doing the same work: the in-sync ones read (and serve
- * the other I/O), a rebuilding one only writes, which costs a disk a different time per MiB. A
- * lone rebuilding disk has no peer: when it is the slow part, it caps the what-if (its capacity
- * bound) rather than being named here.
- */
 function slowMemberFindings(members: MemberWindow[]): Finding[] {
-    const findings: Finding[] = [];
-    for (const m of members) {
-        if (m.msPerMiB === null || m.busyShare < SLOW_MIN_BUSY) continue;
-        const peers = members.filter(p => p !== m && p.role === m.role && p.msPerMiB !== null);
-        const peerMsPerMiB = median(peers.map(p => p.msPerMiB!));
-        if (peerMsPerMiB === null || m.msPerMiB < peerMsPerMiB * SLOW_RATIO) continue;
-        findings.push({
-            kind: 'slow-member', member: m.member, disk: m.disk, busyShare: m.busyShare,
-            peerBusyShare: median(peers.map(p => p.busyShare))!, msPerMiB: m.msPerMiB, peerMsPerMiB,
-            kiBs: m.kiBs, peerKiBs: median(peers.map(p => p.kiBs))!, smartArgv: ['smartctl', '-a', `/dev/${m.disk}`],
-        });
-    }
-    return findings;
+    return slowMembers(members).map(m => ({ kind: 'slow-member', ...m, smartArgv: ['smartctl', '-a', `/dev/${m.disk}`] }));
 }
 
 /** Programs known for heavy I/O while other I/O competes with the sync: the likely source, named. */

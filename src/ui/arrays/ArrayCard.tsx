@@ -23,6 +23,7 @@ import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
 import { RepairFlow } from '../sync/lazySyncParts';
+import { slowMemberNames } from '../../md/diagnosis/slowMembers';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {
@@ -51,11 +52,14 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-/** `syncing`: a sync runs, which keeps the stripe cache full as a matter of course. */
-type SummaryProps = { array: ArrayModel; selected: boolean; syncing?: boolean };
+/**
+ * `syncing`: a sync runs, which keeps the stripe cache full as a matter of course. `slow`: the
+ * members it waits for (slowMemberNames), which the health alert names.
+ */
+type SummaryProps = { array: ArrayModel; selected: boolean; syncing?: boolean; slow?: string };
 
 // A syncing array is a new object at every refresh; its header and facts mostly are not new.
-export const ArraySummary = memo(function ArraySummary({ array, selected, syncing = false }: SummaryProps) {
+export const ArraySummary = memo(function ArraySummary({ array, selected, syncing = false, slow = '' }: SummaryProps) {
     const health = HEALTH_LABEL[array.health];
     const titleId = `array-${array.name}-title`;
     return (
@@ -79,7 +83,7 @@ export const ArraySummary = memo(function ArraySummary({ array, selected, syncin
                     )}
                 </Flex>
             </CardHeader>
-            <HealthAlert array={array} />
+            <HealthAlert array={array} slow={slow} />
             <CardBody>
                 <DescriptionList isCompact isHorizontal className="raidtune-array-facts" columnModifier={{ default: '1Col', lg: '3Col' }}>
                     <Fact term={_('Size')}>{formatKiB(array.sizeKiB)}</Fact>
@@ -102,17 +106,18 @@ export const ArraySummary = memo(function ArraySummary({ array, selected, syncin
         </>
     );
 }, (before: SummaryProps, after: SummaryProps) =>
-    before.selected === after.selected && before.syncing === after.syncing &&
+    before.selected === after.selected && before.syncing === after.syncing && before.slow === after.slow &&
     sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
 
 export function ArrayCard({ array, host, selected = false }: {
     array: ArrayModel; host: HostModel; selected?: boolean;
 }) {
     const openFix = useFixDialog(array);
+    const slow = slowMemberNames(array);
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
             className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
-            <ArraySummary array={array} selected={selected} syncing={array.sync?.runState === 'running'} />
+            <ArraySummary array={array} selected={selected} syncing={array.sync?.runState === 'running'} slow={slow} />
             {array.sync && (
                 <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>
             )}
@@ -124,7 +129,7 @@ export function ArrayCard({ array, host, selected = false }: {
             )}
             <RepairFlow array={array} host={host} record={host.repairFlows.get(array.name) ?? null} />
             {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
-            <CardBody><MembersTable array={array} /></CardBody>
+            <CardBody><MembersTable array={array} slow={slow} /></CardBody>
             <CardBody><LayoutSection array={array} /></CardBody>
         </Card>
     );

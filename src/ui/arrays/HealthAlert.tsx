@@ -35,6 +35,20 @@ function failingText(f: MemberTrouble): string {
         '$0 has $1 read errors that md corrected ($2): the disk may be failing.', errors), f.member, errors, identityText(f.identity));
 }
 
+// The figures change at every refresh: they are in the diagnosis below, which follows them.
+function slowText(f: MemberTrouble): string {
+    return fmt(_('$0 is far slower than the other members ($1): the sync waits for it, as "Why is it slow?" shows. A failing disk does this, and so does one that gets more of the other I/O than its peers: check its health.'),
+        f.member, identityText(f.identity));
+}
+
+/** What losing the slow member would cost while slots are missing: said before what to do about it. */
+function slowRiskText(array: ArrayModel, advice: HealthAdvice, f: MemberTrouble): string | null {
+    if ((advice.situation !== 'degraded' && advice.situation !== 'rebuilding') || advice.failuresLeft === null) return null;
+    if (advice.failuresLeft === 0) return fmt(_('If $0 fails before the rebuild ends, the data on $1 is lost.'), f.member, array.name);
+    if (advice.failuresLeft === 1) return fmt(_('If $0 fails, $1 has no redundancy left.'), f.member, array.name);
+    return null;
+}
+
 function titleText(array: ArrayModel, advice: HealthAdvice): string {
     switch (advice.situation) {
     case 'inactive':
@@ -47,9 +61,10 @@ function titleText(array: ArrayModel, advice: HealthAdvice): string {
     case 'rebuilding':
         return fmt(_('$0 is degraded: a rebuild is under way'), array.name);
     case 'member-trouble':
-        return advice.failed.length > 0
-            ? fmt(_('$0: a failed member is still part of the array'), array.name)
-            : fmt(_('$0: a member has read errors'), array.name);
+        if (advice.failed.length > 0) return fmt(_('$0: a failed member is still part of the array'), array.name);
+        return advice.failing.length > 0
+            ? fmt(_('$0: a member has read errors'), array.name)
+            : fmt(_('$0: a member is far slower than the others'), array.name);
     }
 }
 
@@ -86,6 +101,7 @@ function guidance(advice: HealthAdvice): string[] {
     }
     if (has('replace')) {
         lines.push(_('mdadm --replace copies a failing member onto a spare while the member still serves reads, so the array is never degraded on the way.'));
+        if (advice.rebuilding.length > 0) lines.push(_('md makes that copy once the rebuild under way has ended.'));
         if (advice.commands.some(c => c.argv.includes(REPLACEMENT_PLACEHOLDER))) {
             lines.push(fmt(_('Put the new disk in place of $0.'), REPLACEMENT_PLACEHOLDER));
         }
@@ -120,6 +136,11 @@ function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: He
                 {redundancy && <p className="raidtune-health-redundancy">{redundancy}</p>}
                 {advice.failed.map(f => <p key={f.member} className="raidtune-health-failed">{failedText(f)}</p>)}
                 {advice.failing.map(f => <p key={f.member} className="raidtune-health-failing">{failingText(f)}</p>)}
+                {advice.slow.map(f => (
+                    <p key={f.member} className="raidtune-health-slow">
+                        {[slowText(f), slowRiskText(array, advice, f)].filter(Boolean).join(' ')}
+                    </p>
+                ))}
                 {guidance(advice).map(line => <p key={line}>{line}</p>)}
             </Content>
             {advice.commands.length > 0 && (
@@ -139,9 +160,9 @@ function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: He
     );
 }
 
-function TroubleAlert({ array, onRemove }: { array: ArrayModel; onRemove: OnRemove }) {
+function TroubleAlert({ array, slow, onRemove }: { array: ArrayModel; slow: string; onRemove: OnRemove }) {
     const disks = useHostDisks();
-    const advice = useMemo(() => healthAdvice(array, disks), [array, disks]);
+    const advice = useMemo(() => healthAdvice(array, disks, slow ? slow.split(' ') : []), [array, disks, slow]);
     if (!advice) return null;
     return (
         <CardBody>
@@ -152,15 +173,18 @@ function TroubleAlert({ array, onRemove }: { array: ArrayModel; onRemove: OnRemo
     );
 }
 
-/** Most arrays are clean: only those with something to say read the disks (and follow their changes). */
-export function HealthAlert({ array }: { array: ArrayModel }) {
+/**
+ * Most arrays are clean: only those with something to say read the disks (and follow their changes).
+ * `slow`: the members the running sync waits for, space-separated (slowMemberNames).
+ */
+export function HealthAlert({ array, slow }: { array: ArrayModel; slow: string }) {
     // Here, not in the alert: the dialog stays open to show the outcome when the removal ends the alert.
     const [removing, setRemoving] = useState<MemberTrouble | null>(null);
     const troubled = array.health === 'degraded' || array.health === 'failed' || array.health === 'inactive' ||
-        array.members.some(m => m.role === 'faulty' || (m.role === 'active' && (m.errors ?? 0) > 0));
+        array.members.some(m => m.role === 'faulty' || (m.role === 'active' && (m.errors ?? 0) > 0)) || slow !== '';
     return (
         <>
-            {troubled && <TroubleAlert array={array} onRemove={setRemoving} />}
+            {troubled && <TroubleAlert array={array} slow={slow} onRemove={setRemoving} />}
             {removing && (
                 <RemoveFailed array={array} member={removing.member} identity={removing.identity}
                     onClose={() => setRemoving(null)} />

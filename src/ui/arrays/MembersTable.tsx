@@ -6,14 +6,27 @@ import type { ArrayModel, MemberModel } from '../../md/modelTypes';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { memberRoleText } from '../common/labels';
 
+/** A mark beside a member that may be failing: md corrected its read errors, or the sync waits for it. */
+function MemberMarks({ member, slow }: { member: MemberModel; slow: boolean }) {
+    const errors = member.role === 'active' && (member.errors ?? 0) > 0;
+    return (
+        <>
+            {errors && <> <Label isCompact status="warning" className="raidtune-member-mark">{_('read errors')}</Label></>}
+            {slow && <> <Label isCompact status="warning" className="raidtune-member-mark">{_('slow: the sync waits for it')}</Label></>}
+        </>
+    );
+}
+
 /** A member, or a slot no working disk fills. */
 type Row = { member: MemberModel; rebuilt: number | null } | { slot: number };
 
-function MembersTableRows({ array }: { array: ArrayModel }) {
+/** `slow`: the members the running sync waits for, space-separated (the health alert says more). */
+function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) {
     const rebuiltPercent = (sectors: number | null) => {
         const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
     };
+    const slowSet = new Set(slow.split(' '));
     const rows: Row[] = [
         ...array.members.map(member => ({
             member, rebuilt: member.role === 'rebuilding' ? rebuiltPercent(member.recoveryStartSectors) : null,
@@ -21,7 +34,10 @@ function MembersTableRows({ array }: { array: ArrayModel }) {
         ...array.missingSlots.filter(slot => !array.members.some(m => m.slot === slot && m.role === 'rebuilding')).map(slot => ({ slot })),
     ];
     const columns: Column<Row>[] = [
-        { title: _('Device'), cell: row => ('slot' in row ? '—' : `/dev/${row.member.name}`) },
+        {
+            title: _('Device'),
+            cell: row => ('slot' in row ? '—' : <>{`/dev/${row.member.name}`}<MemberMarks member={row.member} slow={slowSet.has(row.member.name)} /></>),
+        },
         {
             title: _('Role'),
             cell: row => ('slot' in row ? fmt(_('Slot $0 is empty: no working disk'), row.slot) : (
@@ -45,9 +61,14 @@ function MembersTableRows({ array }: { array: ArrayModel }) {
 /**
  * A syncing array changes at every refresh, its members seldom (buildModel reuses unchanged ones as
  * the same objects): the table renders again only when what it shows changed. It shows the array's
- * name, members and missing slots, and a rebuilding member's share of the sync's total.
+ * name, members and missing slots, a rebuilding member's share of the sync's total, and which
+ * members the sync waits for.
  */
-export const MembersTable = memo(MembersTableRows, ({ array: before }, { array: after }) =>
-    before === after || (before.name === after.name && before.members === after.members &&
+export const MembersTable = memo(MembersTableRows, (previous, next) => previous.slow === next.slow &&
+    sameMembersShown(previous.array, next.array));
+
+function sameMembersShown(before: ArrayModel, after: ArrayModel): boolean {
+    return before === after || (before.name === after.name && before.members === after.members &&
         before.missingSlots === after.missingSlots && before.sync?.perDevice === after.sync?.perDevice &&
-        before.sync?.totalKiB === after.sync?.totalKiB));
+        before.sync?.totalKiB === after.sync?.totalKiB);
+}

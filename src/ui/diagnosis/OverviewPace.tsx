@@ -17,11 +17,16 @@ function PaceOf({ array, host }: { array: ArrayModel; host: HostModel }) {
     return (
         <div className="raidtune-overview-pace">
             <span className="raidtune-overview-pace-words">{paceWords(diagnosis)}</span>
-            {fix && array.sync && (
-                <GuardedButton variant="primary" size="sm" className="raidtune-overview-action" onClick={() => openFix(fix)}>
-                    {primaryFixLabel(fix, array.sync.action)}
-                </GuardedButton>
-            )}
+            {fix && array.sync
+                ? (
+                    <GuardedButton variant="primary" size="sm" className="raidtune-overview-action" onClick={() => openFix(fix)}>
+                        {primaryFixLabel(fix, array.sync.action)}
+                    </GuardedButton>
+                )
+                // The button's room, kept while there is none (the first 10 s gather data): a button
+                // that came later would push down everything below the row (issue #33 item 7).
+                // PatternFly's small button classes on a span: its height, and no control to find.
+                : <span className="pf-v6-c-button pf-m-primary pf-m-small raidtune-overview-action-room" aria-hidden="true">—</span>}
         </div>
     );
 }

@@ -3,7 +3,7 @@
 // and the what-if table's words. Rates are per member disk, like md's limits.
 
 import { _, fmt, ngettext } from '../../host/i18n';
-import { formatRate } from '../../md/format';
+import { formatMs, formatRate, formatShare } from '../../md/format';
 import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
 import type { Diagnosis, Finding, FixIntent, Verdict } from '../../md/diagnosis/findings';
 import type { SyncAction } from '../../md/modelTypes';
@@ -11,8 +11,6 @@ import type { WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
 import { durationText } from '../common/syncTexts';
 
-const percent = (share: number) => `${Math.round(share * 100)}%`;
-const ms = (value: number) => value.toFixed(value >= 100 ? 0 : 1);
 
 export function findingTitle(finding: Finding): string {
     switch (finding.kind) {
@@ -50,7 +48,7 @@ export function findingText(finding: Finding): string {
             ? _('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.')
             : _('It runs at $0 per disk, above the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O as long as the sync runs above its minimum, and a higher minimum takes that room back.'),
         formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
-        percent(finding.otherShare))
+        formatShare(finding.otherShare))
             + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
                 : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
     case 'scrub':
@@ -60,8 +58,8 @@ export function findingText(finding: Finding): string {
         // A failing disk and one that takes more of the other I/O than its identical peers (and so
         // queues near its limit) look the same in the counters (doc/benchmarks.md, issue #14): both are said.
         return fmt(_('$0 is busy $1 of the time and needs $2 ms of I/O per MiB; the other members are busy $3 and need $4 ms. It moves $5, they move $6: the sync waits for it. A failing or slower disk does this, and so does one that gets more of the other I/O than its peers. Check its health with'),
-            finding.disk, percent(finding.busyShare), ms(finding.msPerMiB), percent(finding.peerBusyShare),
-            ms(finding.peerMsPerMiB),
+            finding.disk, formatShare(finding.busyShare), formatMs(finding.msPerMiB),
+            formatShare(finding.peerBusyShare), formatMs(finding.peerMsPerMiB),
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
@@ -102,7 +100,7 @@ export function windowText(facts: WindowFacts): string {
 export function boundText(bound: CapacityBound | null): string {
     return bound
         ? fmt(_('The member disks can move about $0 per disk at most: $1 is busy $2 of the time.'),
-            formatRate(bound.kiBs), bound.disk, percent(bound.busyShare))
+            formatRate(bound.kiBs), bound.disk, formatShare(bound.busyShare))
         : _('How fast the member disks could go is unknown (too little busy to tell, or a RAID 10 layout other than during a rebuild).');
 }
 
@@ -134,7 +132,7 @@ function paceText(verdict: Verdict): string {
     const pace = verdict.pace;
     switch (pace.kind) {
     case 'members':
-        return fmt(_('The member disks set the pace: $0 is busy $1 of the time.'), pace.bound.disk, percent(pace.bound.busyShare));
+        return fmt(_('The member disks set the pace: $0 is busy $1 of the time.'), pace.bound.disk, formatShare(pace.bound.busyShare));
     case 'minimum':
         return fmt(_('It runs at its minimum of $0 while other I/O moves $1 on the member disks: md gives way to other I/O down to the minimum.'),
             formatRate(pace.minKiBs), formatRate(pace.otherKiBs));
@@ -167,7 +165,7 @@ export function paceWords(diagnosis: Diagnosis): string {
     const pace = diagnosis.verdict?.pace;
     switch (pace?.kind) {
     case undefined: return '—';
-    case 'members': return fmt(_('The member disks ($0 busy $1)'), pace.bound.disk, percent(pace.bound.busyShare));
+    case 'members': return fmt(_('The member disks ($0 busy $1)'), pace.bound.disk, formatShare(pace.bound.busyShare));
     case 'minimum': return fmt(_('Its minimum of $0'), formatRate(pace.minKiBs));
     case 'gives-way': return _('Other I/O');
     case 'maximum': return fmt(_('Its maximum of $0'), formatRate(pace.maxKiBs));

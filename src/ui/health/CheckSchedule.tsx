@@ -11,6 +11,7 @@ import { ChangeModal } from '../plan/lazyChangeModal';
 import { lazyModule } from '../common/lazyPart';
 import { text } from '../common/message';
 import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswer';
+import { nextRunText } from './scheduleTexts';
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { reopenedPlan } from '../../host/applyPlan';
@@ -42,10 +43,18 @@ function actionText(action: CheckAction | null): string {
     return action === 'repair' ? _('repair') : _('check');
 }
 
-function whenText(schedule: ScheduledCheck): string {
+/**
+ * A timer's next run is systemd's; a cron job's, systemd's answer for the same schedule as a
+ * calendar (`cronAnswer`, null until it is in or where systemd cannot say).
+ */
+function whenText(schedule: ScheduledCheck, cronAnswer: CalendarAnswer | null): string {
     if (!schedule.enabled) return _('disabled');
-    if (schedule.nextRun) return schedule.calendar ? fmt(_('$0 ($1)'), schedule.nextRun, schedule.calendar) : schedule.nextRun;
-    return schedule.cron ? fmt(_('cron: $0'), schedule.cron) : _('unknown');
+    if (schedule.cronCalendar !== null) {
+        const answered = cronAnswer?.spec === schedule.cronCalendar && !cronAnswer.error ? cronAnswer.nextElapse : null;
+        return nextRunText(answered, schedule.cronCalendar) ?? _('unknown');
+    }
+    if (schedule.cron !== null) return fmt(_('cron: $0'), schedule.cron);
+    return nextRunText(schedule.nextRun, schedule.calendar) ?? _('unknown');
 }
 
 /** The check's start against raidtune's window, where the window is on (null: it is not, or the check does not run). */
@@ -56,9 +65,9 @@ type StartVerdict = WindowStartVerdict | 'waiting' | null;
  * elsewhere raidtune's own (a check goes on only while it is open, with its limits), said so only
  * where the check starts inside it.
  */
-function whenWithWindow(schedule: ScheduledCheck, window: CheckWindow | null, kept: OwnWindow | null,
-    start: StartVerdict, limitsPath: string): string {
-    const when = whenText(schedule);
+function whenWithWindow(schedule: ScheduledCheck, cronAnswer: CalendarAnswer | null, window: CheckWindow | null,
+    kept: OwnWindow | null, start: StartVerdict, limitsPath: string): string {
+    const when = whenText(schedule, cronAnswer);
     if (!schedule.enabled) return when;
     if (schedule.scheduler === 'mdcheck') return window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
     if (!kept?.on || start === null) return when;
@@ -96,12 +105,25 @@ interface SplitContext {
     lastChecks: ReadonlyMap<string, CheckSpeed | null>;
 }
 
-const columns = (window: CheckWindow | null, kept: OwnWindow | null, starts: ReadonlyMap<Scheduler, StartVerdict>,
-    split: SplitContext | null, limitsPath: string): Column<Row>[] => [
+/** What the columns need besides the row: the windows, each scheduler's start, the whole-check context. */
+interface ColumnContext {
+    window: CheckWindow | null;
+    kept: OwnWindow | null;
+    starts: ReadonlyMap<Scheduler, StartVerdict>;
+    split: SplitContext | null;
+    limitsPath: string;
+    cronAnswer: CalendarAnswer | null;
+}
+
+const columns = ({ window, kept, starts, split, limitsPath, cronAnswer }: ColumnContext): Column<Row>[] => [
     { title: _('Array'), cell: r => r.array, rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
     { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
-    { title: _('Next run'), cell: r => whenWithWindow(r.schedule, window, kept, starts.get(r.schedule.scheduler) ?? null, limitsPath) },
+    {
+        title: _('Next run'),
+        cell: r => whenWithWindow(r.schedule, cronAnswer, window, kept, starts.get(r.schedule.scheduler) ?? null,
+            limitsPath),
+    },
     ...(split ? [{
         title: _('Whole check'),
         cell: (r: Row) => (r.schedule.scheduler === split.split.scheduler && r.schedule.actionFor(r.array)
@@ -169,6 +191,8 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
     const window = checkWindow(state);
     const kept = ownWindow(state);
     const startAnswer = useCalendarAnswer(ownWindowTimerSpec(state, schedules, kept) ?? '');
+    // A cron job's next run, from the host's systemd (one cron scheduler a host, in practice).
+    const cronAnswer = useCalendarAnswer(schedules.find(s => s.enabled && s.cronCalendar !== null)?.cronCalendar ?? '');
     const starts = startVerdicts(state, schedules, kept, startAnswer, limitsOutside);
     const outside = [...starts.values()].filter((v): v is WindowStartVerdict => v !== null && v !== 'waiting' && v.kind === 'outside');
     // A whole check over the windows: the check's next start, then the runs that continue it.
@@ -236,7 +260,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
                     <StackItem>
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns(window, kept, starts, split, windowLimitsPath(state))} rows={rows}
+                            : <CompactTable label={_('Scheduled checks')} columns={columns({ window, kept, starts, split, limitsPath: windowLimitsPath(state), cronAnswer })} rows={rows}
                                 rowKey={r => `${r.schedule.scheduler}-${r.array}`}
                                 rowAttributes={r => ({ 'data-array': r.array })} />}
                     </StackItem>

@@ -8,9 +8,10 @@ import {
     diskIdentity, healthAdvice, memberStillListed, removeFailedPlan,
 } from '../../../../src/md/advice/health';
 import { buildModel } from '../../../../src/md/model';
+import { slowMemberNames, slowMembersOf } from '../../../../src/md/diagnosis/slowMembers';
 import type { HostModel } from '../../../../src/md/modelTypes';
 import { describeStep } from '../../../../src/md/plan';
-import { gather, read, removeTempRoots, startHost } from '../../sim/simHelpers';
+import { gather, read, removeTempRoots, startHost, watchHost } from '../../sim/simHelpers';
 
 afterEach(removeTempRoots);
 
@@ -74,6 +75,28 @@ test('a healthy array has nothing to say; without a spare, --replace names a new
     const withErrors = { ...md0, members: md0.members.map((m, i) => (i === 0 ? { ...m, errors: 3 } : m)) };
     const first = withErrors.members[0].name;
     expect(argvs(healthAdvice(withErrors, host.disks))).toEqual(['mdadm /dev/md0 --add /dev/sdY', `mdadm /dev/md0 --replace /dev/${first} --with /dev/sdY`]);
+});
+
+test('slow-rebuilds md2: the member the rebuild waits for is named, with its health check and a replace; danger, none left', () => {
+    const sim = startHost('slow-rebuilds');
+    // Before the diagnosis has its window (10 s of samples), nothing is said of sdj.
+    const early = watchHost(sim, 4);
+    expect(slowMemberNames(arrayOf(early, 'md2'))).toBe('');
+    const host = watchHost(sim, 20, early);
+    const md2 = arrayOf(host, 'md2');
+    expect(slowMemberNames(md2)).toBe('sdj');
+    const [sdj] = slowMembersOf(md2);
+    expect(sdj.busyShare).toBeGreaterThan(0.85);
+    expect(sdj.msPerMiB).toBeGreaterThan(2 * sdj.peerMsPerMiB);
+    const advice = healthAdvice(md2, host.disks, ['sdj'])!;
+    // A RAID 5 rebuilding onto sdk: 3 of 4 in sync, so a failure of sdj during the rebuild loses the data.
+    expect(advice).toMatchObject({ situation: 'rebuilding', severity: 'danger', failuresLeft: 0 });
+    expect(advice.slow).toEqual([{ member: 'sdj', identity: expect.objectContaining({ disk: 'sdj' }), errors: 0 }]);
+    expect(argvs(advice)).toEqual(['smartctl -a /dev/sdj', 'mdadm /dev/md2 --add /dev/sdY', 'mdadm /dev/md2 --replace /dev/sdj --with /dev/sdY']);
+    // md0's members are evenly busy (starved by other I/O): no member is named.
+    expect(slowMemberNames(arrayOf(host, 'md0'))).toBe('');
+    // A name that is no working member is not said.
+    expect(healthAdvice(md2, host.disks, ['sdk', 'sdz'])!.slow).toEqual([]);
 });
 
 test('disk identity: whitespace runs of a padded wwid shown as one blank; a serial file wins; nothing known', () => {

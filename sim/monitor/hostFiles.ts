@@ -8,6 +8,7 @@
 
 import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { SENDMAIL, SENT_MAIL_FILE } from './testAlert';
 
 export const UNITS_DIR = 'run/systemd-sim';
 
@@ -73,6 +74,20 @@ export function writeMonitorFiles(root: string): void {
             writeUnit(root, unit, { activeState: 'inactive', unitFileState: unit.endsWith('.service') ? 'static' : 'disabled', calendar });
         }
     }
+}
+
+/**
+ * The mail program mdadm --monitor hands its alerts to (`sendmail -t`), on a simulated host that
+ * has a mail transfer agent: it keeps each mail it is handed in <root>/var/mail/mdadm-sent.
+ */
+export function writeSendmailStandIn(root: string): string {
+    const path = join(root, SENDMAIL);
+    const sent = join(root, SENT_MAIL_FILE);
+    mkdirSync(dirname(path), { recursive: true });
+    mkdirSync(dirname(sent), { recursive: true });
+    writeFileSync(path, `#!/bin/sh\n# sendmail -t for a simulated md host (sim/monitor/hostFiles.ts)\ncat >> ${shellWord(sent)}\n`);
+    chmodSync(path, 0o755);
+    return path;
 }
 
 function shellWord(text: string): string {

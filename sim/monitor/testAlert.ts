@@ -2,16 +2,20 @@
 // `mdadm --monitor --scan --oneshot --test [--config=FILE]` on a simulated host, as mdadm 4.2's
 // Monitor() does it: every array in /proc/mdstat gets a TestMessage event, and one the config has
 // no ARRAY line for a NewArray event after it (seen from Debian's mdadm 4.2 in test/vm/alerts.test.ts);
-// PROGRAM (from the config) runs with the event and the device, and MAILADDR gets the mail, which the simulation
-// appends to <root>/var/mail/mdadm-sent instead of handing it to sendmail. Without either,
-// mdadm says so and exits 1, as the real one does.
+// PROGRAM (from the config) runs with the event and the device, and MAILADDR gets the mail, handed
+// to the simulated host's <root>/usr/sbin/sendmail -t (its stand-in appends it to
+// <root>/var/mail/mdadm-sent); where there is none, the shell's "not found" and no mail, as mdadm's
+// popen() gives, and mdadm still exits 0. Without MAILADDR and PROGRAM, mdadm says so and exits 1,
+// as the real one does.
 
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ProgramOutcome } from '../program';
 
 export const SENT_MAIL_FILE = 'var/mail/mdadm-sent';
+/** Where the simulated host's mail program is (mdadm's MAILCMD, /usr/sbin/sendmail -t). */
+export const SENDMAIL = 'usr/sbin/sendmail';
 
 /** The words raidtune gives; other monitor modes are not simulated. */
 export function isTestAlert(argv: readonly string[]): boolean {
@@ -66,9 +70,11 @@ export function runTestAlert(argv: readonly string[], root: string): ProgramOutc
         }
         // mdadm mails only events that matter; a test message is one.
         if (conf.mailAddr && event === 'TestMessage') {
-            const mail = join(root, SENT_MAIL_FILE);
-            mkdirSync(dirname(mail), { recursive: true });
-            appendFileSync(mail, `To: ${conf.mailAddr}\nFrom: ${conf.mailFrom ?? 'mdadm monitoring'}\nSubject: ${event} event on ${device}\n\n`);
+            const sendmail = join(root, SENDMAIL);
+            const mail = `To: ${conf.mailAddr}\nFrom: ${conf.mailFrom ?? 'mdadm monitoring'}\nSubject: ${event} event on ${device}\n\n`;
+            // mdadm writes the mail into popen("sendmail -t") and does not look at how that ended.
+            const run = spawnSync(sendmail, ['-t'], { input: mail, encoding: 'utf8' });
+            if (run.error) stderr += `sh: 1: ${sendmail}: not found\n`;
         }
     }
     return { exitCode: 0, stdout: '', stderr };

@@ -22,6 +22,11 @@ export interface HostConfig {
     mdadmConfDir: string;
     systemctl: string;
     /**
+     * The program mdadm --monitor hands its mail to (its build's MAILCMD, `/usr/sbin/sendmail -t`
+     * in mdadm's Makefile): where it is missing, no alert mail leaves the host.
+     */
+    sendmail: string;
+    /**
      * The time between two refreshes, busy or idle, in place of the page's own (null). Only the
      * soak benchmark sets it (tools/soak.ts), to pass hours of refreshes in minutes.
      */
@@ -31,7 +36,7 @@ export interface HostConfig {
 export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
-    mdadmConfDir: '/etc', systemctl: 'systemctl', refreshIntervalMs: null,
+    mdadmConfDir: '/etc', systemctl: 'systemctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
 };
 
 /** What refreshIntervalMs may be: fast enough for a soak, never slower than the page's busy pace. */
@@ -51,7 +56,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir', 'mdadmConfDir'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir', 'mdadmConfDir', 'sendmail'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));

@@ -18,18 +18,20 @@ import {
     UNIT_PROPERTIES, type MonitorState,
 } from '../md/alerts/monitor';
 
-// $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, then the units.
+// $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, $4 the mail program
+// mdadm hands its alerts to, then the units.
 // Each line of a file is printed behind '|' so none reads as a marker; a file whose last line has
 // no newline gets one and then @@noeol, so the next marker stays on its own line and the text read
 // is the file's own to the byte (an undo writes it back).
 const READ_SCRIPT = `
-dir=$1; systemctl=$2; properties=$3; shift 3
+dir=$1; systemctl=$2; properties=$3; sendmail=$4; shift 4
 for name in ${[...CONF_FILES, ...SCHEDULE_FILES].join(' ')}; do
   if [ -f "$dir/$name" ]; then
     echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"
     if [ -n "$(tail -c 1 "$dir/$name")" ]; then echo; echo "@@noeol"; fi
   fi
 done
+if [ -f "$sendmail" ] && [ -x "$sendmail" ]; then echo "@@sendmail yes"; else echo "@@sendmail no"; fi
 if command -v "$systemctl" >/dev/null 2>&1; then
   echo "@@units"
   "$systemctl" show --property="$properties" -- "$@" 2>/dev/null
@@ -43,7 +45,8 @@ function reason(error: unknown): string {
 }
 
 export async function readMonitorState(config: HostConfig): Promise<MonitorState> {
-    const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES, ...MONITOR_UNITS,
+    const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES,
+        config.sendmail, ...MONITOR_UNITS,
         ...CHECK_TIMERS, ...CHECK_SERVICES, HISTORY_TIMER, ...OWN_WINDOW_TIMERS];
     try {
         // 'try': a file only root may read is still read where the session may become root.

@@ -9,7 +9,7 @@
 // while the page is open (ARRAY lines of `mdadm --detail --scan >>`, MAILFROM) survive every change
 // and undo, and a second tab that changed the file meanwhile gets "changed since the dialog opened".
 
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -49,6 +49,37 @@ test('a fresh host: nobody is told when a disk fails, and the test alert cannot 
     expect(await fact('alerts-fact-program')).toBe('none');
     expect(await fact('alerts-fact-service')).toBe('mdmonitor.service: inactive (static)');
     expect(await card().locator('#alerts-test').getAttribute('aria-disabled')).toBe('true');
+});
+
+test('an address and no mail transfer agent: danger, naming the address and the missing program', async () => {
+    const sendmail = join(env.sim.root, 'usr/sbin/sendmail');
+    const kept = readFileSync(sendmail, 'utf8');
+    writeFileSync(confPath(), `${FRESH_CONF}MAILADDR ops@example.com\n`);
+    writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'active', unitFileState: 'static' });
+    rmSync(sendmail);
+    try {
+        await env.page.reload();
+        const problem = card().locator('.raidtune-alerts-problem');
+        await problem.getByText('Alert mails cannot leave this host').waitFor();
+        await expect(problem.getAttribute('class')).resolves.toMatch(/pf-m-danger/);
+        expect(await problem.locator('p').innerText()).toBe(`mdadm --monitor hands its mail for ops@example.com to ${sendmail}, ` +
+            'and this host has none: no mail is sent when a disk fails. Install a mail transfer agent (such as postfix) and send a ' +
+            'test alert, or set a PROGRAM that tells someone another way.');
+        // With the program back, nothing to say.
+        writeFileSync(sendmail, kept);
+        chmodSync(sendmail, 0o755);
+        await env.page.reload();
+        await card().locator('#alerts-fact-service').waitFor();
+        await card().locator('#alerts-fact-mailaddr').getByText('ops@example.com').waitFor();
+        expect(await card().locator('.raidtune-alerts-problem').count()).toBe(0);
+    } finally {
+        writeFileSync(sendmail, kept);
+        chmodSync(sendmail, 0o755);
+        writeFileSync(confPath(), FRESH_CONF);
+        writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
+        await env.page.reload();
+        await card().locator('#alerts-fact-service').waitFor();
+    }
 });
 
 test('a healthy host: Cockpit\'s menu entry carries no status icon', async () => {
@@ -104,6 +135,44 @@ test('a PROGRAM is written to mdadm.conf, read back, receives the test alert, an
     await dialogButton(env.page, 'Close').click();
     expect(confText()).toBe(before);
     await waitUntil('the program gone again', async () => (await fact('alerts-fact-program')) === 'none');
+});
+
+test('MAILFROM is set from the dialog, a header line refused; the test alert says whom it handed the mail', async () => {
+    const before = confText();
+    await card().locator('#alerts-change').click();
+    const dialog = changeDialog(env.page);
+    await dialog.locator('#alerts-mailaddr').fill('ops@example.com');
+    // A sender becomes the mail's From: header; a line break would start another header.
+    await dialog.locator('#alerts-mailfrom').fill('raid@example.com\nBcc: all@example.com');
+    await dialog.getByText('Enter a sender address (raid@example.com), or a name and the address in angle brackets', { exact: false }).waitFor();
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    await dialog.locator('#alerts-mailfrom').fill('RAID monitor <raid@example.com>');
+    const commands = dialog.locator('.raidtune-commands');
+    await commands.getByText('MAILFROM RAID monitor <raid@example.com>', { exact: false }).waitFor();
+    expect(await commands.innerText()).toBe(`# edit ${confPath()}, every other line kept as it is:\n` +
+        '#   MAILADDR becomes: MAILADDR ops@example.com\n#   MAILFROM becomes: MAILFROM RAID monitor <raid@example.com>');
+    await dialogButton(env.page, 'Apply').click();
+    await dialog.getByText('Done.', { exact: false }).waitFor();
+    await dialogButton(env.page, 'Close').click();
+    expect(confText()).toBe(`${before}MAILADDR ops@example.com\nMAILFROM RAID monitor <raid@example.com>\n`);
+    await waitUntil('the sender read back', async () => (await fact('alerts-fact-mailfrom')) === 'RAID monitor <raid@example.com>');
+
+    const sent = join(env.sim.root, 'var/mail/mdadm-sent');
+    rmSync(sent, { force: true });
+    try {
+        await card().locator('#alerts-test').click();
+        const result = card().locator('.raidtune-test-alert-result');
+        await result.getByText('Test alert sent', { exact: false }).waitFor();
+        await expect(result.getAttribute('class')).resolves.toMatch(/pf-m-success/);
+        expect(await result.locator('.raidtune-test-alert-handed').allInnerTexts()).toEqual([
+            `A TestMessage mail for each array was handed to ${join(env.sim.root, 'usr/sbin/sendmail')} for ops@example.com: ` +
+            'whether it arrived, that mailbox tells.']);
+        expect(readFileSync(sent, 'utf8')).toBe('To: ops@example.com\nFrom: RAID monitor <raid@example.com>\nSubject: TestMessage event on /dev/md0\n\n');
+    } finally {
+        writeFileSync(confPath(), before);
+        await env.page.reload();
+        await waitUntil('the sender gone', async () => (await fact('alerts-fact-mailfrom')) === 'none');
+    }
 });
 
 /** Opens the alerts dialog on `surface`, sets MAILADDR and presses Apply. */

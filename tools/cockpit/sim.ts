@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
-import { writeMonitorFiles, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
+import { writeMonitorFiles, writeSendmailStandIn, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 import { memoryDir } from '../memoryDir';
 
@@ -118,7 +118,7 @@ export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'syste
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
  * would write or run outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm.conf, mdadm,
- * systemctl) inside the simulated root too,
+ * systemctl, the mail program) inside the simulated root too,
  * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm and tee wrappers:
  * the simulated tee applies an attribute write inside the write, as the kernel does.
  */
@@ -131,6 +131,7 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
     const systemctl = simulatedTool(sim, 'systemctl');
     writeSystemctlStandIn(systemctl, sim.root);
     writeMonitorFiles(sim.root);
+    const sendmail = writeSendmailStandIn(sim.root);
     return {
         procRoot: sim.procRoot,
         sysRoot: sim.sysRoot,
@@ -142,5 +143,6 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         mdadm,
         tee,
         systemctl,
+        sendmail,
     };
 }

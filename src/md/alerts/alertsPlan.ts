@@ -14,7 +14,7 @@ import { applyLineEdits, type LineEdit } from '../lineEdit';
 import { monitorSettingEdit } from './mdadmConf';
 import { monitorUnit, type MonitorState } from './monitor';
 
-export type AlertField = 'mailAddr' | 'program';
+export type AlertField = 'mailAddr' | 'mailFrom' | 'program';
 
 const LABEL = '[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?';
 // A local part of letters, digits and . _ % + - (no quotes), and an optional domain of DNS labels.
@@ -28,6 +28,23 @@ export function parseMailAddr(input: string): Parsed<string | null> {
     if (text === '') return { value: null };
     if (text.length > 254 || !ADDRESS.test(text)) {
         return fieldError(N_('Enter one e-mail address (admin@example.com) or a local user name, without blanks or special characters.'));
+    }
+    return { value: text };
+}
+
+// A sender as a mail's From: header carries it: an address, or a name of plain words before one in <>.
+const SENDER = new RegExp(`^(?:[A-Za-z0-9._-]+(?: [A-Za-z0-9._-]+)* <(${ADDRESS.source.slice(1, -1)})>|(${ADDRESS.source.slice(1, -1)}))$`);
+
+/**
+ * MAILFROM, the sender of mdadm's mails ('' clears it: mdadm then writes its own). One line of
+ * plain words and an address: it becomes a mail header, so no line break or other character that
+ * could start another header gets in.
+ */
+export function parseMailFrom(input: string): Parsed<string | null> {
+    const text = input.trim().replace(/ {2,}/g, ' ');
+    if (text === '') return { value: null };
+    if (text.length > 254 || !SENDER.test(text)) {
+        return fieldError(N_('Enter a sender address (raid@example.com), or a name and the address in angle brackets (RAID monitor <raid@example.com>).'));
     }
     return { value: text };
 }
@@ -68,19 +85,31 @@ export function keptProgramWarning(state: MonitorState, input: string, executabl
 }
 
 /** The edit as a plan; a field left as it is writes nothing. */
-export function alertsPlan(state: MonitorState, input: { mailAddr: string; program: string; systemctl: string },
+/** What the dialog's fields hold, and the systemctl that restarts the monitor. */
+export interface AlertsInput {
+    mailAddr: string;
+    mailFrom: string;
+    program: string;
+    systemctl: string;
+}
+
+export function alertsPlan(state: MonitorState, input: AlertsInput,
     programExecutable: boolean | null): PlanResult<AlertField> {
     const { mailAddr: mailAddrInput, program: programInput } = input;
     const mailAddr = parseMailAddr(mailAddrInput);
+    const mailFrom = parseMailFrom(input.mailFrom);
     // Only a program typed in is refused when the host cannot run it (keptProgramWarning).
     const program = parseProgram(programInput, programKept(state, programInput) ? null : programExecutable);
-    if (mailAddr.error || program.error) return { errors: { mailAddr: mailAddr.error, program: program.error } };
+    if (mailAddr.error || mailFrom.error || program.error) {
+        return { errors: { mailAddr: mailAddr.error, mailFrom: mailFrom.error, program: program.error } };
+    }
     if (program.value !== null && program.value !== state.conf.program && programExecutable === null) {
         return { errors: {} };
     }
     const before = state.confFiles.find(f => f.path === state.confPath)?.text ?? null;
     const edits: LineEdit[] = [];
     if (mailAddr.value !== state.conf.mailAddr) edits.push(monitorSettingEdit('MAILADDR', mailAddr.value));
+    if (mailFrom.value !== state.conf.mailFrom) edits.push(monitorSettingEdit('MAILFROM', mailFrom.value));
     if (program.value !== state.conf.program) edits.push(monitorSettingEdit('PROGRAM', program.value));
     const steps: Step[] = [];
     if (applyLineEdits(before, 'mdadm-conf', edits) !== (before ?? '')) {
@@ -99,13 +128,30 @@ export function alertsPlan(state: MonitorState, input: { mailAddr: string; progr
 }
 
 /**
- * Why a test alert that mdadm reported as sent reached no PROGRAM: mdadm runs it in a child whose
- * failure it ignores, so a PROGRAM the host cannot run fails silently. null: nothing to say.
+ * Why a test alert that mdadm reported as sent reached nobody: mdadm hands its mail to `sendmail`
+ * and runs PROGRAM in a child, and ignores how either ended, so a missing mail program or a PROGRAM
+ * the host cannot run fails silently. `sendmail`: where mdadm's mail program is. null: nothing to say.
  */
-export function testAlertProblem(state: MonitorState, programExecutable: boolean | null): Message | null {
+export function testAlertProblem(state: MonitorState, programExecutable: boolean | null,
+    sendmail: string): Message | null {
+    const mailAddr = state.conf.mailAddr;
+    if (mailAddr !== null && state.sendmail === false) {
+        return msg(N_('mdadm --monitor ran, but the host has no mail program at $0: no mail for $1 was sent.'), sendmail, mailAddr);
+    }
     return state.conf.program !== null && programExecutable === false
         ? msg(N_('mdadm --monitor ran, but there is no program the host can run at $0 (PROGRAM): it was not told.'), state.conf.program)
         : null;
+}
+
+/** What mdadm did with a test alert, whom it handed what: mdadm only hands a mail over. */
+export function testAlertHanded(state: MonitorState, sendmail: string): Message[] {
+    const handed: Message[] = [];
+    if (state.conf.mailAddr !== null) {
+        handed.push(msg(N_('A TestMessage mail for each array was handed to $0 for $1: whether it arrived, that mailbox tells.'),
+            sendmail, state.conf.mailAddr));
+    }
+    if (state.conf.program !== null) handed.push(msg(N_('$0 ran once for each array, with TestMessage and the array.'), state.conf.program));
+    return handed;
 }
 
 /** The test alert: every array gets a TestMessage event, mailed and passed to PROGRAM as a real one would be. */

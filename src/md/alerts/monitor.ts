@@ -4,8 +4,8 @@
 // and Debian 12: mdmonitor.service; older Debian: mdadm.service). Parsed from the output of the
 // host's fixed read script (src/host/monitorAlerts.ts): `@@file PATH` then the file's lines, each
 // behind a '|' (so no line of the file reads as a marker; `@@noeol` after one whose last line has
-// no newline), then `@@units` and `systemctl show`'s
-// key=value blocks when the host has systemctl.
+// no newline), `@@sendmail yes|no` (whether the mail program mdadm hands its alerts to exists),
+// then `@@units` and `systemctl show`'s key=value blocks when the host has systemctl.
 
 import { msg, N_, type Message } from '../message';
 import { parseMonitorConf, type MonitorConf } from './mdadmConf';
@@ -72,13 +72,17 @@ export interface MonitorState {
     scheduleFiles: Map<string, string>;
     /** The configured /etc the files above are relative to. */
     etcDir: string;
+    /** Whether the mail program mdadm hands its alerts to exists; null: not read. */
+    sendmail: boolean | null;
 }
 
 export type AlertProblem =
     /** No MAILADDR and no PROGRAM: mdadm --monitor refuses to run. */
     | 'no-recipient'
     /** Someone is named, but no service runs the monitor. */
-    | 'not-running';
+    | 'not-running'
+    /** A MAILADDR, but no mail program (no mail transfer agent): the mail never leaves the host. */
+    | 'no-mta';
 
 /** The output of the read script -> what the monitor will do. */
 export function parseMonitorRead(output: string, confDir: string): MonitorState {
@@ -86,12 +90,16 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     let units: MonitorUnit[] | null = null;
     let current: string[] | null = null;
     let unitLines: string[] | null = null;
+    let sendmail: boolean | null = null;
     for (const line of output.split('\n')) {
         const file = /^@@file (.+)$/.exec(line);
         if (file) {
             current = [];
             files.push({ path: file[1], text: '' });
             unitLines = null;
+        } else if (line === '@@sendmail yes' || line === '@@sendmail no') {
+            current = null;
+            sendmail = line.endsWith('yes');
         } else if (line === '@@units') {
             current = null;
             unitLines = [];
@@ -112,7 +120,9 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     const scheduleFiles = new Map(files.filter(f => (SCHEDULE_FILES as readonly string[]).includes(relative(f)))
         .map(f => [relative(f), f.text]));
     const confPath = confFiles[0]?.path ?? `${confDir}/${CONF_FILES[0]}`;
-    return { confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles, etcDir: confDir };
+    return {
+        confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles, etcDir: confDir, sendmail,
+    };
 }
 
 /**
@@ -166,5 +176,6 @@ export function monitorUnit(state: MonitorState): MonitorUnit | null {
 export function alertProblem(state: MonitorState): AlertProblem | null {
     if (!state.conf.mailAddr && !state.conf.program) return 'no-recipient';
     if (state.units !== null && monitorUnit(state)?.activeState !== 'active') return 'not-running';
+    if (state.conf.mailAddr && state.sendmail === false) return 'no-mta';
     return null;
 }

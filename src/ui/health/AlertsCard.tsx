@@ -25,11 +25,12 @@ import { reopenedPlan } from '../../host/applyPlan';
 import { isExecutableOnHost, readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
 import { text } from '../common/message';
 import { takeEarlyMonitor } from '../../host/earlyReads';
-import { alertsPlanTitle, testAlertProblem } from '../../md/alerts/alertsPlan';
+import { alertsPlanTitle, testAlertHanded, testAlertProblem } from '../../md/alerts/alertsPlan';
 import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
 import { invertSteps, type Plan } from '../../md/plan';
 
-type TestOutcome = { ok: true; words: string } | { ok: false; words: string } | null;
+/** A test alert's end: mdadm's words, and when it went through, whom it handed what. */
+type TestOutcome = { ok: true; words: string; handed: string[] } | { ok: false; words: string } | null;
 
 export interface MonitorRead {
     state: MonitorState | null;
@@ -60,9 +61,20 @@ function serviceText(state: MonitorState): string {
 }
 
 function Problem({ state }: { state: MonitorState }) {
+    const { config } = useHost();
     const problem = alertProblem(state);
     if (!problem) return null;
     const unit = monitorUnit(state);
+    if (problem === 'no-mta') {
+        // Nobody learns of a failed disk by mail: as grave as the failure it hides.
+        return (
+            <Alert isInline variant="danger" className="raidtune-alerts-problem" component="h3"
+                title={_('Alert mails cannot leave this host')}>
+                <p>{fmt(_('mdadm --monitor hands its mail for $0 to $1, and this host has none: no mail is sent when a disk fails. Install a mail transfer agent (such as postfix) and send a test alert, or set a PROGRAM that tells someone another way.'),
+                    state.conf.mailAddr ?? '', config.sendmail)}</p>
+            </Alert>
+        );
+    }
     return (
         <Alert isInline variant="warning" className="raidtune-alerts-problem" component="h3"
             title={_('Nobody is told when a disk fails')}>
@@ -104,8 +116,8 @@ function Facts({ state }: { state: MonitorState }) {
 function TestResult({ outcome }: { outcome: TestOutcome }) {
     if (!outcome) return null;
     return outcome.ok
-        ? <Alert isInline variant="success" className="raidtune-test-alert-result"
-            title={_('Test alert sent: mdadm --monitor reported a TestMessage event for every array to the address and program above.')}>
+        ? <Alert isInline variant="success" className="raidtune-test-alert-result" title={_('Test alert sent')}>
+            {outcome.handed.map(line => <p key={line} className="raidtune-test-alert-handed">{line}</p>)}
             {outcome.words && <pre>{outcome.words}</pre>}
         </Alert>
         : <Alert isInline variant="danger" className="raidtune-test-alert-result" title={fmt(_('The test alert failed: $0'), outcome.words)} />;
@@ -134,8 +146,9 @@ export function AlertsCard({ state, error, reread }: {
         const program = current.conf.program;
         Promise.all([sendTestAlert(config, current), program === null ? null : isExecutableOnHost(program)])
             .then(([words, executable]) => {
-                const problem = testAlertProblem(current, executable);
-                setTest(problem ? { ok: false, words: `${text(problem)} ${words.trim()}`.trim() } : { ok: true, words: words.trim() });
+                const problem = testAlertProblem(current, executable, config.sendmail);
+                setTest(problem ? { ok: false, words: `${text(problem)} ${words.trim()}`.trim() }
+                    : { ok: true, words: words.trim(), handed: testAlertHanded(current, config.sendmail).map(text) });
             }, (e: Error) => setTest({ ok: false, words: e.message })).finally(() => setTesting(false));
     };
     const noRecipient = state && alertProblem(state) === 'no-recipient'

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The dialog that changes MAILADDR and PROGRAM: the core checks both and builds the plan; the host
+// The dialog that changes MAILADDR, MAILFROM and PROGRAM: the core checks them and builds the plan; the host
 // says whether the program path is one it can run (asked again whenever the path changes).
 
 import { useEffect, useState } from 'react';
@@ -32,9 +32,10 @@ export function AlertsChange({ state, onClose, onApplied }: {
 }) {
     const { config } = useHost();
     const [mailAddr, setMailAddr] = useState(state.conf.mailAddr ?? '');
+    const [mailFrom, setMailFrom] = useState(state.conf.mailFrom ?? '');
     const [program, setProgram] = useState(state.conf.program ?? '');
     const executable = useExecutable(program);
-    const result = alertsPlan(state, { mailAddr, program, systemctl: config.systemctl }, executable);
+    const result = alertsPlan(state, { mailAddr, mailFrom, program, systemctl: config.systemctl }, executable);
     const programWarning = keptProgramWarning(state, program, executable);
     return (
         <ChangeModal title={_('Alerts when a disk fails')} plan={result.plan ?? null} warnings={result.warnings}
@@ -43,6 +44,10 @@ export function AlertsChange({ state, onClose, onApplied }: {
                 <NumberField id="alerts-mailaddr" label={_('E-mail address (MAILADDR)')} inputMode="email"
                     value={mailAddr} onChange={setMailAddr} error={result.errors?.mailAddr}>
                     <HelperTextItem>{_('One address or local user; empty removes the line. The host must be able to send mail.')}</HelperTextItem>
+                </NumberField>
+                <NumberField id="alerts-mailfrom" label={_('Sender (MAILFROM)')} inputMode="email"
+                    value={mailFrom} onChange={setMailFrom} error={result.errors?.mailFrom}>
+                    <HelperTextItem>{_('The From of the alert mails, for filters and replies; empty removes the line (mdadm then writes its own).')}</HelperTextItem>
                 </NumberField>
                 <NumberField id="alerts-program" label={_('Program (PROGRAM)')} inputMode="text"
                     value={program} onChange={setProgram} error={result.errors?.program}>

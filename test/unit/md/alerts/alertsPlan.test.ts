@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { BAD_TEXT_VALUES } from '../../../shared/badValues';
-import { alertsPlan, keptProgramWarning, parseMailAddr, parseProgram, testAlertArgv, testAlertProblem } from '../../../../src/md/alerts/alertsPlan';
+import {
+    alertsPlan, keptProgramWarning, parseMailAddr, parseMailFrom, parseProgram, testAlertArgv, testAlertHanded,
+    testAlertProblem,
+} from '../../../../src/md/alerts/alertsPlan';
 import { alertProblem, parseMonitorRead, type MonitorState } from '../../../../src/md/alerts/monitor';
 import { describePlan, editedText, invertSteps, type EditFileStep } from '../../../../src/md/plan';
 
@@ -12,7 +15,7 @@ function read(conf: string[] | null, units: string[] | null): MonitorState {
     return parseMonitorRead(lines.join('\n') + '\n', '/etc');
 }
 
-const INPUT = { systemctl: 'systemctl' };
+const INPUT = { systemctl: 'systemctl', mailFrom: '' };
 
 describe('parseMonitorRead and alertProblem', () => {
     test('a file naming nobody: no-recipient, whatever the service', () => {
@@ -28,6 +31,18 @@ describe('parseMonitorRead and alertProblem', () => {
         expect(read(['MAILADDR root'], UNITS('active')).units?.map(u => u.id)).toEqual(['mdmonitor.service']);
     });
 
+    test('an address and no mail program: no-mta (the mail never leaves); a PROGRAM alone needs none', () => {
+        const withSendmail = (sendmail: 'yes' | 'no', conf: string[]) => parseMonitorRead(['@@file /etc/mdadm/mdadm.conf',
+            ...conf.map(l => `|${l}`), `@@sendmail ${sendmail}`, ...UNITS('active'), '@@end', ''].join('\n'), '/etc');
+        expect(withSendmail('no', ['MAILADDR root']).sendmail).toBe(false);
+        expect(alertProblem(withSendmail('no', ['MAILADDR root']))).toBe('no-mta');
+        expect(alertProblem(withSendmail('no', ['MAILADDR root', 'PROGRAM /usr/local/sbin/md-alert']))).toBe('no-mta');
+        expect(alertProblem(withSendmail('yes', ['MAILADDR root']))).toBeNull();
+        expect(alertProblem(withSendmail('no', ['PROGRAM /usr/local/sbin/md-alert']))).toBeNull();
+        // An older read without the line: not known, nothing said.
+        expect(read(['MAILADDR root'], UNITS('active')).sendmail).toBeNull();
+    });
+
     test('no file: a new /etc/mdadm.conf', () => {
         const state = read(null, null);
         expect(state.confPath).toBe('/etc/mdadm.conf');
@@ -36,6 +51,18 @@ describe('parseMonitorRead and alertProblem', () => {
 });
 
 describe('validation', () => {
+    test.each(['raid@example.com', 'root', 'RAID monitor <raid@example.com>', 'md-alerts <ops.team+raid@mail.example.org>'])(
+        '%s is a sender', value => {
+            expect(parseMailFrom(value).value).toBe(value);
+        });
+
+    // A sender becomes a mail header: nothing that could end it and start another.
+    test.each([...BAD_TEXT_VALUES.filter(v => /[^A-Za-z0-9.+-]/.test(v.trim()) && v.trim() !== ''),
+        'raid@example.com\nBcc: all@example.com', 'RAID <raid@example.com>\r\nX: y', 'a, b <raid@example.com>', 'RAID <>',
+        '"RAID" <raid@example.com>', 'RAID raid@example.com', '<raid@example.com'])('%j is refused as a sender', value => {
+        expect(parseMailFrom(value).error).toBeDefined();
+    });
+
     test.each(['root', 'admin@example.com', 'ops.team+raid@mail.example.org'])('%s is an address', value => {
         expect(parseMailAddr(value).value).toBe(value);
     });
@@ -76,11 +103,22 @@ describe('alertsPlan', () => {
         expect(editedText(undo.steps[0] as EditFileStep, applied)).toBe(now);
     });
 
+    test('a sender: an edit of the MAILFROM line alone; emptied, the line goes', () => {
+        const result = alertsPlan(state, { ...INPUT, mailAddr: 'root', mailFrom: 'RAID monitor <raid@example.com>', program: '' }, null);
+        expect(describePlan(result.plan!)).toBe([
+            '# edit /etc/mdadm/mdadm.conf, every other line kept as it is:', '#   MAILFROM becomes: MAILFROM RAID monitor <raid@example.com>',
+            'systemctl restart mdmonitor.service'].join('\n'));
+        const withSender = read(['MAILADDR root', 'MAILFROM raid@example.com'], UNITS('active'));
+        const removed = alertsPlan(withSender, { ...INPUT, mailAddr: 'root', mailFrom: '', program: '' }, null);
+        expect(editedText(removed.plan!.steps[0] as EditFileStep, 'MAILADDR root\nMAILFROM raid@example.com\n')).toBe('MAILADDR root\n');
+        expect(alertsPlan(withSender, { ...INPUT, mailAddr: 'root', mailFrom: 'raid@example.com', program: '' }, null).plan?.steps).toEqual([]);
+    });
+
     test('nothing changed: no step; bad input: errors and no plan; the program unchecked yet: no plan', () => {
         expect(alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '' }, null).plan?.steps).toEqual([]);
         const bad = alertsPlan(state, { ...INPUT, mailAddr: 'x@y\nPROGRAM /bin/sh', program: '/nope' }, false);
         expect(bad.plan).toBeUndefined();
-        expect(Object.keys(bad.errors!)).toEqual(['mailAddr', 'program']);
+        expect(Object.keys(bad.errors!).filter(k => bad.errors![k as keyof typeof bad.errors])).toEqual(['mailAddr', 'program']);
         expect(alertsPlan(state, { ...INPUT, mailAddr: 'root', program: '/usr/bin/x' }, null).plan).toBeUndefined();
     });
 
@@ -106,9 +144,19 @@ describe('alertsPlan', () => {
 
     test('the test alert is no success when the host cannot run PROGRAM (mdadm exits 0 all the same)', () => {
         const gone = read(['PROGRAM /usr/local/sbin/gone'], UNITS('active'));
-        expect(testAlertProblem(gone, false)?.args).toEqual(['/usr/local/sbin/gone']);
-        expect(testAlertProblem(gone, true)).toBeNull();
-        expect(testAlertProblem(state, null)).toBeNull();
+        expect(testAlertProblem(gone, false, '/usr/sbin/sendmail')?.args).toEqual(['/usr/local/sbin/gone']);
+        expect(testAlertProblem(gone, true, '/usr/sbin/sendmail')).toBeNull();
+        expect(testAlertProblem(state, null, '/usr/sbin/sendmail')).toBeNull();
+    });
+
+    test('the test alert is no success when there is no mail program for MAILADDR; what it handed to whom', () => {
+        const lines = (sendmail: 'yes' | 'no') => parseMonitorRead(['@@file /etc/mdadm/mdadm.conf', '|MAILADDR ops@example.com',
+            '|PROGRAM /usr/local/sbin/md-alert', `@@sendmail ${sendmail}`, ...UNITS('active'), '@@end', ''].join('\n'), '/etc');
+        expect(testAlertProblem(lines('no'), true, '/usr/sbin/sendmail')?.args).toEqual(['/usr/sbin/sendmail', 'ops@example.com']);
+        expect(testAlertProblem(lines('yes'), true, '/usr/sbin/sendmail')).toBeNull();
+        expect(testAlertHanded(lines('yes'), '/usr/sbin/sendmail').map(m => m.args)).toEqual([
+            ['/usr/sbin/sendmail', 'ops@example.com'], ['/usr/local/sbin/md-alert']]);
+        expect(testAlertHanded(read(['PROGRAM /usr/local/sbin/md-alert'], null), '/usr/sbin/sendmail')).toHaveLength(1);
     });
 
     test('the test alert reads the file shown', () => {

@@ -41,7 +41,7 @@ function hostState(files: Record<string, string>): MonitorState {
 const HERE = hostState({ 'mdadm/mdadm.conf': 'MAILADDR root\nARRAY /dev/md0 metadata=1.2 UUID=11111111:11111111:11111111:11111111\n' });
 
 function mailPlan(): Plan {
-    const result = alertsPlan(HERE, { mailAddr: 'raid-team@example.com', program: '', systemctl: SYSTEMCTL }, null);
+    const result = alertsPlan(HERE, { mailAddr: 'raid-team@example.com', mailFrom: HERE.conf.mailFrom ?? '', program: '', systemctl: SYSTEMCTL }, null);
     if (!result.plan) throw new Error(JSON.stringify(result.errors));
     return result.plan;
 }

@@ -10,7 +10,7 @@
 //   md1  raid0-and-linear  a linear array (its members vdc/vdd renamed vdg/vdh: both captures come
 //                          from the same VM, whose vdc/vdd are md0's).
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
@@ -22,15 +22,18 @@ import {
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
 const host = join(dir, 'host');
-// The alerts card reads mdadm.conf and the monitor's service too: here a configuration that tells
-// root, and no systemctl, so what this machine has (or lacks) adds no warning of its own.
+// The alerts card reads mdadm.conf, the monitor's service and whether a mail program exists too:
+// here a configuration that tells root, no systemctl and a mail program of the test's own, so what
+// this machine has (or lacks) adds no warning of its own.
 mkdirSync(join(dir, 'etc'));
 writeFileSync(join(dir, 'etc/mdadm.conf'), 'MAILADDR root\n');
+writeFileSync(join(dir, 'sendmail'), '#!/bin/sh\ncat > /dev/null\n');
+chmodSync(join(dir, 'sendmail'), 0o755);
 const env = setupRaidtune({
     scenario: null,
     config: {
         procRoot: join(host, 'proc'), sysRoot: join(host, 'sys'),
-        mdadmConfDir: join(dir, 'etc'), systemctl: join(dir, 'no-systemctl'),
+        mdadmConfDir: join(dir, 'etc'), systemctl: join(dir, 'no-systemctl'), sendmail: join(dir, 'sendmail'),
     },
     // The Python bridge hides a package whose condition fails (its pages answer 404): the condition
     // names a folder that exists, since the roots are missing on purpose.

@@ -477,3 +477,22 @@ test('a whole check over mdcheck\'s windows: runs and end at the array\'s last r
         expect((await rows()).find(r => r[0] === 'md1')?.[4]).toBe('not known: no check recorded');
     });
 });
+
+test('the test alert asks before mailing each of the two arrays (issue #33), and sends only on yes', async () => {
+    const sent = join(env.sim.root, 'var/mail/mdadm-sent');
+    rmSync(sent, { force: true });
+    await reload();
+    const test = env.page.locator('#monitor-alerts #alerts-test');
+    const confirm = env.page.locator('#test-alert-confirm');
+    await test.click();
+    await confirm.getByText('mdadm --monitor sends one mail per array: 2 mails to root.', { exact: true }).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect(existsSync(sent)).toBe(false);
+    await test.click();
+    await confirm.getByRole('button', { name: 'Send 2 mails' }).click();
+    await env.page.locator('#monitor-alerts .raidtune-test-alert-result').getByText('Test alert sent', { exact: false }).waitFor();
+    // One mail per array, in /proc/mdstat's order.
+    expect(readFileSync(sent, 'utf8').match(/^Subject: .*$/gm)?.sort()).toEqual(
+        ['Subject: TestMessage event on /dev/md0', 'Subject: TestMessage event on /dev/md1']);
+});

@@ -18,6 +18,7 @@ import { ChangeModal } from '../plan/lazyChangeModal';
 // The alerts' dialog, fetched when it first opens (or once the first view is up: App.tsx).
 const alertsChange = lazyModule(() => import('./AlertsChange'));
 const AlertsChange = alertsChange.part('AlertsChange');
+const TestAlertConfirm = alertsChange.part('TestAlertConfirm');
 export const preloadAlertsChange = alertsChange.preload;
 import { _, fmt } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
@@ -123,8 +124,9 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
         : <Alert isInline variant="danger" className="raidtune-test-alert-result" title={fmt(_('The test alert failed: $0'), outcome.words)} />;
 }
 
-export function AlertsCard({ state, error, reread }: {
-    state: MonitorState | null; error: string | null; reread: () => void;
+/** `arrays`: how many arrays the page shows, each of which gets a test mail. */
+export function AlertsCard({ state, error, reread, arrays }: {
+    state: MonitorState | null; error: string | null; reread: () => void; arrays: number;
 }) {
     const { config } = useHost();
     // The dialogs decide on mdadm.conf as it is when they open, not as the page read it earlier.
@@ -132,6 +134,7 @@ export function AlertsCard({ state, error, reread }: {
     const [undoing, setUndoing] = useState<Plan | null>(null);
     const [lastChange, setLastChange] = useState<Plan | null>(null);
     const [testing, setTesting] = useState(false);
+    const [confirming, setConfirming] = useState<MonitorState | null>(null);
     const [test, setTest] = useState<TestOutcome>(null);
 
     // The file's old text is the undo of a change (and an undone change's, a redo).
@@ -164,7 +167,9 @@ export function AlertsCard({ state, error, reread }: {
             <FlexItem><GuardedButton variant="secondary" id="alerts-change" onClick={() => openChange(state)}>{_('Change…')}</GuardedButton></FlexItem>
             <FlexItem>
                 <GuardedButton variant="secondary" id="alerts-test" isLoading={testing} disabledReason={noRecipient}
-                    onClick={() => sendTest(state)}>{_('Send a test alert')}</GuardedButton>
+                    onClick={() => (state.conf.mailAddr && arrays > 1 ? setConfirming(state) : sendTest(state))}>
+                    {_('Send a test alert')}
+                </GuardedButton>
             </FlexItem>
             {lastChange && lastChange.steps.length > 0 && (
                 <FlexItem><GuardedButton variant="link" id="alerts-undo" onClick={() => openUndo(lastChange)}>{_('Undo the last change…')}</GuardedButton></FlexItem>
@@ -176,6 +181,10 @@ export function AlertsCard({ state, error, reread }: {
             <CardHeader actions={actions ? { actions } : undefined}>
                 <CardTitle id="monitor-alerts-title" component="h2">{_('Alerts when a disk fails')}</CardTitle>
             </CardHeader>
+            {confirming && (
+                <TestAlertConfirm arrays={arrays} mailAddr={confirming.conf.mailAddr ?? ''} onSend={() => sendTest(confirming)}
+                    onClose={() => setConfirming(null)} />
+            )}
             {changing && (
                 <AlertsChange state={changing} onClose={() => setChanging(null)}
                     onApplied={applied} />

@@ -3,11 +3,12 @@
 // says whether the program path is one it can run (asked again whenever the path changes).
 
 import { useEffect, useState } from 'react';
-import { Form, HelperTextItem } from '../pfForms';
+import { Form, HelperTextItem, Modal, ModalBody, ModalFooter, ModalHeader } from '../pfForms';
+import { Button } from '../pf';
 import { NumberField } from '../common/NumberField';
 import { useHost } from '../common/HostContext';
 import { ChangeModal } from '../plan/ChangeModal';
-import { _ } from '../../host/i18n';
+import { _, fmt, ngettext } from '../../host/i18n';
 import { isExecutableOnHost } from '../../host/monitorAlerts';
 import type { ApplyResult } from '../../host/executor';
 import { alertsPlan, keptProgramWarning, parseProgram } from '../../md/alerts/alertsPlan';
@@ -60,5 +61,29 @@ export function AlertsChange({ state, onClose, onApplied }: {
                 </NumberField>
             </Form>
         </ChangeModal>
+    );
+}
+
+/**
+ * mdadm mails a test alert once per array: on a host with many arrays the address gets as many
+ * mails, so the page asks first, saying how many and to whom.
+ */
+export function TestAlertConfirm({ arrays, mailAddr, onSend, onClose }: {
+    arrays: number; mailAddr: string; onSend: () => void; onClose: () => void;
+}) {
+    return (
+        <Modal isOpen variant="small" onClose={onClose} aria-labelledby="test-alert-confirm-title" id="test-alert-confirm">
+            <ModalHeader title={_('Send a test alert')} labelId="test-alert-confirm-title" />
+            <ModalBody>
+                {fmt(ngettext('mdadm --monitor sends one mail per array: $0 mail to $1.', 'mdadm --monitor sends one mail per array: $0 mails to $1.', arrays),
+                    arrays, mailAddr)}
+            </ModalBody>
+            <ModalFooter>
+                <Button variant="primary" onClick={() => { onClose(); onSend(); }}>
+                    {fmt(ngettext('Send $0 mail', 'Send $0 mails', arrays), arrays)}
+                </Button>
+                <Button variant="link" onClick={onClose}>{_('Cancel')}</Button>
+            </ModalFooter>
+        </Modal>
     );
 }

@@ -18,7 +18,7 @@ export function HealthOverTime({ monitor: { state, error, reread }, arrays, last
 }) {
     return (
         <>
-            <StackItem><AlertsCard state={state} error={error} reread={reread} /></StackItem>
+            <StackItem><AlertsCard state={state} error={error} reread={reread} arrays={arrays.length} /></StackItem>
             {state && (
                 <StackItem>
                     <CheckSchedule state={state} arrays={arrays} lastChecks={lastChecks} reread={reread}

@@ -9,7 +9,7 @@ import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '
 import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
 import {
-    capacityBound, measureWindow, OTHER_IO_MIN_KIBS, OTHER_IO_NOISE_KIBS, otherIoCompetes, type CapacityBound,
+    capacityBound, OTHER_IO_MIN_KIBS, syncWindow, OTHER_IO_NOISE_KIBS, otherIoCompetes, type CapacityBound,
     type MemberWindow, type WindowFacts,
 } from './window';
 import type { BackgroundJob } from './backgroundJobs';
@@ -261,7 +261,7 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const none: Diagnosis = { findings: [], verdict: null, gathering: null, window: null, whatIf: [] };
     if (!sync) return none;
     if (sync.runState !== 'running') return { ...none, findings: stoppedFindings(array) };
-    const measured = measureWindow(array, sync.ioSamples);
+    const measured = syncWindow(array, sync.ioSamples);
     if ('gathering' in measured) return { ...none, gathering: measured.gathering };
     const facts = measured.facts;
     const { minKiBs, maxKiBs } = effectiveLimits(array, host);

@@ -4,7 +4,7 @@
 // as a disk that may be failing, since losing it during a rebuild costs the redundancy left.
 
 import type { ArrayModel } from '../modelTypes';
-import { measureWindow, type MemberWindow } from './window';
+import { syncWindow, type MemberWindow } from './window';
 
 /**
  * A member is slow when the sync waits for it nearly all the time (busy at least 85%) and it needs
@@ -57,20 +57,12 @@ export function slowMembers(members: MemberWindow[]): SlowMember[] {
     return slow;
 }
 
-/** Per window of samples (a new array at each sample): the alert, the members table and the diagnosis ask. */
-const measured = new WeakMap<readonly unknown[], SlowMember[]>();
-
 /** The slow members of an array's running sync, over the diagnosis's window; none before it has one. */
 export function slowMembersOf(array: ArrayModel): SlowMember[] {
     const sync = array.sync;
     if (!sync || sync.runState !== 'running') return [];
-    let slow = measured.get(sync.ioSamples);
-    if (!slow) {
-        const window = measureWindow(array, sync.ioSamples);
-        slow = 'facts' in window ? slowMembers(window.facts.members) : [];
-        measured.set(sync.ioSamples, slow);
-    }
-    return slow;
+    const window = syncWindow(array, sync.ioSamples);
+    return 'facts' in window ? slowMembers(window.facts.members) : [];
 }
 
 /** Their names, space-separated: a value that stays the same while the same members are slow. */

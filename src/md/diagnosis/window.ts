@@ -171,3 +171,18 @@ export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): 
         },
     };
 }
+
+/**
+ * The window of a running sync's samples, measured once per window: the diagnosis and the health
+ * alert's slow members both ask at every refresh, and a new sample makes a new samples array.
+ */
+const measuredWindows = new WeakMap<readonly IoSample[], WindowResult>();
+
+export function syncWindow(array: ArrayModel, samples: readonly IoSample[]): WindowResult {
+    let result = measuredWindows.get(samples);
+    if (!result) {
+        result = measureWindow(array, samples);
+        measuredWindows.set(samples, result);
+    }
+    return result;
+}

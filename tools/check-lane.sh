@@ -1,17 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # One lane of `make check` (see the Makefile's `check`). A lane runs its own jobs in order, then
-# the jobs the other lane has not started yet, from the end of that lane's list: each list starts
-# with its longest job, so the lane that is done first takes the short ones left over and neither
-# lane waits idle for the other. A job is claimed by creating its folder under
-# test-results/lanes/claims (mkdir is atomic), so each job runs once, in whichever lane gets it.
+# the jobs of the list it may take from that no lane has started yet, in that list's order: a
+# lane that is done takes work left over and none waits idle for the others. A job is claimed by
+# creating its folder under test-results/lanes/claims (mkdir is atomic), so each job runs once, in
+# whichever lane gets it.
 # Each job is `make check-job-JOB`; its start, wall time and CPU time are appended to
 # test-results/lanes/timeline, which tools/lane-timeline.sh prints. The CPU time is the job's
 # cgroup's where this machine lets root make one (cgroup v2, or v1's cpuacct): every process the
 # job started counts, Chromium's renderers and other orphans too. Elsewhere it is the rusage of the
 # processes the job waited for, which misses those (about half of a browser tier's).
 #
-# Usage: tools/check-lane.sh LANE "OWN JOBS" "OTHER LANE'S JOBS"
+# Usage: tools/check-lane.sh LANE "OWN JOBS" "JOBS IT MAY TAKE"
 set -u
 
 lane=$1

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Where `make check`'s time went: each job of the two lanes (tools/check-lane.sh) with its start
+# Where `make check`'s time went: each job of the lanes (tools/check-lane.sh) with its start
 # (minutes after the first job started), wall time and CPU time (its cgroup's, or "waited": only
 # the processes it waited for), then each lane's length and how busy the jobs kept the machine's
 # CPUs. The figures doc/testing.md gives for a run come from here.

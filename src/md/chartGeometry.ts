@@ -12,7 +12,9 @@
 import { KIB_PER_MIB } from './format';
 import type { TrendSample } from './trend';
 
+/** The width drawn before the page knows the chart's own (SyncChart measures it), and the narrowest drawn. */
 export const CHART_WIDTH = 600;
+export const MIN_CHART_WIDTH = 320;
 export const CHART_HEIGHT = 180;
 /** Room for the speed labels (left), the percent labels (right), the time labels (bottom). */
 export const PLOT = { left: 64, right: 44, top: 10, bottom: 22 };
@@ -35,6 +37,8 @@ export interface ChartGeometry {
     percentTicks: ChartTick[];
     /** Plot box, for the frame and the time labels. */
     box: { x0: number; x1: number; y0: number; y1: number };
+    /** The width drawn (the viewBox's). */
+    width: number;
     summary: ChartSummary;
 }
 
@@ -92,8 +96,13 @@ function niceStep(top: number, count: number): number {
     return [1, 2, 5, 10].map(m => m * power).find(step => step >= raw) ?? raw;
 }
 
-export function chartGeometry(samples: readonly TrendSample[]): ChartGeometry {
-    const box = { x0: PLOT.left, x1: CHART_WIDTH - PLOT.right, y0: PLOT.top, y1: CHART_HEIGHT - PLOT.bottom };
+/**
+ * `width`: the chart's width on screen in CSS pixels, drawn at that width so that its labels keep
+ * their size in a narrow window (a 600-unit drawing shrunk to 400 px made 11 px labels 7 px).
+ */
+export function chartGeometry(samples: readonly TrendSample[], width = CHART_WIDTH): ChartGeometry {
+    width = Math.max(MIN_CHART_WIDTH, Math.round(width));
+    const box = { x0: PLOT.left, x1: width - PLOT.right, y0: PLOT.top, y1: CHART_HEIGHT - PLOT.bottom };
     const speeds = values(samples, s => s.speedKiBs);
     const mins = values(samples, s => s.minKiBs);
     const maxes = values(samples, s => s.maxKiBs);
@@ -127,6 +136,7 @@ export function chartGeometry(samples: readonly TrendSample[]): ChartGeometry {
         speedTicks,
         percentTicks,
         box,
+        width,
         summary: {
             spanSeconds: samples.length > 1 ? span / 1000 : 0,
             slowestKiBs: speeds.length ? Math.min(...speeds) : null,

@@ -120,6 +120,30 @@ test('a window the check does not start in is refused, saying when it would star
     await env.page.locator('#check-schedule').waitFor();
 });
 
+// Issue #33 item 9: a field is judged once left, never before it is touched.
+test('the hours that appear with a window start are guidance, not an error, until left; the window\'s end as a time', async () => {
+    const checkarray = await openDialog(env.page.locator('#schedule-change-checkarray'));
+    const shownAsErrors = checkarray.locator('.pf-v6-c-helper-text__item.pf-m-error');
+    const hours = checkarray.locator('#schedule-window');
+    await checkarray.locator('#schedule-window-start').fill('01:30');
+    await checkarray.getByText('Enter the hours the window stays open, from 0.25 to 23', { exact: false }).waitFor();
+    expect(await shownAsErrors.count()).toBe(0);
+    expect(await hours.getAttribute('aria-invalid')).toBe('false');
+    expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);
+    // Left empty, it is an error.
+    await hours.focus();
+    await hours.blur();
+    await expect(shownAsErrors.innerText()).resolves.toMatch(/^Enter the hours the window stays open, from 0.25 to 23/);
+    expect(await hours.getAttribute('aria-invalid')).toBe('true');
+    await hours.fill('3');
+    await checkarray.locator('#schedule-window-closes').getByText('Closes at 04:30.', { exact: true }).waitFor();
+    expect(await shownAsErrors.count()).toBe(0);
+    await hours.fill('23');
+    await checkarray.locator('#schedule-window-closes').getByText('Closes at 00:30 the next day.', { exact: true }).waitFor();
+    await dialogButton(env.page, 'Cancel').click();
+    await checkarray.waitFor({ state: 'detached' });
+});
+
 test('a limit changed while the window is open: said before Apply, kept at its end, and never restored to the window\'s value', async () => {
     // The window opens (its timer's edge): Fast rebuild's limits over the host's 1000 and 200000.
     writeEtc('raidtune/check-window-limits', windowLimitsText('fast-rebuild'));

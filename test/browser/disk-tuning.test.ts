@@ -201,6 +201,7 @@ test('a queue depth above what SATA queues: the kernel keeps 32', async () => {
 async function expectRefused(field: Locator, values: string[]): Promise<void> {
     for (const bad of values) {
         await field.fill(bad);
+        await field.blur(); // judged once left (src/ui/common/fieldAlarm.ts)
         await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
         expect(await footerButton('Apply').isDisabled()).toBe(true);
         await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);

@@ -26,7 +26,9 @@ beforeEach(() => closeLeftoverDialog(env.page));
 test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, and nothing is written', async () => {
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
-    await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('2000');
+    const field = dialog().getByLabel('New value for every disk: Request queue size (nr_requests)');
+    await field.fill('2000');
+    await field.blur();
     await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').innerText()).resolves.toMatch(
         /^nvme0n1, nvme1n1 use no I\/O scheduler: there the kernel takes at most 1023 requests, the tags of the hardware queue\./);
     expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(true);

@@ -69,6 +69,7 @@ test('bad depths get a message next to the field and nothing is written', async 
     const field = dialog().getByLabel('Sync I/O depth');
     for (const bad of ['0', '16777216', ...BAD_TEXT_VALUES]) {
         await field.fill(bad);
+        await field.blur();
         await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
         expect(await footerButton('Apply').isDisabled()).toBe(true);
         await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
@@ -84,6 +85,7 @@ test('an array\'s own depth: back to the system setting, an own value, a refused
     expect(await group.getByRole('radio', { name: 'Own limit for this array' }).isChecked()).toBe(true);
     await expect(dialog().getByLabel('Sync I/O depth of this array').inputValue()).resolves.toBe('4');
     await dialog().getByLabel('Sync I/O depth of this array').fill('0');
+    await dialog().getByLabel('Sync I/O depth of this array').blur();
     await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/^Use a whole number from 1 to 16777215\./);
     expect(await footerButton('Apply').isDisabled()).toBe(true);
     await group.getByRole('radio', { name: 'Follow the system setting (32, the kernel default)' }).check();

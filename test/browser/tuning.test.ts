@@ -68,6 +68,7 @@ test('bad values get a message next to the field and nothing is written', async 
     const apply = footerButton('Apply');
     for (const bad of BAD_TEXT_VALUES) {
         await min.fill(bad);
+        await min.blur();
         await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
         expect(await apply.isDisabled()).toBe(true);
         await expect(dialog().locator('.raidtune-commands').count()).resolves.toBe(0);
@@ -87,6 +88,7 @@ test('"system" typed as an array\'s own limit is refused next to the field; the 
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().check();
     const min = dialog().getByLabel('Minimum (MiB/s per disk)');
     await min.fill('system');
+    await min.blur();
     await expect(dialog().locator('.pf-v6-c-helper-text__item.pf-m-error').first().innerText()).resolves.toMatch(/\w/);
     // The field is still there with what was typed, under the choice the user made.
     await expect(min.inputValue()).resolves.toBe('system');
@@ -102,6 +104,7 @@ test('an own maximum below the system minimum the array follows is said at the m
     await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).nth(1).check();
     await dialog().getByLabel('Maximum (MiB/s per disk)').fill('1');
+    await dialog().getByLabel('Maximum (MiB/s per disk)').blur();
     await dialog().locator('.pf-v6-c-helper-text__item.pf-m-error')
         .getByText('The maximum must not be below the system minimum this array follows (4000 KiB/s).').waitFor();
     expect(await footerButton('Apply').isDisabled()).toBe(true);

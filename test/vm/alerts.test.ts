@@ -41,6 +41,7 @@ test('a PROGRAM written from the page is the one the real mdadm --monitor runs f
     await card.locator('#alerts-change').click();
     // A path the guest cannot run is refused before anything is written.
     await page.locator('#alerts-program').fill('/run/no-such-program');
+    await page.locator('#alerts-program').blur();
     await waitUntil('the missing program refused', async () =>
         (await formState(page)).errors.includes('There is no program the host can run at /run/no-such-program.'));
     expect((await formState(page)).applyDisabled).toBe(true);

@@ -65,6 +65,7 @@ test('read-ahead: written in KiB, the same as blockdev --getra reports in sector
     const field = dialog(page).locator('#md0-read-ahead');
     // The guest's page size decides: the kernel keeps whole pages (1001 would read back as 1000).
     await field.fill('1001');
+    await field.blur(); // judged once left (src/ui/common/fieldAlarm.ts)
     expect((await formState(page)).errors).toEqual(['Use a multiple of 4 KiB: the kernel keeps read-ahead in whole pages.']);
     await field.fill('4096');
     expect(await previewedCommands(page)).toBe('echo 4096 > /sys/block/md0/queue/read_ahead_kb');

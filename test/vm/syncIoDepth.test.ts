@@ -80,6 +80,7 @@ test('the page shows the kernel\'s sync_io_depth, or nothing of it where the ker
     // 0 is refused by raidtune (the sysctl would take it), with nothing written.
     await openLimits(page, 'global');
     await dialog(page).getByLabel('Sync I/O depth').fill('0');
+    await dialog(page).getByLabel('Sync I/O depth').blur();
     await dialog(page).locator('.pf-v6-c-helper-text__item.pf-m-error').first().waitFor();
     expect(await footerButton(page, 'Apply').isDisabled()).toBe(true);
     await footerButton(page, 'Cancel').click();

@@ -215,6 +215,13 @@ type Errors = Partial<Record<ScheduleField, Message>>;
 
 const HOURS_OPEN = N_('Enter the hours the window stays open, from $0 to $1 (such as 6 or 1.5).');
 
+/** When raidtune's window closes as the dialog has it; null until its start and hours are valid. */
+export function windowCloses(input: ScheduleInput): { at: string; nextDay: boolean } | null {
+    const start = own.parseWindowStart(input.windowStart).value;
+    const minutes = checkWindow.parseWindowInput(input.window, HOURS_OPEN).value;
+    return start == null || minutes == null ? null : own.closingTime(start, minutes);
+}
+
 /**
  * raidtune's own window: a drop-in on each edge's timer and the limits file (all removed when the
  * start is empty), and the window asked for (null: none).

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Which periodic check the host's own scheduler runs on each array (src/md/alerts/checkSchedule.ts):
-// the scheduler, whether it is enabled, the action per array and the next run; "Change…" per
-// scheduler (ScheduleChange.tsx) and the undo of the last change.
+// one row per distinct schedule (the arrays a scheduler treats alike, scheduleRows.ts) with the
+// scheduler, the action and the next run; "Change…" per scheduler (ScheduleChange.tsx) and the undo
+// of the last change.
 
 import { useState } from 'react';
 import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem, Stack, StackItem } from '../pf';
@@ -11,7 +12,7 @@ import { ChangeModal } from '../plan/lazyChangeModal';
 import { lazyModule } from '../common/lazyPart';
 import { text } from '../common/message';
 import { useCalendarAnswer, useSplitRuns, type SplitRuns } from './calendarAnswer';
-import { nextRunText } from './scheduleTexts';
+import { arrayNamesText, nextRunText } from './scheduleTexts';
 import { _, fmt, ngettext } from '../../host/i18n';
 import type { ApplyResult } from '../../host/executor';
 import { reopenedPlan } from '../../host/applyPlan';
@@ -28,6 +29,7 @@ import {
 } from '../../md/alerts/schedulePlan';
 import { schedulerStart, windowStartVerdict, type WindowStartVerdict } from '../../md/alerts/windowStart';
 import type { Plan } from '../../md/plan';
+import { scheduleRows, type ScheduleRow } from '../../md/alerts/scheduleRows';
 
 // The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.
 const scheduleChange = lazyModule(() => import('./ScheduleChange'));
@@ -81,11 +83,6 @@ function whenWithWindow(schedule: ScheduledCheck, cronAnswer: CalendarAnswer | n
     return fmt(_('$0, with the limits of $1'), hours, limits === 'other' ? limitsPath : presetLabel(limits));
 }
 
-interface Row {
-    array: string;
-    schedule: ScheduledCheck;
-}
-
 const time = (seconds: number) => new Date(seconds * 1000).toLocaleString();
 
 /** How a whole check of the array goes over the windows, at its last recorded speed. */
@@ -115,21 +112,23 @@ interface ColumnContext {
     cronAnswer: CalendarAnswer | null;
 }
 
-const columns = ({ window, kept, starts, split, limitsPath, cronAnswer }: ColumnContext): Column<Row>[] => [
-    { title: _('Array'), cell: r => r.array, rowHeader: true },
+const columns = ({ window, kept, starts, split, limitsPath, cronAnswer }: ColumnContext): Column<ScheduleRow>[] => [
+    { title: _('Arrays'), cell: r => arrayNamesText(r.arrays), rowHeader: true },
     { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
-    { title: _('Action'), cell: r => (r.schedule.enabled ? actionText(r.schedule.actionFor(r.array)) : _('not checked')) },
+    { title: _('Action'), cell: r => actionText(r.action) },
     {
         title: _('Next run'),
         cell: r => whenWithWindow(r.schedule, cronAnswer, window, kept, starts.get(r.schedule.scheduler) ?? null,
             limitsPath),
     },
-    ...(split ? [{
-        title: _('Whole check'),
-        cell: (r: Row) => (r.schedule.scheduler === split.split.scheduler && r.schedule.actionFor(r.array)
-            ? wholeCheckText(split.lastChecks.get(r.array) ?? null, split.split, split.runs) : ''),
-    }] : []),
+    ...(split ? [{ title: _('Whole check'), cell: (r: ScheduleRow) => r.apart }] : []),
 ];
+
+/** The "Whole check" cell of an array: how long a whole check takes over the windows, where it is split. */
+function wholeCheckCell(split: SplitContext | null, schedule: ScheduledCheck, array: string): string {
+    return split && schedule.scheduler === split.split.scheduler && schedule.enabled && schedule.actionFor(array)
+        ? wholeCheckText(split.lastChecks.get(array) ?? null, split.split, split.runs) : '';
+}
 
 /** The check after a change: systemd follows raidtune's drop-in for the timer (a warning when not). */
 function DropInLoaded({ state, timer }: { state: MonitorState; timer: string }) {
@@ -200,7 +199,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
     const runs = useSplitRuns(splitBy?.startSpec ?? null, splitBy?.continueSpec ?? null);
     const split = splitBy ? { split: splitBy, runs, lastChecks } : null;
     const byName = [...arrays].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
-    const rows = schedules.flatMap(schedule => byName.map(array => ({ array, schedule })));
+    const rows = scheduleRows(schedules, byName, (schedule, array) => wholeCheckCell(split, schedule, array));
     // The dialogs decide on the files as they are when they open, not as the page read them earlier.
     const [changing, setChanging] = useState<{ scheduler: Scheduler; state: MonitorState } | null>(null);
     const [undoing, setUndoing] = useState<Plan | null>(null);
@@ -261,8 +260,8 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
                         {schedules.length === 0
                             ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
                             : <CompactTable label={_('Scheduled checks')} columns={columns({ window, kept, starts, split, limitsPath: windowLimitsPath(state), cronAnswer })} rows={rows}
-                                rowKey={r => `${r.schedule.scheduler}-${r.array}`}
-                                rowAttributes={r => ({ 'data-array': r.array })} />}
+                                rowKey={r => `${r.schedule.scheduler}-${r.arrays[0]}`}
+                                rowAttributes={r => ({ 'data-arrays': r.arrays.join(' ') })} />}
                     </StackItem>
                     {split && (
                         <StackItem><Content component="small" id="whole-check-note">

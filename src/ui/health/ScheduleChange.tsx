@@ -20,7 +20,7 @@ import { limitsOutsideWindow, ownWindowInstalled } from '../../md/alerts/ownWind
 import { PRESET_NAMES } from '../../md/tuning/presets';
 import { presetLabel } from '../tuning/presetLabels';
 import {
-    scheduleInput, schedulePlan, scheduleTimer, startSpec, windowStartCheck, type ScheduleInput,
+    scheduleInput, schedulePlan, scheduleTimer, startSpec, windowCloses, windowStartCheck, type ScheduleInput,
 } from '../../md/alerts/schedulePlan';
 import { text } from '../common/message';
 
@@ -54,6 +54,7 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
     const start = windowStartCheck(state, scheduler, input, answer, limitsOutside);
     const timer = scheduleTimer(state, scheduler);
     const window = checkWindow(state);
+    const closes = windowCloses(input);
     const onOff: ['yes' | 'no', string][] = [['yes', _('Run the check')], ['no', _('Do not run it')]];
     const list = (key: 'checkDevs' | 'repairDevs' | 'skipDevs', id: string, label: string) => (
         <NumberField id={id} label={label} inputMode="text" value={input[key]} onChange={set(key)} error={result.errors?.[key]} />
@@ -97,7 +98,13 @@ export function ScheduleChange({ state, schedule, arrays, onClose, onApplied }: 
                         {input.windowStart.trim() !== '' && (
                             <>
                                 <NumberField id="schedule-window" label={_('Hours it stays open')} inputMode="decimal"
-                                    value={input.window} onChange={set('window')} error={result.errors?.window} />
+                                    value={input.window} onChange={set('window')} error={result.errors?.window}>
+                                    {closes && (
+                                        <HelperTextItem id="schedule-window-closes">
+                                            {fmt(closes.nextDay ? _('Closes at $0 the next day.') : _('Closes at $0.'), closes.at)}
+                                        </HelperTextItem>
+                                    )}
+                                </NumberField>
                                 <Choice id="schedule-window-limits" label={_('Speed limits while it is open')} value={input.windowLimits}
                                     onChange={set('windowLimits')}
                                     choices={[['', _('as they are')], ...PRESET_NAMES.map(p => [p, presetLabel(p)] as [string, string])]} />

@@ -42,3 +42,10 @@ export function nextRunText(nextRun: string | null, calendar: string | null): st
     const next = hostTimeText(nextRun);
     return how ? fmt(_('$0 ($1)'), next, how) : next;
 }
+
+/** The arrays of one row of the Scheduled checks: a few by name, then how many more. */
+export function arrayNamesText(arrays: readonly string[]): string {
+    const SHOWN = 4;
+    if (arrays.length <= SHOWN) return arrays.join(', ');
+    return fmt(_('$0 and $1 more'), arrays.slice(0, SHOWN - 1).join(', '), arrays.length - (SHOWN - 1));
+}

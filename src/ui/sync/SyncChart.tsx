@@ -5,10 +5,11 @@
 // blocks style="" attributes, has nothing to block. The caption says in words what the lines show.
 
 import { _, fmt } from '../../host/i18n';
-import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, type ChartSummary } from '../../md/chartGeometry';
+import { CHART_HEIGHT, chartGeometry, type ChartSummary } from '../../md/chartGeometry';
 import { formatPercent, formatRate } from '../../md/format';
 import type { TrendSample } from '../../md/trend';
 import { durationText } from '../common/syncTexts';
+import { useElementWidth } from '../common/useElementWidth';
 
 export function chartSummaryText(summary: ChartSummary): string {
     const parts = [
@@ -43,14 +44,16 @@ function Legend() {
 
 export function SyncChart({ id, samples }: { id: string; samples: TrendSample[] }) {
     const captionId = `${id}-caption`;
+    // Drawn at its own width, its height fixed (app.css): labels keep their size, nothing moves.
+    const [figure, width] = useElementWidth<HTMLElement>();
     if (samples.length < 2) {
         return <p className="raidtune-chart-waiting">{_('The speed chart appears after a few refreshes.')}</p>;
     }
-    const g = chartGeometry(samples);
+    const g = chartGeometry(samples, width ?? undefined);
     const { x0, x1, y0, y1 } = g.box;
     return (
-        <figure className="raidtune-chart" id={id}>
-            <svg viewBox={`0 0 ${CHART_WIDTH} ${CHART_HEIGHT}`} role="img" aria-labelledby={captionId} preserveAspectRatio="xMidYMid meet">
+        <figure className="raidtune-chart" id={id} ref={figure}>
+            <svg viewBox={`0 0 ${g.width} ${CHART_HEIGHT}`} role="img" aria-labelledby={captionId} preserveAspectRatio="xMinYMid meet">
                 <rect className="raidtune-chart-frame" x={x0} y={y0} width={x1 - x0} height={y1 - y0} />
                 {g.speedTicks.map(t => (
                     <g key={`s${t.value}`}>

@@ -10,6 +10,7 @@ import { diskQueueInitial, diskQueuePlan, diskQueueSettingsOffered, diskQueueUna
 import type { FieldError } from '../../md/validate';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
+import { useFieldAlarm } from '../common/fieldAlarm';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { NR_REQUESTS_MAX, NR_REQUESTS_MIN, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN } from '../../md/settings/registry';
@@ -81,10 +82,13 @@ function ValueField({ array, setting, value, choices, error, onChange }: {
     onChange: (v: string) => void;
 }) {
     const id = `${array.name}-disk-value`;
+    const { judged, onBlur } = useFieldAlarm(value);
+    // A choice among radios is judged at once: nothing is half-typed there.
+    const alarm = error !== undefined && (judged || setting === 'scheduler');
     const help = (
         <FormHelperText>
             <HelperText>
-                {error && <HelperTextItem variant="error">{text(error)}</HelperTextItem>}
+                {error && <HelperTextItem variant={alarm ? 'error' : 'default'}>{text(error)}</HelperTextItem>}
                 <HelperTextItem>{settingHelp(setting)}</HelperTextItem>
             </HelperText>
         </FormHelperText>
@@ -101,7 +105,8 @@ function ValueField({ array, setting, value, choices, error, onChange }: {
     }
     return (
         <FormGroup label={fmt(_('New value for every disk: $0'), SETTING_LABELS[setting]())} fieldId={id}>
-            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode="numeric" validated={error ? 'error' : 'default'} />
+            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} onBlur={onBlur} inputMode="numeric"
+                validated={alarm ? 'error' : 'default'} />
             {help}
         </FormGroup>
     );
@@ -124,7 +129,8 @@ export function DiskQueueChange({ array: shown, onClose }: { array: ArrayModel; 
                 <p>{fmt(_('The value is written to every disk under $0 (a partition counts as its disk), one command per disk.'), array.name)}</p>
                 <DisksTable array={array} disks={disks} />
                 <SettingChoice host={model} array={array} setting={setting} onChange={choose} />
-                <ValueField array={array} setting={setting} value={value} choices={schedulerChoices(disks)}
+                <ValueField key={setting} array={array} setting={setting} value={value}
+                    choices={schedulerChoices(disks)}
                     error={result.errors?.value} onChange={setValue} />
             </Form>
         </ChangeModal>

@@ -8,6 +8,7 @@ import { rateTextKiBs } from '../../md/validate';
 import type { Message } from '../../md/message';
 import { useHostAsOpened } from '../common/HostContext';
 import { editedText } from '../common/edited';
+import { useFieldAlarm } from '../common/fieldAlarm';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/ChangeModal';
 import { SyncIoDepthField } from './SyncIoDepthField';
@@ -24,14 +25,16 @@ export function RateField({ id, label, value, onChange, error, kernelDefault, fi
     kernelDefault: number | null; filledFrom: number | null;
 }) {
     const kiBs = rateTextKiBs(value, filledFrom);
+    const { judged, onBlur } = useFieldAlarm(value);
+    const alarm = error !== undefined && judged;
     return (
         <FormGroup label={label} fieldId={id}>
-            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} inputMode="decimal"
-                validated={error ? 'error' : 'default'} aria-describedby={`${id}-help`} />
+            <TextInput id={id} value={value} onChange={(_e, v) => onChange(v)} onBlur={onBlur} inputMode="decimal"
+                validated={alarm ? 'error' : 'default'} aria-describedby={`${id}-help`} />
             <FormHelperText>
                 <HelperText id={`${id}-help`}>
                     {error
-                        ? <HelperTextItem variant="error">{text(error)}</HelperTextItem>
+                        ? <HelperTextItem variant={alarm ? 'error' : 'default'}>{text(error)}</HelperTextItem>
                         : (
                             <HelperTextItem>
                                 {kiBs !== null && fmt(_('MiB/s per disk = $0 KiB/s.'), kiBs)}

@@ -68,6 +68,7 @@ test('a stripe cache smaller than the running reshape needs is refused with the 
     const error = dialog.locator('.pf-v6-c-helper-text__item.pf-m-error');
     for (const tooFew of ['17', '256', '511']) {
         await field.fill(tooFew);
+        await field.blur();
         // (PatternFly adds ": error status;" for screen readers)
         await expect(error.innerText()).resolves.toMatch(
             /^The running reshape needs at least 512 entries: four stripes per 4 KiB of its 512 KiB chunk\. With fewer it stalls\./);

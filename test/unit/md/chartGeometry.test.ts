@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-import { CHART_HEIGHT, chartGeometry, PLOT } from '../../../src/md/chartGeometry';
+import { CHART_HEIGHT, CHART_WIDTH, chartGeometry, MIN_CHART_WIDTH, PLOT } from '../../../src/md/chartGeometry';
 import { formatRate } from '../../../src/md/format';
 import type { TrendSample } from '../../../src/md/trend';
 
@@ -27,6 +27,16 @@ describe('sync chart geometry', () => {
             spanSeconds: 120, slowestKiBs: 1000, fastestKiBs: 2000, minKiBs: 1000, maxKiBs: 2000,
             maxAboveChart: false, firstPercent: 0, lastPercent: 100,
         });
+    });
+
+    test('drawn at the width it has on screen: the plot fills it, the labels keep their room; never narrower than the minimum', () => {
+        const rows = samples([0, 1000, 0, 1000, 2000], [60, 2000, 500, 1000, 2000]);
+        expect(chartGeometry(rows).width).toBe(CHART_WIDTH);
+        const narrow = chartGeometry(rows, 400.4);
+        expect(narrow.width).toBe(400);
+        expect(narrow.box).toEqual({ x0: PLOT.left, x1: 400 - PLOT.right, y0: PLOT.top, y1: BOTTOM });
+        expect(points(narrow.speedPath).map(p => p[0])).toEqual([PLOT.left, 400 - PLOT.right]);
+        expect(chartGeometry(rows, 120).width).toBe(MIN_CHART_WIDTH);
     });
 
     test('a limit is a step line: it holds until it changes', () => {

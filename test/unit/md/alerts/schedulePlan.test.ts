@@ -9,7 +9,7 @@ import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import { describePlan, editedText, type EditFileStep, type Plan, type WriteFileStep } from '../../../../src/md/plan';
 import {
     dropInCalendar, parseArrayList, parseCalendarInput, scheduleInput, schedulePlan, scheduleUndo, shellVariableEdit,
-    scheduleTimer, dropInNotLoaded, type CalendarAnswer,
+    scheduleTimer, dropInNotLoaded, windowCloses, type CalendarAnswer, type ScheduleInput,
 } from '../../../../src/md/alerts/schedulePlan';
 
 const SYSCONFIG = readFileSync(join(__dirname, '../../../fixtures/check-schedule/rhel-sysconfig-raid-check'), 'utf8');
@@ -151,4 +151,15 @@ test('the check after a change: a drop-in systemd has not loaded is named, one i
     expect(dropInNotLoaded(stale, 'raid-check.timer', null)).toBeNull();
     const loaded = read(dropIn, timer('raid-check.timer', 'active', 'Sat *-*-* 03:30:00'));
     expect(dropInNotLoaded(loaded, 'raid-check.timer', answer)).toBeNull();
+});
+
+test('windowCloses: the end of the window as the dialog has it, a clock time and whether it is the next day', () => {
+    const input = (windowStart: string, window: string) => ({ ...scheduleInput(RHEL(), 'raid-check', true), windowStart, window }) as ScheduleInput;
+    expect(windowCloses(input('01:30', '3'))).toEqual({ at: '04:30', nextDay: false });
+    expect(windowCloses(input('22:00', '2'))).toEqual({ at: '00:00', nextDay: true });
+    expect(windowCloses(input('23:30', '2.25'))).toEqual({ at: '01:45', nextDay: true });
+    // Until both are valid there is no end to say.
+    expect(windowCloses(input('01:30', ''))).toBeNull();
+    expect(windowCloses(input('25:00', '3'))).toBeNull();
+    expect(windowCloses(input('01:30', '24'))).toBeNull();
 });

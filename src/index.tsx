@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import '@patternfly/patternfly/patternfly-base.css';
 import '@patternfly/patternfly/components/Table/table.css';
+// The tables stack their columns in a narrow window (pf-m-grid-md, CompactTable.tsx): PatternFly's
+// React Table brings this file itself; the page's tables are plain markup with its classes.
+import '@patternfly/patternfly/components/Table/table-grid.css';
 import './ui/app/app.css';
 import { createRoot } from 'react-dom/client';
 import { _, documentLanguage } from './host/i18n';

@@ -36,7 +36,12 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
     const columns: Column<Row>[] = [
         {
             title: _('Device'),
-            cell: row => ('slot' in row ? '—' : <>{`/dev/${row.member.name}`}<MemberMarks member={row.member} slow={slowSet.has(row.member.name)} /></>),
+            cell: row => ('slot' in row ? '—' : (
+                <>
+                    <span className="raidtune-member-device">{`/dev/${row.member.name}`}</span>
+                    <MemberMarks member={row.member} slow={slowSet.has(row.member.name)} />
+                </>
+            )),
         },
         {
             title: _('Role'),
@@ -49,7 +54,7 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
             )),
         },
         { title: _('Kernel state'), cell: row => ('slot' in row ? _('missing') : row.member.states.join(', ') || '—') },
-        { title: _('Errors'), cell: row => ('slot' in row ? '—' : row.member.errors ?? '—') },
+        { title: _('Errors'), cell: row => ('slot' in row ? '—' : row.member.errors ?? '—'), nowrap: true },
     ];
     return (
         <CompactTable className="raidtune-members" label={fmt(_('Members of $0'), array.name)} columns={columns} rows={rows}

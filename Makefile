@@ -330,7 +330,8 @@ rpm: srpm
 # The screenshots of the README and doc/user-guide.md, from the last browser test run (small PNGs, committed).
 screenshots:
 	mkdir -p doc/screenshots
-	for name in raidtune-light raidtune-dark overview-slow-rebuilds-1280x720 overview-raid6-recovery-1280x720 check-window-dialog check-window-card; do \
+	for name in raidtune-light raidtune-dark overview-slow-rebuilds-1280x720 overview-raid6-recovery-1280x720 check-window-dialog \
+	    check-window-card narrow-768-slow-rebuilds; do \
 	  test -f test-results/screenshots/$$name.png || { echo "run the browser tests first (make check-browser)" >&2; exit 1; }; \
 	  cp test-results/screenshots/$$name.png doc/screenshots/$$name.png; \
 	done

@@ -251,6 +251,7 @@ test('bad values for the system limits and the stripe cache: refused by the page
         const input = dialog(page).getByLabel(field);
         if (!opened.has(field)) opened.set(field, await input.inputValue());
         await input.fill(bad);
+        await input.blur(); // judged once left (src/ui/common/fieldAlarm.ts)
         const state = await formState(page);
         const untouched = bad.trim() === opened.get(field)!.trim();
         const refused = (untouched || state.errors.length > 0) && state.applyDisabled && state.commands === null;

@@ -84,7 +84,6 @@ export function keptProgramWarning(state: MonitorState, input: string, executabl
         : null;
 }
 
-/** The edit as a plan; a field left as it is writes nothing. */
 /** What the dialog's fields hold, and the systemctl that restarts the monitor. */
 export interface AlertsInput {
     mailAddr: string;
@@ -93,6 +92,7 @@ export interface AlertsInput {
     systemctl: string;
 }
 
+/** The edit as a plan; a field left as it is writes nothing. */
 export function alertsPlan(state: MonitorState, input: AlertsInput,
     programExecutable: boolean | null): PlanResult<AlertField> {
     const { mailAddr: mailAddrInput, program: programInput } = input;

@@ -212,11 +212,11 @@ export function firstRunSeconds(start: number, windowStarts: readonly number[], 
     return (endOfPrevious > start ? endOfPrevious : next + windowSeconds) - start;
 }
 
-/** The window's end, as the host's clock reads it. */
 /** When a window opening at `startMinutes` (of the day) closes after `minutes`: its clock time, next day or not. */
 export function closingTime(startMinutes: number, minutes: number): { at: string; nextDay: boolean } {
     const end = startMinutes + minutes;
     return { at: clockText(end % DAY_MINUTES), nextDay: end >= DAY_MINUTES };
 }
 
+/** The window's end, as the host's clock reads it. */
 export const windowEnd = (window: OwnWindow) => closingTime(window.startMinutes, window.minutes).at;

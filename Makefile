@@ -197,9 +197,11 @@ SMOKE_337 := installed-page smoke tuning bitmap persist disk-tuning auto-restore
 # CPU minutes instead of 10.7 and 8.8), and the run got longer. A lane that is done takes the short
 # jobs (337's smoke set, the short benchmark), then a job no lane has started (tools/check-lane.sh);
 # the waits lane only the benchmark. A job's guest kernel is locked, so two guests of one kernel
-# never run at once. Everything the lanes install is installed first, one step after another: apt
-# takes one client at a time. A lane goes on past a failed job. At the end, each job's start, wall
-# and CPU time (tools/lane-timeline.sh).
+# never run at once. Each job runs in a CPU scheduler group of its own, the kernel jobs weighing
+# four times the others (tools/check-lane.sh: out of the kernel's per-session autogroups, where each
+# guest and each Chromium had had as large a share as everything else together). Everything the
+# lanes install is installed first, one step after another: apt takes one client at a time. A lane
+# goes on past a failed job. At the end, each job's start, wall and CPU time (tools/lane-timeline.sh).
 MAIN_JOBS := lint unit browser-287 browser-372
 VM_JOBS := vm-6.1 vm-7 vm-6.12
 WAITS_JOBS := vm-7-waits

@@ -123,12 +123,6 @@ export interface RecordedPage {
     waitForFrame(name: string, timeoutMs?: number): Promise<Frame>;
     /** Closes the page's context; what it logs while closing is not recorded. */
     close(): Promise<void>;
-    /**
-     * Leaves the page (what it logs while leaving is not recorded) and loads `url` in the same tab,
-     * with the problems forgotten and the context's cookies and storage cleared: a new session as
-     * a new context would give, for a third of the CPU (the renderer process and its compiled scripts stay).
-     */
-    reopen(url: string, options?: { timeoutMs?: number }): Promise<void>;
 }
 
 /** RAIDTUNE_DEBUG_CONSOLE=1 prints every browser console message to stderr. */
@@ -169,9 +163,6 @@ interface CspReport {
     sample: string;
     document: string;
 }
-
-/** Playwright's viewport for a new context, which openPage() creates: what reopen() goes back to. */
-const NEW_PAGE_VIEWPORT = { width: 1280, height: 720 };
 
 export async function openPage(browser: LaunchedBrowser, url?: string,
     options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
@@ -220,14 +211,14 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
         page.on('crash', () => record({ kind: 'crash', text: 'the page crashed', url: page.url() }));
         recordChannels(page);
 
-        const load = async (target: string, timeoutMs: number | undefined) => {
+        let loadMs = 0;
+        if (url) {
             const t0 = performance.now();
-            const response = await page.goto(target, { waitUntil: 'load', timeout: timeoutMs ?? 30000 });
+            const response = await page.goto(url, { waitUntil: 'load', timeout: options.timeoutMs ?? 30000 });
+            loadMs = performance.now() - t0;
             if (response && response.status() >= 400)
-                throw new Error(`GET ${target} answered ${response.status()} ${response.statusText()}`);
-            return performance.now() - t0;
-        };
-        let loadMs = url ? await load(url, options.timeoutMs) : 0;
+                throw new Error(`GET ${url} answered ${response.status()} ${response.statusText()}`);
+        }
 
         // A page that stopped rendering fails every later click by timeout, with an empty call log.
         const renderingProblem = async (): Promise<Problem | null> => {
@@ -246,7 +237,7 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
         return {
             page,
             context,
-            get loadMs() { return loadMs; },
+            loadMs,
             problems: () => [...recorded],
             takeProblems() {
                 const taken = recorded;
@@ -274,62 +265,11 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
                 closing = true;
                 await context.close().catch(() => {});
             },
-            async reopen(target, reopenOptions = {}) {
-                closing = true;
-                await page.evaluate(() => { localStorage.clear(); sessionStorage.clear(); }).catch(() => {});
-                await page.goto('about:blank');
-                await context.clearCookies();
-                // What a test may have changed on the tab itself: back to a new context's.
-                await page.setViewportSize(NEW_PAGE_VIEWPORT);
-                await page.emulateMedia({ media: null, colorScheme: null, reducedMotion: null, forcedColors: null });
-                recorded = [];
-                ignored.length = 0;
-                closing = false;
-                loadMs = await load(target, reopenOptions.timeoutMs);
-            },
         };
     } catch (err) {
         await context.close().catch(() => {});
         throw err;
     }
-}
-
-/**
- * A test file's pages, one test after another: the first page a test opened stays open when the
- * test ends (release), and the next test's first open() reopens it instead of a new context. A
- * new tab costs Chromium a renderer process and compiling every script again: 1.1 s of CPU
- * against 0.4 s for a reopen (doc/testing.md), in a tier that opens hundreds of pages.
- */
-export function reusedTabs(browser: () => LaunchedBrowser) {
-    let spare: RecordedPage | undefined;
-    return {
-        async open(url: string, options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
-            const page = spare;
-            spare = undefined;
-            if (page) {
-                try {
-                    await page.reopen(url, options);
-                    return page;
-                } catch {
-                    // A tab that cannot leave its page (it crashed, say: its test reported that)
-                    // is no reason to fail the next test; a new one shows whether the page loads.
-                    await page.close();
-                }
-            }
-            return openPage(browser(), url, options);
-        },
-        /** The pages a test opened, checked: the first still open is kept for the next test, the rest closed. */
-        async release(pages: RecordedPage[]): Promise<void> {
-            const kept = pages.find(p => !p.page.isClosed());
-            await Promise.all(pages.filter(p => p !== kept).map(p => p.close()));
-            await spare?.close();
-            spare = kept;
-        },
-        async close(): Promise<void> {
-            await spare?.close();
-            spare = undefined;
-        },
-    };
 }
 
 export function formatProblems(problems: Problem[]): string {

@@ -7,7 +7,7 @@
 export { startSimulatedHost, simulatedHostConfig, simulatedTool, simulatorPath, type SimulatedHost, type SimulatedHostOptions } from './sim';
 export { startCockpit, isPluginDir, simulatedHostConditions, type Cockpit, type CockpitOptions, type RaidtuneConfig } from './ws';
 export {
-    launchBrowser, openPage, reusedTabs, formatProblems, isKnownShellNoise, CHROMIUM, CHROMIUM_ARGS,
+    launchBrowser, openPage, formatProblems, isKnownShellNoise, CHROMIUM, CHROMIUM_ARGS,
     type LaunchedBrowser, type Problem, type ProblemKind, type RecordedPage,
 } from './browser';
 export { producesFrames } from './frames';

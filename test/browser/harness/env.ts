@@ -18,7 +18,7 @@ import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
-    formatProblems, launchBrowser, openPage, reusedTabs, simulatedHostConditions, simulatedHostConfig, startCockpit,
+    formatProblems, launchBrowser, openPage, simulatedHostConditions, simulatedHostConfig, startCockpit,
     startSimulatedHost,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
@@ -117,9 +117,8 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
     let holdsTurn = false;
     if (bigTurn) beforeAll(async () => { await takeBigScenarioTurn(); holdsTurn = true; }, BIG_SCENARIO_WAIT_MS);
 
-    const tabs = reusedTabs(() => need(browser, 'browser'));
     const open = async (url: string) => {
-        const recorded = await tabs.open(url);
+        const recorded = await openPage(need(browser, 'browser'), url);
         perTest.push(recorded);
         return recorded;
     };
@@ -168,7 +167,7 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         }
         const closing = perTest;
         perTest = [];
-        await tabs.release(closing);
+        await Promise.all(closing.map(p => p.close()));
         if (problems.length)
             throw new Error(formatProblems(problems));
     }, BROWSER_TIMEOUT_MS);
@@ -184,7 +183,6 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
             }
         };
         await attempt(async () => { await Promise.all(perTest.map(p => p.close())); });
-        await attempt(tabs.close);
         await attempt(bare?.close);
         await attempt(browser?.stop);
         await attempt(cockpit?.stop);

@@ -11,7 +11,7 @@
 //     });
 import { readFileSync, statfsSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, reusedTabs, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
+import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../../tools/cockpit';
 import { attachGuest, type GuestControl, type GuestInfo } from '../../../tools/vm/vm';
 import { sessionLostFile, VM_STATE_DIR } from './vmConfig';
 
@@ -119,7 +119,6 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
     let guest: GuestControl | undefined;
     let browser: LaunchedBrowser | undefined;
     let pages: RecordedPage[] = [];
-    const tabs = reusedTabs(() => browser!);
 
     const resetMd = async () => {
         await guest!.runOk(RESET_MD, { timeoutMs: 60000 });
@@ -151,7 +150,7 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
             (err as Error).message += await problemReport(info.runDir, opened);
             throw err;
         } finally {
-            await tabs.release(opened);
+            await Promise.all(opened.map(p => p.close()));
         }
     });
 
@@ -160,7 +159,6 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
             if (guest)
                 await resetMd();
         } finally {
-            await tabs.close();
             await guest?.detach();
             // A later use would open a new connection and hold the guest's one control port from
             // the next test file: it fails here instead ("no guest").
@@ -186,7 +184,7 @@ export function setupVm(options: VmEnvOptions = {}): VmEnv {
             if (!browser)
                 throw new Error('no browser: setupVm({ browser: false })');
             const t0 = performance.now();
-            const page = await tabs.open(url, { timeoutMs: 60000 });
+            const page = await openPage(browser, url, { timeoutMs: 60000 });
             pages.push(page);
             logTiming(`open ${url.replace(/^https?:\/\/[^/]+/, '')}`, performance.now() - t0);
             return page;

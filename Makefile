@@ -334,7 +334,7 @@ rpm: srpm
 screenshots:
 	mkdir -p doc/screenshots
 	for name in raidtune-light raidtune-dark overview-slow-rebuilds-1280x720 overview-raid6-recovery-1280x720 check-window-dialog \
-	    check-window-card narrow-768-slow-rebuilds; do \
+	    check-window-card narrow-768-slow-rebuilds array-actions-menu; do \
 	  test -f test-results/screenshots/$$name.png || { echo "run the browser tests first (make check-browser)" >&2; exit 1; }; \
 	  cp test-results/screenshots/$$name.png doc/screenshots/$$name.png; \
 	done

@@ -14,6 +14,7 @@ module.exports = {
             // Components rendered in jsdom (test/unit/ui): PatternFly's CommonJS build, no styles.
             moduleNameMapper: {
                 '^@patternfly/react-core/dist/esm/(.*)$': '@patternfly/react-core/dist/js/$1',
+                '^@patternfly/react-icons/dist/esm/(.*)$': '@patternfly/react-icons/dist/js/$1',
                 '\\.css$': '<rootDir>/test/unit/helpers/noStyles.js',
             },
         },

@@ -9,9 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue, waitUntil,
-} from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), readySelector: '#array-md1' });
 
@@ -135,7 +133,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
 
 /** Changes md0's read-ahead through its card's dialog. */
 async function changeReadAhead(kib: string) {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Read-ahead…');
     await dialog().getByLabel('Read-ahead in KiB (0 to 65536)').fill(kib);
     await applyAndClose('Apply');
 }

@@ -8,7 +8,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { applyAndClose, arrayCard, cardFacts, openDialog, simMdstat, simValue } from './harness/raidtunePage';
+import { applyAndClose, arrayAction, arrayActionLabels, arrayCard, cardFacts, openArrayDialog, simMdstat, simValue } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
@@ -29,7 +29,7 @@ async function waitForBitmapFact(expected: string) {
 
 test('remove the bitmap: preview, apply, and the host and the page show none', async () => {
     expect((await cardFacts(env.page, 'md0')).Bitmap).toBe('Internal, 64 MiB chunks');
-    await card().getByRole('button', { name: 'Remove bitmap…' }).click();
+    await (await arrayAction(env.page, 'md0', 'Remove bitmap…')).click();
     await dialog().getByText('full resync of the whole array', { exact: false }).waitFor();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('mdadm --grow /dev/md0 --bitmap=none');
     await applyAndClose(env.page, 'Remove bitmap');
@@ -41,7 +41,7 @@ test('remove the bitmap: preview, apply, and the host and the page show none', a
 });
 
 test('add it back with 128 MiB chunks: the recommended size is marked, the command has the chunk', async () => {
-    await openDialog(card().getByRole('button', { name: 'Add bitmap…' }));
+    await openArrayDialog(env.page, 'md0', 'Add bitmap…');
     // 4 TB members: 64 MiB recommended (seed 002), the write penalty measured next to it.
     await expect(dialog().getByRole('radio', { name: '64 MiB (recommended)' }).isChecked()).resolves.toBe(true);
     await expect(dialog().locator('.raidtune-bitmap-penalty tbody').innerText()).resolves.toMatch(/4 MiB\s+27% slower/);
@@ -59,13 +59,12 @@ test('add it back with 128 MiB chunks: the recommended size is marked, the comma
     await waitForBitmapFact('Internal, 128 MiB chunks');
 });
 
-test('while a sync is paused the button says why, and mdadm refuses as the real one does', async () => {
+test('while a sync is paused the bitmap is not offered, and mdadm refuses as the real one does', async () => {
     await env.writeSim('/sys/block/md0/md/sync_action', 'frozen');
-    const button = card().getByRole('button', { name: 'Remove bitmap…' });
-    await card().getByRole('button', { name: 'Resume' }).waitFor({ timeout: 20000 });
-    expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await button.hover();
-    await env.page.getByRole('tooltip').getByText('A sync is paused (frozen). md refuses bitmap changes even then', { exact: false }).waitFor();
+    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ timeout: 20000 });
+    const paused = await arrayActionLabels(env.page, 'md0');
+    expect(paused.buttons).toEqual(['Resume', 'Speed limits…']);
+    expect(paused.menu).not.toContain('Remove bitmap…');
 
     // The same refusal from the simulated mdadm, as a stale page would meet it (checked on Linux 6.1).
     const refused = await promisify(execFile)(simulatedTool(env.sim, 'mdadm'), ['--grow', '/dev/md0', '--bitmap=none']).catch((error: { code: number; stderr: string }) => error);
@@ -73,6 +72,7 @@ test('while a sync is paused the button says why, and mdadm refuses as the real 
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
 
     await env.writeSim('/sys/block/md0/md/sync_action', 'idle');
-    await card().getByRole('button', { name: 'Start check' }).waitFor({ timeout: 20000 });
-    expect(await button.getAttribute('aria-disabled')).not.toBe('true');
+    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ state: 'detached', timeout: 20000 });
+    expect(await (await arrayAction(env.page, 'md0', 'Remove bitmap…')).getAttribute('aria-disabled')).not.toBe('true');
+    await env.page.keyboard.press('Escape');
 });

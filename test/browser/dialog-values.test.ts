@@ -9,10 +9,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, KERNEL_DONE, openDialog,
-    simValue, waitUntil,
-} from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, KERNEL_DONE, openArrayDialog, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -40,10 +37,6 @@ async function simSettings(): Promise<Record<string, string>> {
 
 async function openGlobalChange(page: Page = env.page): Promise<void> {
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
-}
-
-async function openArrayDialog(button: string): Promise<void> {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
 /** The commands the open dialog offers to run (none: it says there is nothing to change), then Cancel. */
@@ -78,11 +71,11 @@ test('every change dialog applied as it opened writes nothing and says there is 
     await dialog().getByRole('radio', { name: 'Low impact', exact: true }).check(); // the kernel defaults: what the host has
     offered['Low impact preset'] = await offeredAndCancel();
     for (const button of ['Speed limits…', 'Stripe cache…', 'Read-ahead…', 'Worker threads…']) {
-        await openArrayDialog(button);
+        await openArrayDialog(env.page, 'md0', button);
         offered[button] = await offeredAndCancel();
     }
     for (const setting of ['Queue depth (NCQ)', 'Request queue size (nr_requests)', 'I/O scheduler']) {
-        await openArrayDialog('Disk queues…');
+        await openArrayDialog(env.page, 'md0', 'Disk queues…');
         await dialog().getByRole('radio', { name: setting, exact: true }).check();
         offered[`Disk queues: ${setting}`] = await offeredAndCancel();
     }
@@ -103,7 +96,7 @@ test('only the value the user changed is written, exactly as typed', async () =>
     expect(await simValue(env, GLOBAL_MAX)).toBe('307200');
 
     // An own minimum for md0: its maximum keeps following the system limit, unwritten.
-    await openArrayDialog('Speed limits…');
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().locator('#md0-min-own').check();
     await dialog().locator('#md0-min-value').fill('50');
     await expect(commands()).resolves.toBe('echo 51200 > /sys/block/md0/md/sync_speed_min');
@@ -154,7 +147,7 @@ test('a value another tab changed after the dialog opened is shown, and written 
 });
 
 test('the same check in an array\'s dialog: a change from a shell is kept when the user cancels', async () => {
-    await openArrayDialog('Stripe cache…');
+    await openArrayDialog(env.page, 'md0', 'Stripe cache…');
     const opened = await simValue(env, `${MD}/stripe_cache_size`);
     await env.writeSim(`${MD}/stripe_cache_size`, '1024'); // as `echo 1024 > .../stripe_cache_size` would
     await dialog().getByLabel('Entries (17 to 32768)').fill('2048');

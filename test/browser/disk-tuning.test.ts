@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardFacts, FILES_DONE, KERNEL_DONE, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import { cardFacts, FILES_DONE, KERNEL_DONE, openArrayDialog, simValue, waitUntil } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
@@ -50,7 +50,7 @@ function commands(): Promise<string> {
 }
 
 async function open(button: string): Promise<void> {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: button, exact: true }));
+    await openArrayDialog(env.page, 'md0', button);
 }
 
 async function applyAndClose(outcome: string | RegExp = KERNEL_DONE): Promise<void> {

@@ -15,10 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openDialog, pageNow,
-    refreshStarts, shownArrays, shownPercent, syncTitle, waitForRefreshes, waitUntil, warningAlerts, type Surface,
-} from './harness/raidtunePage';
+import { arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openArrayDialog, pageNow, refreshStarts, shownArrays, shownPercent, syncTitle, type Surface, waitForRefreshes, waitUntil, warningAlerts } from './harness/raidtunePage';
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
 const host = join(dir, 'host');
@@ -183,7 +180,7 @@ test('md0 then leaves /proc/mdstat too: its card and the note go, without an err
 });
 
 test('md1 stops while its dialog is open: the dialog stays, says so, and cannot apply (#31)', async () => {
-    const dialog = await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Read-ahead…' }));
+    const dialog = await openArrayDialog(env.page, 'md1', 'Read-ahead…');
     await dialog.locator('#md1-read-ahead').fill('4096');
     await dialog.locator('.raidtune-commands').waitFor();
     expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(false);

@@ -13,7 +13,7 @@ import { isTranslated, parsePo } from '../../tools/i18n/po';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
-import { arrayCard, cardInView, changeDialog, dialogButton, memberRoles, openDialog, syncFact, waitUntil } from './harness/raidtunePage';
+import { cardInView, changeDialog, dialogButton, memberRoles, openArrayDialog, syncFact, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
@@ -140,7 +140,7 @@ describe('names keep their case at the start of a cell', () => {
     beforeAll(async () => {
         // Changed through raidtune (the kept-for-reboot table lists a disk's queue only then) and
         // from a shell: the table gets "nr_requests of sdX" and "stripe cache size of md0" rows.
-        await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+        await openArrayDialog(env.page, 'md0', 'Disk queues…');
         const dialog = changeDialog(env.page);
         await dialog.getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
         await dialog.getByLabel('New value for every disk: Request queue size (nr_requests)').fill('128');

@@ -5,9 +5,7 @@
 
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue,
-} from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, simValue } from './harness/raidtunePage';
 
 /** A RAID1 on two NVMe disks: no I/O scheduler, 1023 tags per hardware queue. */
 const SCENARIO = {
@@ -24,7 +22,7 @@ const dialog = () => changeDialog(env.page);
 beforeEach(() => closeLeftoverDialog(env.page));
 
 test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, and nothing is written', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Disk queues…');
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     const field = dialog().getByLabel('New value for every disk: Request queue size (nr_requests)');
     await field.fill('2000');
@@ -39,7 +37,7 @@ test('nr_requests above the NVMe queue\'s 1023 tags is refused with the reason, 
 });
 
 test('an array\'s maximum the kernel takes is "Done", read back as the kernel shows it, never "kept ... (asked for ...)"', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().getByRole('radiogroup', { name: 'Maximum' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Maximum (MiB/s per disk)').fill('20000');
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(

@@ -12,19 +12,23 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
-import { arrayCard, shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip } from './harness/raidtunePage';
+import { arrayAction, arrayActionLabels, arrayCard, arrayMenu, shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip } from './harness/raidtunePage';
 
 const { folder: privateFolder, dist: privateDist } = privateDistCopy();
 
 const env = setupRaidtune({
     scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDist,
 });
-const READ_ONLY_CONTROLS = ['Layout and alignment'];
+/** Controls that only show more of what was read: an array's menu shows what it offers. */
+const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/];
 
-/** Every button on the page as [name, aria-disabled]. */
+/** Every button on the page as [name, aria-disabled]; an icon's button by its label. */
 function buttons(): Promise<[string, string | null][]> {
-    return env.page.locator('button').evaluateAll(all => all.map(b => [(b.textContent ?? '').trim(), b.getAttribute('aria-disabled')] as [string, string | null]));
+    return env.page.locator('button').evaluateAll(all => all.map(b =>
+        [(b.textContent ?? '').trim() || (b.getAttribute('aria-label') ?? ''), b.getAttribute('aria-disabled')] as [string, string | null]));
 }
+
+const readOnlyControl = (name: string) => READ_ONLY_CONTROLS.some(pattern => pattern.test(name));
 
 test('the plugin is served to the session\'s user from a folder that user cannot enter', () => {
     expect(statSync(privateFolder).mode & 0o777).toBe(0o700);
@@ -48,21 +52,31 @@ test('every control that changes the host is disabled, and says why', async () =
     await waitForTooltip(env.page.locator('button[aria-disabled="true"]').first(), ADMIN_REASON);
     const shown = await buttons();
     // Controls that only show more of what was read stay usable; every other one changes the host.
-    const readOnly = shown.filter(([name]) => READ_ONLY_CONTROLS.includes(name));
-    const changing = shown.filter(([name]) => !READ_ONLY_CONTROLS.includes(name));
+    const readOnly = shown.filter(([name]) => readOnlyControl(name));
+    const changing = shown.filter(([name]) => !readOnlyControl(name));
     expect(changing.map(([name]) => name)).toEqual(expect.arrayContaining([
-        'Change…', 'Presets…', 'Keep after reboot…', 'Speed limits…', 'Stripe cache…', 'Read-ahead…',
-        'Worker threads…', 'Disk queues…', 'Add bitmap…', 'Pause', 'Restart sync', 'Send a test alert',
+        'Change…', 'Presets…', 'Keep after reboot…', 'Speed limits…', 'Pause', 'Send a test alert',
     ]));
     expect(changing.filter(([, disabled]) => disabled !== 'true')).toEqual([]);
-    expect(readOnly).toEqual([['Layout and alignment', null]]);
+    expect(readOnly).toEqual(expect.arrayContaining([['Layout and alignment', null], ['More actions for md0', null]]));
+    expect(readOnly.filter(([, disabled]) => disabled !== null)).toEqual([]);
     for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…', 'Send a test alert']) {
         await waitForTooltip(env.page.getByRole('button', { name, exact: true }).first(), ADMIN_REASON);
     }
+    // The array's menu opens, and every item in it is disabled with the same reason.
+    const { menu } = await arrayActionLabels(env.page, 'md0');
+    expect(menu).toEqual(['Stripe cache…', 'Read-ahead…', 'Worker threads…', 'Disk queues…', 'Restart sync']);
+    for (const label of menu)
+        expect(await (await arrayAction(env.page, 'md0', label)).getAttribute('aria-disabled')).toBe('true');
+    await waitForTooltip(await arrayAction(env.page, 'md0', 'Stripe cache…'), ADMIN_REASON);
+    await (await arrayAction(env.page, 'md0', 'Restart sync')).click({ force: true });
+    expect(await env.page.getByRole('dialog').count()).toBe(0);
+    await env.page.keyboard.press('Escape');
+    await arrayMenu(env.page, 'md0').waitFor({ state: 'detached' });
 });
 
 test('a disabled control\'s tooltip goes when the pointer passes over it at once', async () => {
-    const button = env.page.getByRole('button', { name: 'Restart sync', exact: true }).first();
+    const button = env.page.getByRole('button', { name: 'Pause', exact: true }).first();
     await env.page.mouse.move(0, 0);
     await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
     // A pointer crossing the button: in, then out, within one task (before React has rendered).
@@ -76,7 +90,7 @@ test('a disabled control\'s tooltip goes when the pointer passes over it at once
 });
 
 test('a disabled control\'s tooltip comes with the keyboard focus and goes with Escape', async () => {
-    const button = env.page.getByRole('button', { name: 'Restart sync', exact: true }).first();
+    const button = env.page.getByRole('button', { name: 'Pause', exact: true }).first();
     await env.page.mouse.move(0, 0);
     await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
     await button.focus();

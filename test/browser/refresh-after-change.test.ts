@@ -4,7 +4,7 @@
 // running sync changes. Here the scheduler of md0's disks goes to none, which also sets their
 // nr_requests to the tags; the Disk queues dialog opened next must show both.
 
-import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, openDialog, waitUntil } from './harness/raidtunePage';
+import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, openArrayDialog, waitUntil } from './harness/raidtunePage';
 import { setupRaidtune } from './harness/env';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 
 async function openDiskQueues() {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Disk queues…');
 }
 
 const column = (n: number) => dialog().locator(`.raidtune-disk-queues tbody tr td:nth-child(${n})`).allInnerTexts();

@@ -5,9 +5,7 @@
 // scenario's minimum of 4000 KiB/s shows as 3.91 MiB/s, which typed would be 4004).
 
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue, syncFact, waitUntil,
-} from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, syncFact, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
 
@@ -43,7 +41,7 @@ test('the page and the system limits dialog show one figure; left as opened, the
 });
 
 test('an array\'s own limit chosen and left as filled writes the kernel\'s exact value', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().locator('#md0-min-own').check();
     await expect(dialog().locator('#md0-min-value').inputValue()).resolves.toBe('3.91');
     await expect(helper('md0-min-value')).resolves.toBe('MiB/s per disk = 4000 KiB/s.');

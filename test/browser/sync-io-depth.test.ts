@@ -8,10 +8,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, nextReadRendered, openDialog,
-    simValue, syncFact, waitUntil,
-} from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, nextReadRendered, openArrayDialog, openDialog, simValue, syncFact, waitUntil } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
@@ -80,7 +77,7 @@ test('bad depths get a message next to the field and nothing is written', async 
 });
 
 test('an array\'s own depth: back to the system setting, an own value, a refused one', async () => {
-    await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }));
+    await openArrayDialog(env.page, 'md1', 'Speed limits…');
     const group = dialog().getByRole('radiogroup', { name: 'Sync I/O depth' });
     expect(await group.getByRole('radio', { name: 'Own limit for this array' }).isChecked()).toBe(true);
     await expect(dialog().getByLabel('Sync I/O depth of this array').inputValue()).resolves.toBe('4');
@@ -93,7 +90,7 @@ test('an array\'s own depth: back to the system setting, an own value, a refused
     await applied();
     expect(await simValue(env, '/sys/block/md1/md/sync_io_depth')).toBe('32 (system)');
 
-    await openDialog(arrayCard(env.page, 'md1').getByRole('button', { name: 'Speed limits…' }));
+    await openArrayDialog(env.page, 'md1', 'Speed limits…');
     await dialog().getByRole('radiogroup', { name: 'Sync I/O depth' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Sync I/O depth of this array').fill('8');
     await expect(commands()).resolves.toBe('echo 8 > /sys/block/md1/md/sync_io_depth');
@@ -134,7 +131,7 @@ test('the diagnosis never suggests a larger depth (none made a measured rebuild 
     expect(rows).not.toContain('sync-io-depth');
     await expect(section.getByText(/sync I\/O depth/i).count()).resolves.toBe(0);
     // The admin still sets md0's own depth in its limits dialog.
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().getByRole('radiogroup', { name: 'Sync I/O depth' }).getByRole('radio', { name: 'Own limit for this array' }).check();
     await dialog().getByLabel('Sync I/O depth of this array').fill('256');
     await expect(commands()).resolves.toBe('echo 256 > /sys/block/md0/md/sync_io_depth');

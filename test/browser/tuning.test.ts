@@ -6,9 +6,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import {
-    applyAndClose, arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openDialog, simValue,
-} from './harness/raidtunePage';
+import { applyAndClose, arrayAction, arrayActionLabels, arrayCard, arrayMenu, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { formatKiB } from '../../src/md/format';
 
@@ -84,7 +82,7 @@ test('bad values get a message next to the field and nothing is written', async 
 });
 
 test('"system" typed as an array\'s own limit is refused next to the field; the choice stays "own"', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).first().check();
     const min = dialog().getByLabel('Minimum (MiB/s per disk)');
     await min.fill('system');
@@ -101,7 +99,7 @@ test('"system" typed as an array\'s own limit is refused next to the field; the 
 
 test('an own maximum below the system minimum the array follows is said at the maximum, not only by a grey Apply (#31)', async () => {
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('4000 (system)');
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await dialog().getByRole('radio', { name: 'Own limit for this array' }).nth(1).check();
     await dialog().getByLabel('Maximum (MiB/s per disk)').fill('1');
     await dialog().getByLabel('Maximum (MiB/s per disk)').blur();
@@ -118,13 +116,13 @@ test('a 6.1-like host (no sync_io_depth files) shows nothing of the sync I/O dep
     await openGlobalChange();
     await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
     await footerButton('Cancel').click();
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Speed limits…' }));
+    await openArrayDialog(env.page, 'md0', 'Speed limits…');
     await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
     await footerButton('Cancel').click();
 });
 
 test('stripe cache with its memory cost, applied and read back', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await openArrayDialog(env.page, 'md0', 'Stripe cache…');
     const field = dialog().getByLabel('Entries (17 to 32768)');
     await field.fill('4096');
     // 4 KiB pages x 5 disks x 4096 entries = 80 MiB
@@ -140,13 +138,13 @@ test('the restore banner counts the settings that differ now, not every one a ch
     const stripe = '/sys/block/md0/md/stripe_cache_size';
     // The stripe cache changed (the test before), then set back to what it was: recorded, yet no change.
     const original = journalPaths().find(e => e.path === stripe)!.original;
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await openArrayDialog(env.page, 'md0', 'Stripe cache…');
     await dialog().getByLabel('Entries (17 to 32768)').fill(original);
     await applyAndClose(env.page, 'Apply');
     expect(await simValue(env, stripe)).toBe(original);
     // The read-ahead changed, and stays so.
     const readAhead = Number(await simValue(env, '/sys/block/md0/queue/read_ahead_kb')) * 2;
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…' }));
+    await openArrayDialog(env.page, 'md0', 'Read-ahead…');
     await dialog().locator('#md0-read-ahead').fill(String(readAhead));
     await applyAndClose(env.page, 'Apply');
     expect(journalPaths().map(e => e.path)).toEqual([stripe, '/sys/block/md0/queue/read_ahead_kb']);
@@ -158,7 +156,7 @@ test('the restore banner counts the settings that differ now, not every one a ch
 
 test('a smaller stripe cache says how much memory it gives back, not "0 KiB more than now" (#31)', async () => {
     const now = Number(await simValue(env, '/sys/block/md0/md/stripe_cache_size'));
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await openArrayDialog(env.page, 'md0', 'Stripe cache…');
     await dialog().getByLabel('Entries (17 to 32768)').fill(String(now / 2));
     // 4 KiB pages x 5 disks x half the entries: 10 KiB x the entries less.
     const cost = dialog().locator('.raidtune-stripe-cost');
@@ -167,10 +165,42 @@ test('a smaller stripe cache says how much memory it gives back, not "0 KiB more
     await footerButton('Cancel').click();
 });
 
+test('md0\'s actions by weight: the limits and the pause at hand, the rest in its menu', async () => {
+    const { buttons, menu } = await arrayActionLabels(env.page, 'md0');
+    // A RAID 6 rebuilding: nothing md would refuse now is offered (no bitmap change, no check).
+    expect(buttons).toEqual(['Speed limits…', 'Pause']);
+    expect(menu).toEqual(['Stripe cache…', 'Read-ahead…', 'Worker threads…', 'Disk queues…', 'Restart sync']);
+    const item = await arrayAction(env.page, 'md0', 'Restart sync');
+    const bar = arrayCard(env.page, 'md0').locator('.raidtune-array-actions');
+    // Shown once PatternFly's popper has faded it in (its opacity goes from 0 to 1 after placing it).
+    await arrayMenu(env.page, 'md0').evaluate(menu => new Promise<void>(resolve => {
+        const opaque = (el: Element | null): boolean => !el || (getComputedStyle(el).opacity === '1' && opaque(el.parentElement));
+        const shown = () => (opaque(menu) ? resolve() : requestAnimationFrame(shown));
+        shown();
+    }));
+    const [barBox, menuBox] = [await bar.boundingBox(), await arrayMenu(env.page, 'md0').boundingBox()];
+    await env.page.screenshot({
+        path: 'test-results/screenshots/array-actions-menu.png',
+        clip: {
+            x: barBox!.x, y: barBox!.y,
+            width: menuBox!.x + menuBox!.width - barBox!.x + 8, height: menuBox!.y + menuBox!.height - barBox!.y + 8,
+        },
+    });
+    // A restart says what it does: the progress is kept, and limits never need it.
+    await item.click();
+    await dialog().getByText('md interrupts the sync of md0 and starts it again at once from where it stopped: the progress is kept. A change of speed limits needs no restart: md applies it within seconds.').waitFor();
+    expect(await dialog().locator('.raidtune-commands').innerText()).toBe('echo idle > /sys/block/md0/md/sync_action');
+    await footerButton('Cancel').click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('recover');
+});
+
 test('pause and resume the recovery', async () => {
     const card = arrayCard(env.page, 'md0');
-    await card.getByRole('button', { name: 'Pause' }).click();
+    await card.getByRole('button', { name: 'Pause', exact: true }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('echo frozen > /sys/block/md0/md/sync_action');
+    // What a pause does to a rebuild, before Apply: the progress stays, the redundancy waits.
+    await dialog().getByText('md holds the rebuild of md0 where it is and keeps its progress. Until it is resumed, the array stays without the redundancy the rebuild restores.').waitFor();
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();

@@ -10,10 +10,7 @@ import { runAxe, severe } from './harness/cockpitSettings';
 import { simulatedTool } from '../../tools/cockpit';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import {
-    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, openDialog, simValue,
-    waitUntil,
-} from './harness/raidtunePage';
+import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, openArrayDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
 const SCENARIO = {
@@ -91,7 +88,7 @@ function opensTee(frame: string, path: string): boolean {
 
 /** Applies nr_requests to every disk; the connection is lost at `cutAt`'s write, then the page reloads. */
 async function applyCutShort(value: string, cutAt: string) {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Disk queues…');
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill(value);
     cutAtDisk = cutAt;
@@ -178,7 +175,7 @@ test('cut short, then left as it is: the record goes, the values stay', async ()
 });
 
 test('a plan that ends leaves no record and no alert', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Disk queues…');
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('32');
     await footerButton('Apply').click();
@@ -192,7 +189,7 @@ test('a plan that ends leaves no record and no alert', async () => {
 
 test('another page, while a plan is being applied: it says so and offers no undo', async () => {
     const original = await simValue(env, nrRequests('sda'));
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Disk queues…');
     await dialog().getByRole('radio', { name: 'Request queue size (nr_requests)', exact: true }).check();
     await dialog().getByLabel('New value for every disk: Request queue size (nr_requests)').fill('16');
     slowDisk = 'sdc';

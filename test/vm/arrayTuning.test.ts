@@ -4,7 +4,7 @@
 // disk, and the undo of the one before it), write-intent bitmaps through mdadm --grow (with
 // mdadm's refusal while a check runs), and a preset with its restore.
 import type { Page } from 'playwright-core';
-import { arrayCard, openDialog, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState, previewedCommands } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
@@ -41,10 +41,6 @@ async function openWithCard(name: string): Promise<Page> {
     return page;
 }
 
-async function openArrayDialog(page: Page, button: string, array = 'md0'): Promise<void> {
-    await openDialog(arrayCard(page, array).getByRole('button', { name: button, exact: true }));
-}
-
 async function close(page: Page): Promise<void> {
     await footerButton(page, 'Close').click();
     await dialog(page).waitFor({ state: 'detached' });
@@ -61,7 +57,7 @@ test('read-ahead: written in KiB, the same as blockdev --getra reports in sector
     const [before] = await guestValues('/sys/block/md0/queue/read_ahead_kb');
     await waitForFact(page, 'Read-ahead', `${before} KiB (${Number(before) * 2} sectors for blockdev --setra)`);
 
-    await openArrayDialog(page, 'Read-ahead…');
+    await openArrayDialog(page, 'md0', 'Read-ahead…');
     const field = dialog(page).locator('#md0-read-ahead');
     // The guest's page size decides: the kernel keeps whole pages (1001 would read back as 1000).
     await field.fill('1001');
@@ -81,7 +77,7 @@ test('worker threads of a RAID5 (group_thread_cnt)', async () => {
     const page = await openWithCard('md0');
     expect(await guestValues('/sys/block/md0/md/group_thread_cnt')).toEqual(['0']);
     await waitForFact(page, 'Worker threads', '0 (md\'s own thread only)');
-    await openArrayDialog(page, 'Worker threads…');
+    await openArrayDialog(page, 'md0', 'Worker threads…');
     await dialog(page).locator('#md0-worker-threads').fill('4');
     expect(await previewedCommands(page)).toBe('echo 4 > /sys/block/md0/md/group_thread_cnt');
     expect(await applyAndWait(page)).toEqual([DONE]);
@@ -97,7 +93,7 @@ test('disk queues: a scheduler for both members; nr_requests refused by the kern
     expect(await guestQueueValues(...paths)).toEqual(['none of mq-deadline none', '256', 'none of mq-deadline none', '256']);
     const page = await openWithCard('md0');
 
-    await openArrayDialog(page, 'Disk queues…');
+    await openArrayDialog(page, 'md0', 'Disk queues…');
     await dialog(page).locator('#md0-disk-setting-scheduler').check();
     await dialog(page).locator('#md0-disk-value-mq-deadline').check();
     expect(await previewedCommands(page)).toBe(
@@ -112,7 +108,7 @@ test('disk queues: a scheduler for both members; nr_requests refused by the kern
     await vm.guest.runOk('echo none > /sys/block/vdb/queue/scheduler');
     await page.reload();
     await waitForCard(page, 'md0', false);
-    await openArrayDialog(page, 'Disk queues…');
+    await openArrayDialog(page, 'md0', 'Disk queues…');
     await dialog(page).locator('#md0-disk-setting-nrRequests').check();
     await dialog(page).locator('#md0-disk-value').fill('1000');
     await dialog(page).getByText('vdb use no I/O scheduler: there the kernel takes at most 256 requests, the tags of the hardware queue.', { exact: false }).waitFor();
@@ -127,7 +123,7 @@ test('disk queues: a scheduler for both members; nr_requests refused by the kern
     for (let attempt = 0; ; attempt++) {
         await page.reload();
         await waitForCard(page, 'md0', false);
-        await openArrayDialog(page, 'Disk queues…');
+        await openArrayDialog(page, 'md0', 'Disk queues…');
         await dialog(page).locator('#md0-disk-setting-nrRequests').check();
         await dialog(page).locator('#md0-disk-value').fill('1000');
         expect(await previewedCommands(page)).toBe(
@@ -179,7 +175,7 @@ test('write-intent bitmap: added and removed with mdadm --grow, read from the gu
     const page = await openWithCard('md0');
     const bitmap = ['/sys/block/md0/md/bitmap/location', '/sys/block/md0/md/bitmap/chunksize', '/sys/block/md0/md/consistency_policy'];
 
-    await openArrayDialog(page, 'Add bitmap…');
+    await openArrayDialog(page, 'md0', 'Add bitmap…');
     // 255 MiB members: 16 MiB recommended (seed 002), and mdadm takes every chunk offered.
     await dialog(page).getByText('16 MiB (recommended)').waitFor();
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=16M');
@@ -188,7 +184,7 @@ test('write-intent bitmap: added and removed with mdadm --grow, read from the gu
     expect(await guestValues(...bitmap)).toEqual(['+8', String(16 * 2 ** 20), 'bitmap']);
     await waitForFact(page, 'Bitmap', 'Internal, 16 MiB chunks');
 
-    await openArrayDialog(page, 'Remove bitmap…');
+    await openArrayDialog(page, 'md0', 'Remove bitmap…');
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=none');
     expect(await applyAndWait(page, 'Remove bitmap')).toEqual([DONE_NOT_KERNEL]);
     await close(page);
@@ -205,7 +201,7 @@ test('a bitmap added while a check started meanwhile: mdadm\'s refusal, in its w
     const page = await openWithCard('md0');
     let outcome: string[] = [];
     for (let attempt = 0; ; attempt++) {
-        await openArrayDialog(page, 'Add bitmap…');
+        await openArrayDialog(page, 'md0', 'Add bitmap…');
         const seen = await renderedRefreshes(page);
         await vm.guest.runOk('echo check > /sys/block/md0/md/sync_action');
         // Had the page refreshed meanwhile, it would no longer offer the addition.

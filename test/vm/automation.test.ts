@@ -4,7 +4,7 @@
 // values that the page's Apply left on md0; a second run changes nothing. The "Disk queues" script
 // finds member disks by their slot: run where the same array (same UUID) sits on other disks, it
 // sets theirs and leaves the disks of the same names alone.
-import { arrayCard, openDialog } from '../browser/harness/raidtunePage';
+import { arrayCard, openArrayDialog, openDialog } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, shownScript } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -68,7 +68,7 @@ test('the disk queue script sets the disks in the same slots of the same array o
     expect(await schedulers(DISKS)).toEqual(Array(4).fill('none'));
     const { page } = await vm.openPage();
     await waitForCard(page, 'md0', false);
-    await openDialog(arrayCard(page, 'md0').getByRole('button', { name: 'Disk queues…', exact: true }));
+    await openArrayDialog(page, 'md0', 'Disk queues…');
     await dialog(page).locator('#md0-disk-setting-scheduler').check();
     await dialog(page).locator('#md0-disk-value-mq-deadline').check();
     const script = await shownScript(page);

@@ -5,7 +5,7 @@
 // through the page. Written to hold on both kinds of kernel: the expectation is derived from
 // whichever files the guest's kernel has.
 import type { Page } from 'playwright-core';
-import { arrayCard, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayAction, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE_NOT_KERNEL, footerButton } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
@@ -51,7 +51,7 @@ test('no bitmap, then an internal one added through the page: the card says what
     expect(expectedFact(before)).toBe('None');
     expect(await shownBitmap(page)).toBe('None');
 
-    await arrayCard(page, 'md0').getByRole('button', { name: 'Add bitmap…', exact: true }).click();
+    await (await arrayAction(page, 'md0', 'Add bitmap…')).click();
     await dialog(page).waitFor();
     expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE_NOT_KERNEL]);
     await footerButton(page, 'Close').click();

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../tools/cockpit';
 import { startGuest, type Guest, type GuestOptions } from '../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../tools/vm/ws';
-import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState } from './harness/dialog';
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
@@ -170,11 +170,6 @@ function diskOf(view: KernelView, wwid: string) {
 
 // ---- the page ----
 
-async function arrayDialog(page: Page, array: string, button: string): Promise<void> {
-    await arrayCard(page, array).getByRole('button', { name: button, exact: true }).click();
-    await dialog(page).waitFor();
-}
-
 async function applyAndClose(page: Page, label = 'Apply', done = DONE): Promise<void> {
     expect(await applyAndWait(page, label)).toEqual([done]);
     await footerButton(page, 'Close').click();
@@ -182,7 +177,7 @@ async function applyAndClose(page: Page, label = 'Apply', done = DONE): Promise<
 }
 
 async function diskQueues(page: Page, array: string, setting: 'scheduler' | 'nrRequests' | 'queueDepth', value: string): Promise<void> {
-    await arrayDialog(page, array, 'Disk queues…');
+    await openArrayDialog(page, array, 'Disk queues…');
     await dialog(page).locator(`#${array}-disk-setting-${setting}`).check();
     if (setting === 'scheduler')
         await dialog(page).locator(`#${array}-disk-value-${value}`).check();
@@ -243,19 +238,19 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('50');
     await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('300');
     await applyAndClose(page);
-    await arrayDialog(page, 'md0', 'Speed limits…');
+    await openArrayDialog(page, 'md0', 'Speed limits…');
     await dialog(page).locator('#md0-min-own').check();
     await dialog(page).locator('#md0-min-value').fill('0.5');
     await dialog(page).locator('#md0-max-own').check();
     await dialog(page).locator('#md0-max-value').fill('2');
     await applyAndClose(page);
-    await arrayDialog(page, 'md0', 'Stripe cache…');
+    await openArrayDialog(page, 'md0', 'Stripe cache…');
     await dialog(page).locator('#md0-stripe-cache').fill('4096');
     await applyAndClose(page);
-    await arrayDialog(page, 'md0', 'Read-ahead…');
+    await openArrayDialog(page, 'md0', 'Read-ahead…');
     await dialog(page).locator('#md0-read-ahead').fill('8192');
     await applyAndClose(page);
-    await arrayDialog(page, 'md0', 'Worker threads…');
+    await openArrayDialog(page, 'md0', 'Worker threads…');
     await dialog(page).locator('#md0-worker-threads').fill('2');
     await applyAndClose(page);
     await diskQueues(page, 'md0', 'scheduler', 'mq-deadline');
@@ -266,7 +261,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     await dialog(page).waitFor();
     await applyAndClose(page, 'Apply', DONE_NOT_KERNEL);
     // Changed after keeping: md1's maximum and its disks' scheduler are not kept.
-    await arrayDialog(page, 'md1', 'Speed limits…');
+    await openArrayDialog(page, 'md1', 'Speed limits…');
     await dialog(page).locator('#md1-max-own').check();
     // Above the system minimum (50 MiB/s), which md1 follows.
     await dialog(page).locator('#md1-max-value').fill('100');

@@ -5,7 +5,7 @@
 // reset before every test (harness/vmEnv.ts).
 import { shownArrays } from '../browser/harness/raidtunePage';
 import { kernelArray, readKernel } from './harness/kernelFacts';
-import { expectArrayAsKernel, pageBetweenKernelReads, readPageArray, syncButtons } from './harness/pageVsKernel';
+import { expectArrayAsKernel, pageBetweenKernelReads, readPageArray, syncActions } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, partitionCommands, waitForCard, waitForProgress } from './harness/scenarios';
 import { logTiming, setupVm } from './harness/vmEnv';
 
@@ -37,7 +37,7 @@ describe.each([
 ])('%s just created', (level, disks, action, health, title) => {
     test(`shows the initial ${action} as the kernel reports it`, async () => {
         await createSlowly(vm.guest, mdCreate('md0', level, disks));
-        const { before, shown } = await openAndCompare(['md0']);
+        const { page, before, shown } = await openAndCompare(['md0']);
         const kernel = kernelArray(before, 'md0');
         const md0 = shown.get('md0')!;
         // The scenario is what this test says (else the comparison above proves little).
@@ -51,8 +51,11 @@ describe.each([
             expect(kernel.detail.members.find(m => m.state === 'spare rebuilding')).toEqual({ raidDevice: 2, state: 'spare rebuilding', device: '/dev/vdc' });
             expect(md0.rows.find(r => r.device === '/dev/vdc')?.role).toMatch(/^Rebuilding into slot 2 \([\d.]+%\)$/);
         }
-        expect(syncButtons(md0)).toEqual(level === 'raid5' || level === 'raid6'
-            ? ['Speed limits…', 'Stripe cache…', 'Pause', 'Restart sync'] : ['Speed limits…', 'Pause', 'Restart sync']);
+        // The limits and the pause at hand; the rest (restarting it too) in the array's menu.
+        expect(await syncActions(page, 'md0')).toEqual({
+            buttons: ['Speed limits…', 'Pause'],
+            menu: level === 'raid5' || level === 'raid6' ? ['Stripe cache…', 'Restart sync'] : ['Restart sync'],
+        });
     });
 });
 
@@ -86,15 +89,15 @@ test('a degraded RAID5, then its recovery onto a new disk', async () => {
 test('a check started with echo check > sync_action', async () => {
     await createSlowly(vm.guest, `${mdCreate('md0', 'raid1', ['vda', 'vdb'], '--assume-clean')}
 echo check > /sys/block/md0/md/sync_action`);
-    const { before, shown } = await openAndCompare(['md0']);
+    const { page, before, shown } = await openAndCompare(['md0']);
     const kernel = kernelArray(before, 'md0');
     expect(kernel.sysfs.sync_action).toBe('check');
     expect(kernel.detail.status.Check).toBeDefined();
     const md0 = shown.get('md0')!;
     expect(md0.sync?.title).toBe('Check');
     expect(md0.health).toBe('Clean');
-    // A check can be stopped; "Restart sync" is for resyncs and recoveries.
-    expect(syncButtons(md0)).toEqual(['Speed limits…', 'Pause', 'Stop check']);
+    // A check can be stopped, or paused from the menu; "Restart sync" is for resyncs and recoveries.
+    expect(await syncActions(page, 'md0')).toEqual({ buttons: ['Speed limits…', 'Stop check'], menu: ['Pause'] });
 });
 
 test('RAID5 grown from 3 to 4 disks: the reshape with its real progress', async () => {
@@ -163,7 +166,7 @@ test('a raid0 and a linear array: clean, no sync section, nothing to tune', asyn
         const array = shown.get(name)!;
         expect(array.health).toBe('Clean');
         expect(array.sync).toBeNull();
-        expect(syncButtons(array)).toEqual([]);
+        expect(await syncActions(page, name)).toEqual({ buttons: [], menu: [] });
     }
     expect(shown.get('md0')!.level).toBe('RAID 0');
     expect(shown.get('md0')!.facts['Chunk size']).toBe('512 KiB');
@@ -212,8 +215,8 @@ mdadm /dev/md1 --add /dev/vdd 2>&1`);
     expect(md1.sync).toMatchObject({ title: 'Rebuild', percent: stopped(k1.sysfs['dev-vdd/recovery_start'], k1) });
     expect(md0.sync!.percent).toBeGreaterThan(0);
     expect(md1.sync!.percent).toBeGreaterThan(0);
-    for (const array of [md0, md1])
-        expect(syncButtons(array)).toEqual(['Speed limits…', 'Resume']);
+    for (const name of ['md0', 'md1'])
+        expect(await syncActions(page, name)).toEqual({ buttons: ['Resume', 'Speed limits…'], menu: [] });
     // Nothing moves while frozen.
     const later = await readKernel(vm.guest);
     expect(kernelArray(later, 'md0').sysfs.resync_start).toBe(k0.sysfs.resync_start);

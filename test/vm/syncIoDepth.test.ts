@@ -4,7 +4,7 @@
 // them (6.16 and later: `make check-vm KERNEL=7`), the page shows the kernel's values and a change
 // through the page lands in sysfs and /proc/sys, read back from the guest.
 import type { Page } from 'playwright-core';
-import { arrayCard, openDialog, syncFact } from '../browser/harness/raidtunePage';
+import { arrayAction, openDialog, syncFact } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -23,7 +23,7 @@ async function guestValue(path: string): Promise<string | null> {
 async function openLimits(page: Page, where: 'global' | 'md0'): Promise<void> {
     const button = where === 'global'
         ? page.locator('#global-limits').getByRole('button', { name: 'Change…' })
-        : arrayCard(page, 'md0').getByRole('button', { name: 'Speed limits…', exact: true });
+        : await arrayAction(page, 'md0', 'Speed limits…');
     await openDialog(button);
 }
 

@@ -4,7 +4,7 @@
 // guest's state folder; a write the kernel refuses, as the user sees it; and bad input that
 // writes nothing. The same paths as test/browser/tuning.test.ts, on a real kernel.
 import type { Page } from 'playwright-core';
-import { arrayCard, openDialog, renderedRefreshes, syncExplanation, syncFact, syncSection, syncTitle, waitUntil } from '../browser/harness/raidtunePage';
+import { arrayCard, openArrayDialog, openDialog, renderedRefreshes, syncExplanation, syncFact, syncSection, syncTitle, waitUntil } from '../browser/harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { applyAndWait, dialog, DONE, footerButton, formState, previewedCommands } from './harness/dialog';
 import { guestMdstat, createSlowly, mdCreate, SLOW_LIMITS, waitForCard, waitForProgress } from './harness/scenarios';
@@ -32,10 +32,6 @@ async function openWithCard(name: string, sync: boolean): Promise<Page> {
     const { page } = await vm.openPage();
     await waitForCard(page, name, sync);
     return page;
-}
-
-async function openArrayDialog(page: Page, button: string): Promise<void> {
-    await openDialog(arrayCard(page, 'md0').getByRole('button', { name: button, exact: true }));
 }
 
 async function close(page: Page): Promise<void> {
@@ -84,7 +80,7 @@ test('an array\'s own limits ("N (local)"), then back to the system limits', asy
     const page = await openWithCard('md0', true);
     expect(await guestValues(md('sync_speed_min'), md('sync_speed_max'))).toEqual([`${SLOW_LIMITS.min} (system)`, `${SLOW_LIMITS.max} (system)`]);
 
-    await openArrayDialog(page, 'Speed limits…');
+    await openArrayDialog(page, 'md0', 'Speed limits…');
     await dialog(page).locator('#md0-min-own').check();
     await dialog(page).locator('#md0-min-value').fill('0.5');
     await dialog(page).locator('#md0-max-own').check();
@@ -101,7 +97,7 @@ test('an array\'s own limits ("N (local)"), then back to the system limits', asy
     expect(journal.entries.map((e: { path: string; original: string }) => [e.path, e.original]))
         .toEqual([[md('sync_speed_min'), 'system'], [md('sync_speed_max'), 'system']]);
 
-    await openArrayDialog(page, 'Speed limits…');
+    await openArrayDialog(page, 'md0', 'Speed limits…');
     await dialog(page).locator('#md0-min-system').check();
     await dialog(page).locator('#md0-max-system').check();
     expect(await previewedCommands(page)).toBe(`echo system > ${md('sync_speed_min')}\necho system > ${md('sync_speed_max')}`);
@@ -118,7 +114,7 @@ test('stripe cache of a RAID5: its memory cost from the guest, written, read bac
     const page = await openWithCard('md0', true);
     const pageSize = Number(await vm.guest.runOk('getconf PAGESIZE'));
     expect(await guestValue(md('stripe_cache_size'))).toBe('256');
-    await openArrayDialog(page, 'Stripe cache…');
+    await openArrayDialog(page, 'md0', 'Stripe cache…');
     await dialog(page).getByLabel('Entries (17 to 32768)').fill('4096');
     // page size x raid disks x entries, with the guest's page size
     const mib = (pageSize * 3 * 4096) / 2 ** 20;
@@ -149,7 +145,7 @@ test('pause (frozen), resume and restart a resync', async () => {
     await waitForProgress(vm.guest, 'md0', 512);
     const page = await openWithCard('md0', true);
 
-    await openArrayDialog(page, 'Pause');
+    await openArrayDialog(page, 'md0', 'Pause');
     expect(await previewedCommands(page)).toBe(`echo frozen > ${md('sync_action')}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
@@ -159,7 +155,7 @@ test('pause (frozen), resume and restart a resync', async () => {
     expect(frozenAt).toBeGreaterThan(0);
     await waitUntil('the page shows the pause', async () => (await syncExplanation(page, 'md0'))?.startsWith('Paused (frozen)'));
 
-    await openArrayDialog(page, 'Resume');
+    await openArrayDialog(page, 'md0', 'Resume');
     expect(await previewedCommands(page)).toBe(`echo idle > ${md('sync_action')}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
@@ -170,7 +166,7 @@ test('pause (frozen), resume and restart a resync', async () => {
     await syncSection(page, 'md0').getByText('Speed:', { exact: true }).waitFor({ timeout: 15000 });
     expect(await syncExplanation(page, 'md0')).toBeNull();
 
-    await openArrayDialog(page, 'Restart sync');
+    await openArrayDialog(page, 'md0', 'Restart sync');
     expect(await previewedCommands(page)).toBe(`echo idle > ${md('sync_action')}`);
     const beforeRestart = (await guestMdstat(vm.guest, 'md0')).progress!.done;
     expect(await applyAndWait(page)).toEqual([DONE]);
@@ -188,7 +184,7 @@ test('start a check on a clean idle array, then stop it', async () => {
     expect(await guestValue(md('sync_action'))).toBe('idle');
     expect(await syncSection(page, 'md0').count()).toBe(0);
 
-    await openArrayDialog(page, 'Start check');
+    await openArrayDialog(page, 'md0', 'Start check');
     expect(await previewedCommands(page)).toBe(`echo check > ${md('sync_action')}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
@@ -196,7 +192,7 @@ test('start a check on a clean idle array, then stop it', async () => {
     await syncSection(page, 'md0').waitFor({ timeout: 15000 });
     expect(await syncTitle(page, 'md0')).toBe('Check');
 
-    await openArrayDialog(page, 'Stop check');
+    await openArrayDialog(page, 'md0', 'Stop check');
     expect(await previewedCommands(page)).toBe(`echo idle > ${md('sync_action')}`);
     expect(await applyAndWait(page)).toEqual([DONE]);
     await close(page);
@@ -212,7 +208,7 @@ test('a check that another admin started meanwhile: the kernel\'s EBUSY reaches 
     const page = await openWithCard('md0', false);
     let outcome: string[] = [];
     for (let attempt = 0; ; attempt++) {
-        await openArrayDialog(page, 'Start check');
+        await openArrayDialog(page, 'md0', 'Start check');
         expect(await previewedCommands(page)).toBe(`echo check > ${md('sync_action')}`);
         const seen = await renderedRefreshes(page);
         await vm.guest.runOk(`echo check > ${md('sync_action')}`);
@@ -272,7 +268,7 @@ test('bad values for the system limits and the stripe cache: refused by the page
     expect((await formState(page)).applyDisabled).toBe(true);
     await footerButton(page, 'Cancel').click();
 
-    await openArrayDialog(page, 'Stripe cache…');
+    await openArrayDialog(page, 'md0', 'Stripe cache…');
     for (const bad of [...BAD_TEXT_VALUES, '16', '32769'])
         accepted.push(await refuses('Entries (17 to 32768)', bad));
     await footerButton(page, 'Cancel').click();

@@ -205,6 +205,14 @@ function presenceRefusal(array: ArrayModel, action: BitmapAction): Message | nul
     return null;
 }
 
+/**
+ * True when the array's present state alone stops a bitmap change (a sync, a pause, a read-only
+ * start): the page does not offer it until that passes.
+ */
+export function bitmapWaitsForState(array: ArrayModel): boolean {
+    return stateRefusal(array) !== null || syncRefusal(array) !== null;
+}
+
 /** Why the bitmap cannot be added or removed now, or null when mdadm should do it. */
 export function bitmapUnavailable(array: ArrayModel, action: BitmapAction): Message | null {
     return stateRefusal(array) ?? layoutRefusal(array) ?? presenceRefusal(array, action) ?? syncRefusal(array);

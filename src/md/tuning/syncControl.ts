@@ -53,8 +53,36 @@ export function syncControlPlan(array: ArrayModel, control: SyncControl): PlanRe
 const SYNC_CONTROL_TITLES: Record<SyncControl, string> = {
     pause: N_('Pause the sync of $0'),
     resume: N_('Resume the sync of $0'),
-    restart: N_('Restart the sync of $0 so new limits apply at once'),
+    restart: N_('Restart the sync of $0'),
     stop: N_('Stop the check of $0'),
     check: N_('Start a check of $0'),
     repair: N_('Start a repair of $0'),
 };
+
+/**
+ * What the control does to the sync, said before Apply. md keeps a resync's and a rebuild's
+ * position when one is interrupted (recovery_cp, each member's recovery_offset), so neither a pause
+ * nor a restart loses progress; and md reads the speed limits at every step of a sync, so a change
+ * of them never needs a restart.
+ */
+export function syncControlEffect(array: ArrayModel, control: SyncControl): Message {
+    const rebuilding = array.sync?.action === 'recover';
+    switch (control) {
+    case 'pause':
+        return rebuilding
+            ? msg(N_('md holds the rebuild of $0 where it is and keeps its progress. Until it is resumed, the array stays without the redundancy the rebuild restores.'), array.name)
+            : msg(N_('md holds the sync of $0 where it is and keeps its progress; nothing syncs on the array until it is resumed.'), array.name);
+    case 'resume':
+        return msg(N_('md continues the paused sync of $0 from where it stopped, or starts the resync or rebuild the array needs.'), array.name);
+    case 'restart':
+        return msg(N_('md interrupts the sync of $0 and starts it again at once from where it stopped: the progress is kept. A change of speed limits needs no restart: md applies it within seconds.'), array.name);
+    case 'stop':
+        return array.sync?.action === 'repair'
+            ? msg(N_('md stops the repair of $0. What it rewrote stays rewritten; the rest is left as it is.'), array.name)
+            : msg(N_('md stops the check of $0. The mismatches it counted so far stay readable until the next check starts.'), array.name);
+    case 'check':
+        return msg(N_('md reads every stripe of $0 and counts where the copies or parity disagree, changing nothing. It runs within the speed limits, beside other I/O.'), array.name);
+    case 'repair':
+        return msg(N_('md reads every stripe of $0 and rewrites the copies or parity that disagree. It runs within the speed limits, beside other I/O.'), array.name);
+    }
+}

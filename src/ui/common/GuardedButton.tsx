@@ -18,11 +18,14 @@ import { _ } from '../../host/i18n';
 import { useAdmin } from './HostContext';
 import { useTooltipReach } from './useTooltipReach';
 
+/** Why a control that changes the host is disabled without administrative access. */
+export const ADMIN_REASON = () => _('Requires administrative access. Turn it on in Cockpit\'s top bar.');
+
 export function GuardedButton({
     disabledReason, children, onMouseEnter, onMouseLeave, onFocus, onBlur, onKeyDown, ...props
 }: ButtonProps & { disabledReason?: string | null }) {
     const admin = useAdmin();
-    const reason = admin === false ? _('Requires administrative access. Turn it on in Cockpit\'s top bar.') : disabledReason ?? null;
+    const reason = admin === false ? ADMIN_REASON() : disabledReason ?? null;
     const buttonRef = useRef<HTMLButtonElement>(null);
     const reach = useTooltipReach();
     return (

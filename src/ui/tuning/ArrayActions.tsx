@@ -1,110 +1,83 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The changes an admin can make to one array: its speed limits, its stripe cache, its read-ahead,
-// worker threads and disk queues, and its sync.
+// The changes an admin can make to one array (its speed limits, stripe cache, read-ahead, worker
+// threads, disk queues, bitmap and sync), by weight: what the state calls for as buttons, the rest in
+// its menu (src/md/tuning/arrayActions.ts decides which).
 
-import { memo, useCallback } from 'react';
-import { Flex, FlexItem } from '../pf';
-import { _ } from '../../host/i18n';
-import { hasStripeCache } from '../../md/levels';
+import { memo, useCallback, useRef, useState } from 'react';
+import EllipsisVIcon from '@patternfly/react-icons/dist/esm/icons/ellipsis-v-icon';
+import { Button, Flex, FlexItem } from '../pf';
+import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
-import { diskQueueSettingsOffered, diskQueueUnavailable } from '../../md/tuning/diskQueue';
-import { groupThreadsUnavailable } from '../../md/tuning/groupThreads';
-import { readAheadUnavailable } from '../../md/tuning/readAhead';
-import { syncControlPlan, syncControlUnavailable, type SyncControl } from '../../md/tuning/syncControl';
+import { offeredArrayActions, type ArrayAction } from '../../md/tuning/arrayActions';
+import { syncControlEffect, syncControlPlan } from '../../md/tuning/syncControl';
 import { useOpenArrayDialog } from '../common/arrayDialog';
 import { GuardedButton } from '../common/GuardedButton';
+import { lazyPart } from '../common/lazyPart';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
+import { CONTROL_LABELS, sameActions, shownActions, type ShownAction } from './actionLabels';
 import {
     ArrayLimitsChange, BitmapChange, DiskQueueChange, GroupThreadsChange, preloadChanges, ReadAheadChange,
     StripeCacheChange,
 } from './lazyChanges';
-import { bitmapUnavailable, type BitmapAction } from '../../md/tuning/bitmap';
-import type { Message } from '../../md/message';
 
-const CONTROL_LABELS: Record<SyncControl, () => string> = {
-    pause: () => _('Pause'),
-    resume: () => _('Resume'),
-    restart: () => _('Restart sync'),
-    stop: () => _('Stop check'),
-    check: () => _('Start check'),
-    repair: () => _('Start repair'),
-};
+const ArrayMenu = lazyPart(() => import('./ArrayMenu').then(module => module.ArrayMenu));
 
-/** The sync controls worth offering in the array's current state (others would only confuse). */
-function offeredControls(array: ArrayModel): SyncControl[] {
-    const sync = array.sync;
-    if (array.syncFrozen) return ['resume'];
-    if (!sync) return ['check', 'repair'];
-    if (sync.action === 'check' || sync.action === 'repair') return ['pause', 'stop'];
-    return ['pause', 'restart'];
+/** The menu's code and the dialogs', fetched once the pointer or the focus reaches the toggle. */
+function preloadMenu(): void {
+    void ArrayMenu.preload();
+    preloadChanges();
 }
 
-type Open = 'limits' | 'stripe-cache' | 'read-ahead' | 'worker-threads' | 'disk-queues' | `bitmap-${BitmapAction}` | SyncControl;
-
-/** One button of the bar: what it says, why it is disabled (null: it is not), what it opens. */
-interface ActionButton {
-    opens: Open;
-    label: string;
-    reason: string | null;
+/**
+ * The kebab toggle and, once it was first opened, its menu. The toggle is ours, not the menu's, so
+ * that it is in the first view and keeps its focus while the menu's code comes; it only shows, so it
+ * stays usable without administrative access.
+ */
+function MoreActions({ name, actions, onOpen }: {
+    name: string; actions: ShownAction[]; onOpen: (open: ArrayAction) => void;
+}) {
+    const toggleRef = useRef<HTMLButtonElement>(null);
+    const [isOpen, setOpen] = useState(false);
+    const [wanted, setWanted] = useState(false);
+    return (
+        <>
+            <Button ref={toggleRef} variant="plain" icon={<EllipsisVIcon />} aria-label={fmt(_('More actions for $0'), name)}
+                aria-haspopup="menu" aria-expanded={isOpen} onMouseEnter={preloadMenu} onFocus={preloadMenu}
+                onClick={() => {
+                    setWanted(true);
+                    setOpen(!isOpen);
+                }} />
+            {wanted && (
+                <ArrayMenu name={name} toggleRef={toggleRef} isOpen={isOpen} onOpenChange={setOpen}
+                    actions={actions} onOpen={onOpen} />
+            )}
+        </>
+    );
 }
 
-/** The buttons the array's state calls for, with md's or raidtune's reason where one would be refused. */
-function actionButtons(array: ArrayModel, host: HostModel): ActionButton[] {
-    const redundant = array.level !== 'raid0' && array.level !== 'linear';
-    const stripeCache = hasStripeCache(array.level);
-    const reason = (message: Message | null) => message && text(message);
-    const buttons: (ActionButton | false)[] = [
-        redundant && { opens: 'limits', label: _('Speed limits…'), reason: null },
-        stripeCache && { opens: 'stripe-cache', label: _('Stripe cache…'), reason: null },
-        readAheadUnavailable(array) === null && { opens: 'read-ahead', label: _('Read-ahead…'), reason: null },
-        stripeCache && { opens: 'worker-threads', label: _('Worker threads…'), reason: reason(groupThreadsUnavailable(array)) },
-        // Disabled only when no setting of any member disk can be changed; the dialog says which can.
-        {
-            opens: 'disk-queues', label: _('Disk queues…'),
-            reason: diskQueueSettingsOffered(host, array).length ? null : reason(diskQueueUnavailable(host, array, 'nrRequests')),
-        },
-    ];
-    if (redundant) {
-        const bitmap: BitmapAction = array.bitmap ? 'remove' : 'add';
-        buttons.push({
-            opens: `bitmap-${bitmap}`, label: bitmap === 'add' ? _('Add bitmap…') : _('Remove bitmap…'),
-            reason: reason(bitmapUnavailable(array, bitmap)),
-        });
-        for (const control of offeredControls(array)) {
-            buttons.push({
-                opens: control, label: CONTROL_LABELS[control](),
-                reason: reason(syncControlUnavailable(array, control)),
-            });
-        }
-    }
-    return buttons.filter((b): b is ActionButton => b !== false);
-}
-
-const sameButtons = (a: { buttons: ActionButton[] }, b: { buttons: ActionButton[] }) =>
-    a.buttons.length === b.buttons.length &&
-    a.buttons.every((x, i) =>
-        x.opens === b.buttons[i].opens && x.label === b.buttons[i].label && x.reason === b.buttons[i].reason);
-
-// A syncing array is a new object at every refresh, its buttons rarely change: they render again
-// only when one does (a dozen PatternFly buttons on each of two dozen syncing cards add up).
-const ActionBar = memo(function ActionBar({ buttons, onOpen }: {
-    buttons: ActionButton[]; onOpen: (open: Open) => void;
+// A syncing array is a new object at every refresh, its actions rarely change: they render again
+// only when one does (a few PatternFly buttons on each of two dozen syncing cards add up).
+const ActionBar = memo(function ActionBar({ name, buttons, menu, onOpen }: {
+    name: string; buttons: ShownAction[]; menu: ShownAction[]; onOpen: (open: ArrayAction) => void;
 }) {
     return (
-        <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}>
+        <Flex className="raidtune-array-actions" spaceItems={{ default: 'spaceItemsSm' }}
+            alignItems={{ default: 'alignItemsCenter' }}>
             {buttons.map(b => (
                 <FlexItem key={b.opens}>
                     <GuardedButton variant="secondary" disabledReason={b.reason} onClick={() => onOpen(b.opens)}
                         onMouseEnter={preloadChanges} onFocus={preloadChanges}>{b.label}</GuardedButton>
                 </FlexItem>
             ))}
+            {menu.length > 0 && <FlexItem><MoreActions name={name} actions={menu} onOpen={onOpen} /></FlexItem>}
         </Flex>
     );
-}, sameButtons);
+}, (a, b) => a.name === b.name && a.onOpen === b.onOpen &&
+    sameActions(a.buttons, b.buttons) && sameActions(a.menu, b.menu));
 
 /** The dialog a button opens, for the array as the page has it now (useOpenArrayDialog). */
-function ArrayDialog({ array, open, onClose }: { array: ArrayModel; open: Open; onClose: () => void }) {
+function ArrayDialog({ array, open, onClose }: { array: ArrayModel; open: ArrayAction; onClose: () => void }) {
     switch (open) {
     case 'limits': return <ArrayLimitsChange array={array} onClose={onClose} />;
     case 'stripe-cache': return <StripeCacheChange array={array} onClose={onClose} />;
@@ -120,7 +93,7 @@ function ArrayDialog({ array, open, onClose }: { array: ArrayModel; open: Open; 
             <ChangeModal
                 title={controlPlan.plan ? text(controlPlan.plan.title) : CONTROL_LABELS[open]()}
                 plan={controlPlan.plan ?? null} recordOriginals={false} onClose={onClose}>
-                {controlPlan.errors?.control && text(controlPlan.errors.control)}
+                {controlPlan.errors?.control ? text(controlPlan.errors.control) : text(syncControlEffect(array, open))}
             </ChangeModal>
         );
     }
@@ -135,8 +108,12 @@ function ArrayDialog({ array, open, onClose }: { array: ArrayModel; open: Open; 
 export function ArrayActions({ array, host }: { array: ArrayModel; host: HostModel }) {
     const openDialog = useOpenArrayDialog();
     const name = array.name;
-    const onOpen = useCallback((open: Open) => openDialog(name, (current, close) => (
+    const onOpen = useCallback((open: ArrayAction) => openDialog(name, (current, close) => (
         <ArrayDialog array={current} open={open} onClose={close} />
     )), [openDialog, name]);
-    return <ActionBar buttons={actionButtons(array, host)} onOpen={onOpen} />;
+    const offered = offeredArrayActions(array, host);
+    return (
+        <ActionBar name={name} buttons={shownActions(offered.buttons)} menu={shownActions(offered.menu)}
+            onOpen={onOpen} />
+    );
 }

@@ -13,6 +13,52 @@ export function arrayCard(surface: Surface, name: string): Locator {
 }
 
 /**
+ * One of the array's actions as a user reaches it: its button on the card, or else its item in the
+ * card's "More actions" menu, which this opens (PatternFly puts the open menu at the end of the
+ * document, outside the card). An action the page offers only in another state (Resume once a pause
+ * shows) is looked for again, with the menu closed in between, until it comes (`timeoutMs`).
+ */
+export async function arrayAction(surface: Surface, name: string, label: string, timeoutMs = 15000): Promise<Locator> {
+    const bar = arrayCard(surface, name).locator('.raidtune-array-actions');
+    await inView(bar);
+    const button = bar.getByRole('button', { name: label, exact: true });
+    const toggle = bar.getByRole('button', { name: `More actions for ${name}`, exact: true });
+    const item = arrayMenu(surface, name).getByRole('menuitem', { name: label, exact: true });
+    return waitUntil(`${name}'s action "${label}"`, async () => {
+        if (await button.count() > 0) return button;
+        if (await toggle.count() === 0) return null;
+        if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click();
+        await arrayMenu(surface, name).getByRole('menuitem').first().waitFor();
+        if (await item.count() > 0) return item;
+        await toggle.click(); // closed again: the next look sees the page's next state
+        await arrayMenu(surface, name).waitFor({ state: 'detached' });
+        return null;
+    }, timeoutMs);
+}
+
+/** The array's open menu of actions. */
+export function arrayMenu(surface: Surface, name: string): Locator {
+    return surface.locator(`.raidtune-array-menu[data-array="${name}"]`);
+}
+
+/** The labels of the array's action buttons and, opening its menu and closing it again, the menu's items. */
+export async function arrayActionLabels(surface: Surface, name: string):
+    Promise<{ buttons: string[]; menu: string[] }> {
+    const bar = arrayCard(surface, name).locator('.raidtune-array-actions');
+    await inView(bar);
+    const toggle = bar.getByRole('button', { name: `More actions for ${name}`, exact: true });
+    const buttons = (await bar.locator('button').allInnerTexts()).map(t => t.trim()).filter(t => t !== '');
+    if (await toggle.count() === 0) return { buttons, menu: [] };
+    await toggle.click();
+    const items = arrayMenu(surface, name).getByRole('menuitem');
+    await items.first().waitFor();
+    const menu = (await items.allInnerTexts()).map(t => t.trim());
+    await toggle.click();
+    await items.first().waitFor({ state: 'detached' });
+    return { buttons, menu };
+}
+
+/**
  * The card, scrolled to as a reader would. A card out of view is not laid out (content-visibility:
  * auto, src/ui/app/app.css), so its elements have no innerText until it comes near the window; and
  * it may show a sync's progress a few refreshes late (src/ui/arrays/cardFreshness.ts) until the
@@ -310,6 +356,11 @@ export async function openDialog(opener: Locator): Promise<Locator> {
     const dialog = changeDialog(opener.page());
     await dialog.waitFor();
     return dialog;
+}
+
+/** Opens one of the array's change dialogs through its button or its menu, as a user does. */
+export async function openArrayDialog(surface: Surface, name: string, label: string): Promise<Locator> {
+    return openDialog(await arrayAction(surface, name, label));
 }
 
 /**

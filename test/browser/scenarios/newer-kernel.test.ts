@@ -6,7 +6,7 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { applyAndClose, arrayCard, cardFacts, openDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import { applyAndClose, arrayAction, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'newer-kernel', readySelector: '#array-md2' });
 
@@ -34,17 +34,21 @@ test('each card shows the kind md/bitmap_type names; no bitmap/ folder reads as 
     expect(await env.page.locator('#app, body').first().innerText()).not.toMatch(/\b(null|undefined|NaN)\b/);
 });
 
-test('the lockless bitmap: "Remove bitmap…" is disabled and its tooltip says why', async () => {
-    const button = arrayCard(env.page, 'md2').getByRole('button', { name: 'Remove bitmap…' });
-    expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await button.hover();
+test('the lockless bitmap: "Remove bitmap…" is disabled in md2\'s menu and its tooltip says why', async () => {
+    const item = await arrayAction(env.page, 'md2', 'Remove bitmap…');
+    expect(await item.getAttribute('aria-disabled')).toBe('true');
+    await item.hover();
     await env.page.getByRole('tooltip').getByText('The array has a lockless bitmap (llbitmap). mdadm chooses it only when it creates an array and cannot add or remove it with --grow', { exact: false }).waitFor();
+    await item.click({ force: true }); // a disabled item does nothing: no dialog opens
+    expect(await env.page.getByRole('dialog').count()).toBe(0);
+    await env.page.keyboard.press('Escape');
+    await arrayMenu(env.page, 'md2').waitFor({ state: 'detached' });
     // The classic one next to it can be removed.
-    expect(await arrayCard(env.page, 'md1').getByRole('button', { name: 'Remove bitmap…' }).getAttribute('aria-disabled')).not.toBe('true');
+    expect(await (await arrayAction(env.page, 'md1', 'Remove bitmap…')).getAttribute('aria-disabled')).not.toBe('true');
 });
 
 test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ follow, and so does the card', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Add bitmap…' }));
+    await openArrayDialog(env.page, 'md0', 'Add bitmap…');
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
         .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
     await applyAndClose(env.page, 'Add bitmap');
@@ -52,7 +56,7 @@ test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ fo
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
     await waitForBitmapFact('md0', 'Internal, 64 MiB chunks');
 
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Remove bitmap…' }));
+    await openArrayDialog(env.page, 'md0', 'Remove bitmap…');
     await applyAndClose(env.page, 'Remove bitmap');
     expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
     expect(hasBitmapFolder('md0')).toBe(false);

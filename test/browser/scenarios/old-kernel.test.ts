@@ -6,7 +6,8 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, cardFacts, openDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import type { Locator } from 'playwright-core';
+import { arrayAction, arrayActionLabels, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'old-kernel', readySelector: '#array-md1' });
 
@@ -30,34 +31,43 @@ test('the cards show what there is and leave the rest out', async () => {
     expect(await env.page.locator('#app').innerText()).not.toMatch(JS_WORDS);
 });
 
-test('worker threads: the disabled button says the kernel has no group_thread_cnt', async () => {
-    const button = arrayCard(env.page, 'md0').getByRole('button', { name: 'Worker threads…' });
-    expect(await button.getAttribute('aria-disabled')).toBe('true');
-    await button.hover();
+test('worker threads: the disabled menu item says the kernel has no group_thread_cnt', async () => {
+    const item = await arrayAction(env.page, 'md0', 'Worker threads…');
+    expect(await item.getAttribute('aria-disabled')).toBe('true');
+    await item.hover();
     await env.page.getByRole('tooltip').getByText('The kernel does not offer group_thread_cnt for this array.').waitFor();
+    await env.page.keyboard.press('Escape');
+    await arrayMenu(env.page, 'md0').waitFor({ state: 'detached' });
 });
 
 test('every dialog the page opens reads without a missing value showing as a word of JavaScript', async () => {
     const opened: string[] = [];
-    for (const scope of [env.page.locator('#global-limits'), arrayCard(env.page, 'md0'), arrayCard(env.page, 'md1')]) {
-        const labels = (await scope.getByRole('button').allInnerTexts()).filter(label => label.endsWith('…'));
-        for (const label of labels) {
-            const button = scope.getByRole('button', { name: label, exact: true });
-            if (await button.getAttribute('aria-disabled') === 'true') continue;
-            await button.click();
-            await dialog().waitFor();
-            const text = await dialog().innerText();
-            expect([label, text]).toEqual([label, expect.not.stringMatching(JS_WORDS)]);
-            opened.push(label);
-            await env.page.keyboard.press('Escape');
-            await dialog().waitFor({ state: 'detached' });
+    const readDialog = async (label: string, control: Locator) => {
+        if (await control.getAttribute('aria-disabled') === 'true') {
+            await env.page.keyboard.press('Escape'); // closes the array's menu, if it was open
+            return;
         }
+        await control.click();
+        await dialog().waitFor();
+        const text = await dialog().innerText();
+        expect([label, text]).toEqual([label, expect.not.stringMatching(JS_WORDS)]);
+        opened.push(label);
+        await env.page.keyboard.press('Escape');
+        await dialog().waitFor({ state: 'detached' });
+    };
+    const limits = env.page.locator('#global-limits');
+    for (const label of (await limits.getByRole('button').allInnerTexts()).filter(label => label.endsWith('…')))
+        await readDialog(label, limits.getByRole('button', { name: label, exact: true }));
+    for (const name of ['md0', 'md1']) {
+        const { buttons, menu } = await arrayActionLabels(env.page, name);
+        for (const label of [...buttons, ...menu].filter(label => label.endsWith('…')))
+            await readDialog(label, await arrayAction(env.page, name, label));
     }
     expect(opened).toEqual(expect.arrayContaining(['Disk queues…', 'Read-ahead…', 'Speed limits…', 'Remove bitmap…']));
 });
 
 test('after a change, "Keep after reboot" writes its files for what this kernel has, with no missing value shown', async () => {
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Read-ahead…', exact: true }));
+    await openArrayDialog(env.page, 'md0', 'Read-ahead…');
     await dialog().locator('#md0-read-ahead').fill('4096');
     await dialog().getByRole('button', { name: 'Apply', exact: true }).click();
     await dialog().getByText('Done.', { exact: false }).waitFor();

@@ -3,7 +3,7 @@
 // change the kernel reports in raid_disks ("4 (3)") and the reshape's real progress.
 
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, openDialog, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact, syncTitle } from '../harness/raidtunePage';
+import { arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, openArrayDialog, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact, syncTitle } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid5-reshape', readySelector: '#array-md0' });
 
@@ -62,7 +62,7 @@ test('shows the array healthy with all of its new disks working', async () => {
 test('a stripe cache smaller than the running reshape needs is refused with the reason, and nothing is written', async () => {
     // 512 KiB chunks: the kernel reshapes with four chunks of 4 KiB stripes in the cache, 4 x 128 = 512.
     expect(await simValue(env, '/sys/block/md0/md/chunk_size')).toBe('524288');
-    await openDialog(arrayCard(env.page, 'md0').getByRole('button', { name: 'Stripe cache…' }));
+    await openArrayDialog(env.page, 'md0', 'Stripe cache…');
     const dialog = changeDialog(env.page);
     const field = dialog.getByLabel('Entries (17 to 32768)');
     const error = dialog.locator('.pf-v6-c-helper-text__item.pf-m-error');

@@ -3,7 +3,7 @@
 // says what the guest kernel and mdadm said around that moment (readKernel() before and after).
 // Expected texts are derived here from the kernel's values, not from raidtune's own code.
 import type { Page } from 'playwright-core';
-import { cardInView, waitForRefreshes } from '../../browser/harness/raidtunePage';
+import { arrayActionLabels, cardInView, waitForRefreshes } from '../../browser/harness/raidtunePage';
 import { kernelArray, readKernel, type KernelArray, type KernelView } from './kernelFacts';
 import type { GuestControl } from '../../../tools/vm/vm';
 
@@ -27,8 +27,6 @@ export interface PageArray {
         /** "Done", "Speed", "Minimum speed", ... */
         facts: Record<string, string>;
     };
-    /** The action buttons offered under the card, with their state. */
-    buttons: { name: string; disabled: boolean }[];
 }
 
 export async function readPageArray(page: Page, name: string): Promise<PageArray> {
@@ -66,10 +64,6 @@ export async function readPageArray(page: Page, name: string): Promise<PageArray
                 facts: syncFacts,
             };
         }
-        const buttons = [...card.querySelectorAll('.raidtune-array-actions button')].map(b => ({
-            name: text(b),
-            disabled: b.getAttribute('aria-disabled') === 'true' || (b as HTMLButtonElement).disabled,
-        }));
         return {
             name: arrayName,
             level: headerItems.find(t => /^(RAID \d+|Linear|Unknown level|raid\w+)$/.test(t)) ?? '',
@@ -77,17 +71,18 @@ export async function readPageArray(page: Page, name: string): Promise<PageArray
             facts,
             rows,
             sync,
-            buttons,
         };
     }, name);
 }
 
-/** The buttons this tier checks (others, like read-ahead or disk queues, are left to their own tests). */
-const CHECKED_BUTTONS = ['Speed limits…', 'Stripe cache…', 'Pause', 'Resume', 'Restart sync', 'Stop check', 'Start check', 'Start repair'];
+/** The actions this tier checks (others, like read-ahead or disk queues, are left to their own tests). */
+const CHECKED_ACTIONS = ['Speed limits…', 'Stripe cache…', 'Pause', 'Resume', 'Restart sync', 'Stop check', 'Start check', 'Start repair'];
 
-/** The array's speed-limit, stripe-cache and sync-control buttons, in page order. */
-export function syncButtons(array: PageArray): string[] {
-    return array.buttons.map(b => b.name).filter(name => CHECKED_BUTTONS.includes(name));
+/** The array's speed-limit, stripe-cache and sync-control actions: its buttons, and its menu's items, in page order. */
+export async function syncActions(page: Page, name: string): Promise<{ buttons: string[]; menu: string[] }> {
+    const { buttons, menu } = await arrayActionLabels(page, name);
+    const checked = (labels: string[]) => labels.filter(label => CHECKED_ACTIONS.includes(label));
+    return { buttons: checked(buttons), menu: checked(menu) };
 }
 
 /**

@@ -76,7 +76,8 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
     }
     case 'run': {
         const argv = step.argv[0] === 'mdadm' ? [config.mdadm, ...step.argv.slice(1)] : step.argv;
-        await cockpit.spawn(argv, options);
+        const spawned = cockpit.spawn(argv, options);
+        await (step.stdin === undefined ? spawned : spawned.input(step.stdin));
         await verifyRun(config, step, options);
         return { step, readBack: null, differs: false };
     }

@@ -24,6 +24,8 @@ export interface RunCommandStep {
     argv: string[];
     /** The command that reverses this one, if any. */
     undoArgv: string[] | null;
+    /** What the command reads on its standard input (sfdisk's partition script), if anything. */
+    stdin?: string;
     /** What the executor reads back afterwards, since a command's exit status alone proves little. */
     verify?: { memberRemoved: { array: string; member: string } };
 }
@@ -85,7 +87,7 @@ export function describeStep(step: Step): string {
     case 'write-attribute':
         return `echo ${shellQuote(step.to)} > ${shellQuote(step.path)}`;
     case 'run':
-        return describeArgv(step.argv);
+        return step.stdin === undefined ? describeArgv(step.argv) : hereDocInput(describeArgv(step.argv), step.stdin);
     case 'write-file':
         if (step.content === null) return `rm -f ${shellQuote(step.path)}`;
         return hereDoc(step.path, step.content);
@@ -94,12 +96,17 @@ export function describeStep(step: Step): string {
     }
 }
 
-/** A here-document whose end marker no line of the content is, so a copy of it writes the whole content. */
-function hereDoc(path: string, content: string): string {
+/** `command` fed `content` by a here-document whose end marker no line of the content is. */
+function hereDocInput(command: string, content: string): string {
     const lines = new Set(content.split('\n'));
     let marker = 'EOF';
     for (let n = 1; lines.has(marker); n++) marker = `EOF_${n}`;
-    return `cat > ${shellQuote(path)} <<'${marker}'\n${content.replace(/\n$/, '')}\n${marker}`;
+    return `${command} <<'${marker}'\n${content.replace(/\n$/, '')}\n${marker}`;
+}
+
+/** A here-document that writes the whole content to `path`. */
+function hereDoc(path: string, content: string): string {
+    return hereDocInput(`cat > ${shellQuote(path)}`, content);
 }
 
 /**
@@ -123,8 +130,12 @@ export function invertStep(step: Step): Step | null {
     switch (step.kind) {
     case 'write-attribute':
         return step.from === null ? null : { ...step, to: step.from, from: step.to };
-    case 'run':
-        return step.undoArgv ? { ...step, argv: step.undoArgv, undoArgv: step.argv } : null;
+    case 'run': {
+        if (!step.undoArgv) return null;
+        // The undo reads no input; and a command fed input cannot be redone from its undo alone.
+        const { stdin, ...command } = step;
+        return { ...command, argv: step.undoArgv, undoArgv: stdin === undefined ? step.argv : null };
+    }
     case 'write-file':
         return { ...step, content: step.previous, previous: step.content };
     case 'edit-file':

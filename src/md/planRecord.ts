@@ -78,7 +78,8 @@ function isStep(step: unknown): step is Step {
     case 'write-attribute':
         return isAttributePath(s.path) && isString(s.to) && (s.from === null || isString(s.from));
     case 'run':
-        return isArgv(s.argv) && (s.undoArgv === null || isArgv(s.undoArgv));
+        return isArgv(s.argv) && (s.undoArgv === null || isArgv(s.undoArgv)) &&
+            (s.stdin === undefined || isString(s.stdin));
     case 'write-file':
         return isFilePath(s.path) && (s.content === null || isString(s.content)) &&
             (s.previous === null || isString(s.previous)) && (s.checked === undefined || typeof s.checked === 'boolean');

@@ -5,7 +5,7 @@
 // path. The shell script and the playbook both read a plan through this one description.
 
 import type { ArrayModel } from '../modelTypes';
-import type { Plan, Step } from '../plan';
+import type { Plan, RunCommandStep, Step } from '../plan';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS, type Bounds } from '../settings/registry';
 
 /** A member as the generators know it: its name and whole disk here, and its slot (null: spare or failed). */
@@ -155,6 +155,14 @@ export function checkedValue(target: Target, value: string): string {
 
 /** A word of an mdadm argv: /dev/mdN becomes a reference to the array, by UUID. */
 export type ArgvWord = { literal: string } | { array: ArrayRef };
+
+/**
+ * A command fed input here (the partition table a new disk gets from this host's disk) names this
+ * host's disks: not exported until its export can check that it finds the same disks there.
+ */
+export function refuseFedInput(step: RunCommandStep): void {
+    if (step.stdin !== undefined) throw new AutomationError(`${step.argv.join(' ')} reads input taken from this host: not exported`);
+}
 
 export function argvWords(argv: readonly string[], refs: readonly ArrayRef[]): ArgvWord[] {
     return argv.map(word => {

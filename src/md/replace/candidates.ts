@@ -9,6 +9,7 @@
 
 import { formatKiB } from '../format';
 import { msg, N_, type Message } from '../message';
+import type { ArrayModel, HostModel } from '../modelTypes';
 import { withDescendants, type BlockDevice, type Signature } from './blockDevices';
 
 /** What a device must have to take a member's place in the array. */
@@ -131,4 +132,39 @@ export function judgeCandidates(devices: BlockDevice[], signatures: ReadonlyMap<
 /** The devices the dialog offers: nothing refused; with signatures only when the admin chose to wipe them. */
 export function offeredCandidates(verdicts: CandidateVerdict[], wipeChosen: boolean): CandidateVerdict[] {
     return verdicts.filter(v => v.refusals.length === 0 && (wipeChosen || v.signatures.length === 0));
+}
+
+/** What the page reads about the array when the dialog opens: md/component_size and queue/logical_block_size. */
+export interface ArrayBlockFacts {
+    componentKiB: number;
+    logicalBlockBytes: number;
+}
+
+/** The devices of the tree by kernel name. */
+function byName(devices: BlockDevice[]): Map<string, BlockDevice> {
+    return new Map(devices.flatMap(withDescendants).map(d => [d.name, d]));
+}
+
+/** All true, all false, or null when they differ or one is unknown. */
+function sameKind(kinds: (boolean | null)[]): boolean | null {
+    return kinds.length > 0 && kinds.every(k => k === kinds[0]) ? kinds[0] : null;
+}
+
+/** What a device must have to take the place of a member of `array`, from its working members. */
+export function replacementNeeds(array: ArrayModel, host: HostModel, facts: ArrayBlockFacts,
+    devices: BlockDevice[]): ReplacementNeeds {
+    const named = byName(devices);
+    const working = array.members.filter(m => m.role === 'active' || m.role === 'spare');
+    const sizes = working.flatMap(m => named.get(m.name)?.sizeBytes ?? []);
+    const offsets = working.flatMap(m => m.dataOffsetSectors ?? []);
+    const physical = working.flatMap(m => named.get(m.disk)?.physicalBlockBytes ?? []);
+    return {
+        array: array.name,
+        logicalBlockBytes: facts.logicalBlockBytes,
+        minimumBytes: minimumMemberBytes(array.metadata, offsets.length ? Math.max(...offsets) : null,
+            facts.componentKiB, sizes.length ? Math.min(...sizes) : null),
+        rotational: sameKind(working.map(m => host.disks.get(m.disk)?.rotational ?? null)),
+        physicalBlockBytes: physical.length ? Math.max(...physical) : null,
+        memberDisks: [...new Set(array.members.map(m => m.disk))],
+    };
 }

@@ -5,8 +5,11 @@
 
 import { parseLsblk, parseWipefs, type Signature } from '../../../../src/md/replace/blockDevices';
 import {
-    judgeCandidates, minimumMemberBytes, offeredCandidates, type CandidateVerdict, type ReplacementNeeds,
+    judgeCandidates, minimumMemberBytes, offeredCandidates, replacementNeeds,
+    type CandidateVerdict, type ReplacementNeeds,
 } from '../../../../src/md/replace/candidates';
+import { buildModel } from '../../../../src/md/model';
+import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import type { Message } from '../../../../src/md/message';
 
 const GiB = 1024 ** 3;
@@ -173,5 +176,40 @@ describe('the smallest device md can use for a member', () => {
     test('superblock at the end (1.0, 0.90): at least the smallest working member', () => {
         expect(minimumMemberBytes('1.0', 0, 1_000_000, 1_100_000 * 1024)).toBe(1_100_000 * 1024);
         expect(minimumMemberBytes('0.90', 0, 1_000_000, null)).toBe(1_000_000 * 1024);
+    });
+});
+
+describe('what the array asks of a replacement, from its working members', () => {
+    const host = buildModel({ files: loadCaptureFiles('raid5-degraded'), pageSize: 4096, missingRoots: [], complete: true }, 0);
+    const array = host.arrays[0];
+    const MiB = 2 ** 20;
+    const tree = parseLsblk(JSON.stringify({ blockdevices: ['vda', 'vdb', 'vdc'].map(name =>
+        dev(name, 'disk', (name === 'vdc' ? 300 : 256) * MiB, { 'phy-sec': name === 'vdc' ? 4096 : 512 })) }));
+
+    test('the data offset plus what md uses of each member; the members\' disks; their largest physical block', () => {
+        const offset = Math.max(...array.members.map(m => m.dataOffsetSectors ?? 0));
+        expect(array.metadata).toBe('1.2');
+        expect(offset).toBeGreaterThan(0);
+        const needs = replacementNeeds(array, host, { componentKiB: 250 * 1024, logicalBlockBytes: 512 }, tree);
+        expect(needs).toMatchObject({
+            array: array.name, logicalBlockBytes: 512, minimumBytes: offset * 512 + 250 * MiB, physicalBlockBytes: 4096,
+            memberDisks: ['vda', 'vdc'],
+        });
+        expect(array.members.map(m => m.disk)).toEqual(['vda', 'vdc']);
+    });
+
+    test('with the superblock at the end, at least the smallest working member', () => {
+        const atEnd = { ...array, metadata: '1.0' };
+        const facts = { componentKiB: 250 * 1024, logicalBlockBytes: 512 };
+        expect(replacementNeeds(atEnd, host, facts, tree).minimumBytes).toBe(256 * MiB);
+    });
+
+    test('the members\' kind: all rotating, all not, or unknown when they differ', () => {
+        const disks = (vda: boolean, others: boolean) => new Map([...host.disks].map(([name, disk]) =>
+            [name, { ...disk, rotational: name === 'vda' ? vda : others }]));
+        const facts = { componentKiB: 1, logicalBlockBytes: 512 };
+        const kind = (vda: boolean, others: boolean) =>
+            replacementNeeds(array, { ...host, disks: disks(vda, others) }, facts, tree).rotational;
+        expect([kind(true, true), kind(false, false), kind(true, false)]).toEqual([true, false, null]);
     });
 });

@@ -52,37 +52,34 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
+/** The card's title: the array's name (its link), level and health word. */
+export const ArrayTitle = memo(function ArrayTitle({ array, selected }: { array: ArrayModel; selected: boolean }) {
+    const health = HEALTH_LABEL[array.health];
+    return (
+        <Flex alignItems={{ default: 'alignItemsCenter' }}>
+            <FlexItem>
+                <CardTitle id={`array-${array.name}-title`} component="h2">
+                    <ArrayLink className="raidtune-array-link" name={array.name} selected={selected}>{array.device}</ArrayLink>
+                </CardTitle>
+            </FlexItem>
+            <FlexItem>{levelName(array.level)}</FlexItem>
+            <FlexItem><Label className="raidtune-health" color={health.color}>{health.text()}</Label></FlexItem>
+        </Flex>
+    );
+}, (before, after) => before.selected === after.selected && before.array.name === after.array.name &&
+    before.array.device === after.array.device && before.array.level === after.array.level &&
+    before.array.health === after.array.health);
+
 /**
  * `syncing`: a sync runs, which keeps the stripe cache full as a matter of course. `slow`: the
  * members it waits for (slowMemberNames), which the health alert names.
  */
-type SummaryProps = { array: ArrayModel; selected: boolean; syncing?: boolean; slow?: string };
+type SummaryProps = { array: ArrayModel; syncing?: boolean; slow?: string };
 
-// A syncing array is a new object at every refresh; its header and facts mostly are not new.
-export const ArraySummary = memo(function ArraySummary({ array, selected, syncing = false, slow = '' }: SummaryProps) {
-    const health = HEALTH_LABEL[array.health];
-    const titleId = `array-${array.name}-title`;
+// A syncing array is a new object at every refresh; its alert and facts mostly are not new.
+export const ArraySummary = memo(function ArraySummary({ array, syncing = false, slow = '' }: SummaryProps) {
     return (
         <>
-            <CardHeader>
-                <Flex alignItems={{ default: 'alignItemsCenter' }}>
-                    <FlexItem>
-                        <CardTitle id={titleId} component="h2">
-                            <ArrayLink className="raidtune-array-link" name={array.name} selected={selected}>{array.device}</ArrayLink>
-                        </CardTitle>
-                    </FlexItem>
-                    <FlexItem>{levelName(array.level)}</FlexItem>
-                    <FlexItem><Label className="raidtune-health" color={health.color}>{health.text()}</Label></FlexItem>
-                    {hasStoragePage() && (
-                        <FlexItem align={{ default: 'alignRight' }}>
-                            <Button variant="link" isInline className="raidtune-storage-link" onClick={openStoragePage}
-                                aria-label={fmt(_('Open $0 in the Storage page'), array.device)}>
-                                {_('Storage')}
-                            </Button>
-                        </FlexItem>
-                    )}
-                </Flex>
-            </CardHeader>
             <HealthAlert array={array} slow={slow} />
             <CardBody>
                 <DescriptionList isCompact isHorizontal className="raidtune-array-facts" columnModifier={{ default: '1Col', lg: '3Col' }}>
@@ -106,8 +103,29 @@ export const ArraySummary = memo(function ArraySummary({ array, selected, syncin
         </>
     );
 }, (before: SummaryProps, after: SummaryProps) =>
-    before.selected === after.selected && before.syncing === after.syncing && before.slow === after.slow &&
+    before.syncing === after.syncing && before.slow === after.slow &&
     sameArrayFields(before.array, after.array, SUMMARY_FIELDS));
+
+/**
+ * The header's right side: the array's actions by weight (Cockpit's place for a card's primary
+ * actions and its kebab: at the top, where they do not move as the card's parts come in), and the
+ * link to Cockpit's Storage page.
+ */
+function HeaderActions({ array, host }: { array: ArrayModel; host: HostModel }) {
+    return (
+        <Flex alignItems={{ default: 'alignItemsCenter' }} spaceItems={{ default: 'spaceItemsSm' }}>
+            {array.health !== 'inactive' && <FlexItem><ArrayActions array={array} host={host} /></FlexItem>}
+            {hasStoragePage() && (
+                <FlexItem>
+                    <Button variant="link" isInline className="raidtune-storage-link" onClick={openStoragePage}
+                        aria-label={fmt(_('Open $0 in the Storage page'), array.device)}>
+                        {_('Storage')}
+                    </Button>
+                </FlexItem>
+            )}
+        </Flex>
+    );
+}
 
 export function ArrayCard({ array, host, selected = false }: {
     array: ArrayModel; host: HostModel; selected?: boolean;
@@ -117,7 +135,15 @@ export function ArrayCard({ array, host, selected = false }: {
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
             className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
-            <ArraySummary array={array} selected={selected} syncing={array.sync?.runState === 'running'} slow={slow} />
+            {/* The actions after the title in the document too (CardHeader's `actions` come first in
+                it), so that Tab reaches them in reading order. */}
+            <CardHeader>
+                <Flex alignItems={{ default: 'alignItemsCenter' }}>
+                    <FlexItem><ArrayTitle array={array} selected={selected} /></FlexItem>
+                    <FlexItem align={{ default: 'alignRight' }}><HeaderActions array={array} host={host} /></FlexItem>
+                </Flex>
+            </CardHeader>
+            <ArraySummary array={array} syncing={array.sync?.runState === 'running'} slow={slow} />
             {array.sync && (
                 <CardBody><SyncPanel array={array} sync={array.sync} host={host} onFix={openFix} /></CardBody>
             )}
@@ -128,7 +154,6 @@ export function ArrayCard({ array, host, selected = false }: {
                 </CardBody>
             )}
             <RepairFlow array={array} host={host} record={host.repairFlows.get(array.name) ?? null} />
-            {array.health !== 'inactive' && <CardBody><ArrayActions array={array} host={host} /></CardBody>}
             <CardBody><MembersTable array={array} slow={slow} /></CardBody>
             <CardBody><LayoutSection array={array} /></CardBody>
         </Card>

@@ -52,7 +52,7 @@ export function sameArrayFields(before: ArrayModel, after: ArrayModel, fields: r
 // The fields each memoised card part reads of its array. A field that part starts to show must be
 // added to its list (test/unit/ui/cardFields.test.tsx fails otherwise).
 
-/** What the card's header and facts show (ArraySummary in ArrayCard.tsx). */
+/** What the card's title, health alert and facts show (ArrayTitle and ArraySummary in ArrayCard.tsx). */
 export const SUMMARY_FIELDS = [
     'name', 'device', 'level', 'health', 'sizeKiB', 'raidDisks', 'missingSlots', 'members', 'arrayState', 'metadata',
     'chunkKiB', 'bitmap', 'stripeCache', 'readAheadKiB', 'groupThreadCount', 'mismatchCount',

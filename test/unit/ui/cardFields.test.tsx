@@ -17,7 +17,7 @@ import type { ArrayModel } from '../../../src/md/modelTypes';
 import type { HostConfig } from '../../../src/host/config';
 import { HostContext } from '../../../src/ui/common/HostContext';
 import { createRefreshStore } from '../../../src/ui/common/refreshStore';
-import { ArraySummary } from '../../../src/ui/arrays/ArrayCard';
+import { ArraySummary, ArrayTitle } from '../../../src/ui/arrays/ArrayCard';
 import { LAYOUT_FIELDS, SUMMARY_FIELDS } from '../../../src/ui/common/cardProps';
 import { builtinScenarioNames } from '../../../sim';
 import { CAPTURES, loadCaptureFiles } from '../helpers/realKernelCapture';
@@ -83,8 +83,8 @@ test('every field takes at least two values, so that each one is checked', () =>
     expect(arrays.some(a => a.sync?.reshape)).toBe(true);
 });
 
-test('the card\'s header and facts show only SUMMARY_FIELDS', () => {
-    const Summary = ArraySummary.type;
+test('the card\'s title, alert and facts show only SUMMARY_FIELDS', () => {
+    const [Title, Summary] = [ArrayTitle.type, ArraySummary.type];
     // The health alert in the summary reads the host's disks from the store (none here).
     const host = { config: {} as HostConfig, admin: null, store: createRefreshStore(), refreshNow: () => undefined };
     // A root per rendering: PatternFly's Alert sets state in its effects, and hundreds of synchronous
@@ -93,7 +93,9 @@ test('the card\'s header and facts show only SUMMARY_FIELDS', () => {
         const container = document.createElement('div');
         const root = createRoot(container);
         flushSync(() => root.render(
-            <HostContext.Provider value={host}><Summary array={array} selected={false} /></HostContext.Provider>,
+            <HostContext.Provider value={host}>
+                <Title array={array} selected={false} /><Summary array={array} />
+            </HostContext.Provider>,
         ));
         // Without the ids a new root numbers anew (PatternFly's generated ids and OUIA ids).
         const html = container.innerHTML.replace(/ (data-ouia-component-id|id|aria-labelledby|aria-describedby)="[^"]*"/g, '');

@@ -19,18 +19,28 @@ import { useAdmin } from './HostContext';
 import { useTooltipReach } from './useTooltipReach';
 
 /** Why a control that changes the host is disabled without administrative access. */
-export const ADMIN_REASON = () => _('Requires administrative access. Turn it on in Cockpit\'s top bar.');
+const ADMIN_REASON = () => _('Requires administrative access. Turn it on in Cockpit\'s top bar.');
+
+/**
+ * Why a control that changes the host is disabled: no administrative access, else `reason`;
+ * `disabled` also while Cockpit has not yet said whether there is access (admin null).
+ */
+export function guardedReason(admin: boolean | null, reason: string | null | undefined):
+    { reason: string | null; disabled: boolean } {
+    const why = admin === false ? ADMIN_REASON() : reason ?? null;
+    return { reason: why, disabled: why !== null || admin === null };
+}
 
 export function GuardedButton({
     disabledReason, children, onMouseEnter, onMouseLeave, onFocus, onBlur, onKeyDown, ...props
 }: ButtonProps & { disabledReason?: string | null }) {
     const admin = useAdmin();
-    const reason = admin === false ? ADMIN_REASON() : disabledReason ?? null;
+    const { reason, disabled } = guardedReason(admin, disabledReason);
     const buttonRef = useRef<HTMLButtonElement>(null);
     const reach = useTooltipReach();
     return (
         <>
-            <Button {...props} ref={buttonRef} isAriaDisabled={reason !== null || admin === null}
+            <Button {...props} ref={buttonRef} isAriaDisabled={disabled}
                 onMouseEnter={event => { reach.show(); onMouseEnter?.(event); }}
                 onMouseLeave={event => { reach.hide(); onMouseLeave?.(event); }}
                 onFocus={event => { reach.show(); onFocus?.(event); }}

@@ -7,7 +7,7 @@ import type { RefObject } from 'react';
 import { Dropdown, DropdownItem, DropdownList } from '@patternfly/react-core/dist/esm/components/Dropdown/index.js';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayAction } from '../../md/tuning/arrayActions';
-import { ADMIN_REASON } from '../common/GuardedButton';
+import { guardedReason } from '../common/GuardedButton';
 import { useAdmin } from '../common/HostContext';
 import type { ShownAction } from './actionLabels';
 
@@ -33,9 +33,9 @@ export function ArrayMenu({ name, toggleRef, isOpen, onOpenChange, actions, onOp
             aria-label={fmt(_('Actions for $0'), name)}>
             <DropdownList>
                 {actions.map(a => {
-                    const reason = admin === false ? ADMIN_REASON() : a.reason;
+                    const { reason, disabled } = guardedReason(admin, a.reason);
                     return (
-                        <DropdownItem key={a.opens} isAriaDisabled={reason !== null || admin === null}
+                        <DropdownItem key={a.opens} isAriaDisabled={disabled}
                             tooltipProps={reason ? { content: reason } : undefined}
                             onClick={() => onOpen(a.opens)}>
                             {a.label}

@@ -9,7 +9,9 @@ import { createRoot } from 'react-dom/client';
 import { _, documentLanguage } from './host/i18n';
 import { App } from './ui/app/App';
 import { followShellTheme } from './ui/app/theme';
-import { preloadSyncParts } from './ui/sync/lazySyncParts';
+import { preloadOverviewPace } from './ui/diagnosis/lazyOverviewPace';
+import { preloadArrayPage } from './ui/arrays/lazyArrayPage';
+import { selectedArray } from './host/location';
 import { startEarlyReads } from './host/earlyReads';
 
 // po.js (loaded before this script) has set Cockpit's language: say so to the browser and screen readers.
@@ -18,5 +20,6 @@ document.title = _('RAID tuning');
 followShellTheme(document.documentElement);
 // The first view's reads, and its code fetched meanwhile: it waits for both (App.tsx).
 startEarlyReads();
-void preloadSyncParts();
+// An array's page when the address names one (#/md0), else the overview's.
+void (selectedArray() === null ? preloadOverviewPace() : preloadArrayPage());
 createRoot(document.getElementById('app')!).render(<App />);

@@ -14,7 +14,7 @@ import {
     changedSinceOpened, filesChangedSinceOpened, filesToRecheck, pathsToRecheck, type ChangedSinceOpened,
 } from '../md/openedValues';
 import { invertSteps, type Plan, type Step } from '../md/plan';
-import { valueAfterWindow, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from '../md/alerts/ownWindow';
+import { valueAfterWindow, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from '../md/alerts/windowLimits';
 import type { OpenWindowLimits } from '../md/modelTypes';
 
 export interface ApplyRequest {

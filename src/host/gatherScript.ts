@@ -14,7 +14,7 @@
 import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
-import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD } from '../md/alerts/ownWindow';
+import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD } from '../md/alerts/windowLimits';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 

@@ -42,6 +42,11 @@ export function arrayHref(name: string): string {
     return `#/${encodeURIComponent(name)}`;
 }
 
+/** The overview's address, the page's root: the way back from an array's page. */
+export function overviewHref(): string {
+    return '#/';
+}
+
 /** Selects an array: the URL becomes "#/name" with a new history entry (Back returns). */
 export function selectArray(name: string): void {
     window.location.hash = arrayHref(name);

@@ -4,7 +4,7 @@
 
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
-import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from './alerts/ownWindow';
+import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from './alerts/windowLimits';
 import { HISTORY_ROOT, parseSyncHistory } from './history';
 import { parseRepairFlows } from './repairFlowRecord';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';

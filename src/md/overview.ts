@@ -122,9 +122,3 @@ export function overviewRows(host: HostModel): OverviewRow[] {
     return host.arrays.map(array => overviewRow(array, host))
         .sort((a, b) => rank(a) - rank(b) || byName(a.name, b.name));
 }
-
-/** The arrays in the overview's order, for the cards below it. */
-export function arraysBySeverity(host: HostModel, rows: readonly OverviewRow[] = overviewRows(host)): ArrayModel[] {
-    const byArray = new Map(host.arrays.map(array => [array.name, array]));
-    return rows.map(row => byArray.get(row.name)!);
-}

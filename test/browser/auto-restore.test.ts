@@ -11,7 +11,7 @@ import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSetting
 import { setupRaidtune } from './harness/env';
 import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), arrayPage: 'md1' });
 
 const dialog = () => changeDialog(env.page);
 const footerButton = (name: string) => dialogButton(env.page, name);

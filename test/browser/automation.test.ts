@@ -16,7 +16,7 @@ import {
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
 const env = setupRaidtune({
-    scenario: 'raid6-recovery', readySelector: '#array-md0',
+    scenario: 'raid6-recovery', arrayPage: 'md0',
     config: { stateDir: join(temp, 'state'), sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
 });
 

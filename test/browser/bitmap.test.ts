@@ -11,7 +11,7 @@ import { setupRaidtune } from './harness/env';
 import { applyAndClose, arrayAction, arrayActionLabels, arrayCard, cardFacts, openArrayDialog, simMdstat, simValue } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
-const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid1-healthy', arrayPage: 'md0' });
 
 const card = () => arrayCard(env.page, 'md0');
 const dialog = () => env.page.getByRole('dialog');

@@ -16,7 +16,7 @@ import {
 } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
-const env = setupRaidtune({ scenario: 'slow-rebuilds', readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: 'slow-rebuilds', arrayPage: 'md0', config: { stateDir } });
 
 const dialog = () => changeDialog(env.page);
 const section = (array: string) => arrayCard(env.page, array).locator('.raidtune-diagnosis');

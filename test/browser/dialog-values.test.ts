@@ -12,7 +12,7 @@ import { setupRaidtune } from './harness/env';
 import { changeDialog, closeLeftoverDialog, dialogButton, emulateDocumentHidden, KERNEL_DONE, openArrayDialog, openDialog, simValue, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
 
 const GLOBAL_MIN = '/proc/sys/dev/raid/speed_limit_min';
 const GLOBAL_MAX = '/proc/sys/dev/raid/speed_limit_max';

@@ -29,7 +29,7 @@ const SCENARIO = {
 };
 
 const { file: scenarioFile, stateDir } = customScenario('disk-tuning', SCENARIO);
-const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: scenarioFile, arrayPage: 'md0', config: { stateDir } });
 
 const queueDepth = (disk: string) => `/sys/block/${disk}/device/queue_depth`;
 const nrRequests = (disk: string) => `/sys/block/${disk}/queue/nr_requests`;

@@ -12,7 +12,7 @@ import {
 } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
 
 const ESTIMATE = 'Average-speed estimate';
 const MEASURED = /^(\d+) h (\d+) min \(at the average speed of the last \d+ s\)$/;

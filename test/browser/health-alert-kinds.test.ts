@@ -9,7 +9,7 @@ import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { arrayCard, cardInView, simMdstat, simValue } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/member-trouble.json'), readySelector: '#array-md2' });
+const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/member-trouble.json'), arrayPage: 'md2' });
 
 function healthAlert(name: string): Locator {
     return arrayCard(env.page, name).locator('.raidtune-health-alert');

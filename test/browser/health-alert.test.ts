@@ -11,7 +11,7 @@ import { setupRaidtune } from './harness/env';
 import { arrayCard, cardInView, changeDialog, dialogButton, memberRows, openDialog, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
-const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
 
 function healthAlert(name: string): Locator {
     return arrayCard(env.page, name).locator('.raidtune-health-alert');

@@ -16,7 +16,7 @@ import { chooseLanguage } from './harness/cockpitSettings';
 import { cardInView, changeDialog, dialogButton, memberRoles, openArrayDialog, syncFact, waitUntil } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
 
 type Surface = Page | Frame;
 

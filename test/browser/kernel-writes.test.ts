@@ -15,7 +15,7 @@ const SCENARIO = {
     arrays: [{ name: 'md0', level: 'raid1', members: [{ device: 'nvme0n1' }, { device: 'nvme1n1' }] }],
 };
 
-const env = setupRaidtune({ scenario: customScenario('nvme-mirror', SCENARIO).file, readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: customScenario('nvme-mirror', SCENARIO).file, arrayPage: 'md0' });
 
 const dialog = () => changeDialog(env.page);
 

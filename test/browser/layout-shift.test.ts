@@ -6,7 +6,7 @@
 // Vitals calls good. Measured from the page's navigation, not from when the test looks.
 import { setupRaidtune } from './harness/env';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 
 const OBSERVED_MS = 30000;
 const MOST = 0.05;

@@ -31,7 +31,7 @@ const SCENARIO = {
     ],
 };
 
-const env = setupRaidtune({ scenario: customScenario('layout', SCENARIO).file, readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: customScenario('layout', SCENARIO).file, arrayPage: 'md1' });
 
 function section(array: string): Locator {
     return arrayCard(env.page, array).locator('.raidtune-layout');

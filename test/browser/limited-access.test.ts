@@ -17,7 +17,7 @@ import { arrayAction, arrayActionLabels, arrayCard, arrayMenu, shownPercentBetwe
 const { folder: privateFolder, dist: privateDist } = privateDistCopy();
 
 const env = setupRaidtune({
-    scenario: 'raid6-recovery', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDist,
+    scenario: 'raid6-recovery', arrayPage: 'md0', runAs: 'nobody', pluginDir: privateDist,
 });
 /** Controls that only show more of what was read: an array's menu shows what it offers. */
 const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/];

@@ -46,7 +46,7 @@ const ADDRESSES = {
 };
 
 describe('addresses of arrays', () => {
-    const env = setupRaidtune({ scenario: customScenario('addresses', ADDRESSES).file, readySelector: '#array-md0' });
+    const env = setupRaidtune({ scenario: customScenario('addresses', ADDRESSES).file, arrayPage: 'md0' });
 
     test('#/md40 on opening outlines md40 and scrolls to it', async () => {
         const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html#/md40`)).page;
@@ -114,7 +114,7 @@ describe('with Cockpit\'s Storage page installed', () => {
     writeFileSync(join(storage, 'manifest.json'), JSON.stringify({ menu: { index: { label: 'Storage', order: 30 } } }));
     writeFileSync(join(storage, 'index.html'), '<!DOCTYPE html><html lang="en"><head><title>Storage</title></head><body><h1 id="storage">Storage stand-in</h1></body></html>\n');
     afterAll(() => rmSync(storage, { recursive: true, force: true }));
-    const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', extraPackages: { storage } });
+    const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', extraPackages: { storage } });
 
     test('in the shell each array links to it, and the link opens it', async () => {
         const shell = await env.shellPage();

@@ -6,7 +6,7 @@
 
 import { setupRaidtune } from './harness/env';
 
-const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
 
 test('the menu entry shows the error icon and says which array is not running', async () => {
     const shell = await env.shellPage();

@@ -14,7 +14,7 @@ import {
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
 const stateDir = join(temp, 'state');
 const env = setupRaidtune({
-    scenario: 'raid6-recovery', readySelector: '#array-md0',
+    scenario: 'raid6-recovery', arrayPage: 'md0',
     config: { stateDir, sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
 });
 

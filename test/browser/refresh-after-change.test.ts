@@ -7,7 +7,7 @@
 import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, openArrayDialog, waitUntil } from './harness/raidtunePage';
 import { setupRaidtune } from './harness/env';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 const MEMBERS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
 
 const dialog = () => changeDialog(env.page);

@@ -11,7 +11,7 @@ import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
 import { arrayCard, cardInView, nextReadRendered, simMdstat, simValue, waitForTooltip, waitUntil } from './harness/raidtunePage';
 
 const env = setupRaidtune({
-    scenario: 'repair-mismatches', readySelector: '#array-md0', runAs: 'nobody', pluginDir: privateDistCopy().dist,
+    scenario: 'repair-mismatches', arrayPage: 'md0', runAs: 'nobody', pluginDir: privateDistCopy().dist,
 });
 const flow = () => arrayCard(env.page, 'md0').locator('.raidtune-repair-flow');
 

@@ -7,7 +7,7 @@
 import { setupRaidtune } from './harness/env';
 import { changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, syncFact, waitUntil } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 
 const GLOBAL_MIN = '/proc/sys/dev/raid/speed_limit_min';
 const MD0_MIN = '/sys/block/md0/md/sync_speed_min';

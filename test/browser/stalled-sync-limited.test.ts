@@ -9,7 +9,7 @@ import { arrayCard, simValue } from './harness/raidtunePage';
 
 const env = setupRaidtune({
     scenario: customScenario('stalled-sync-limited', STALLED_SYNC).file, simArgs: STALLED_SYNC_ARGS,
-    readySelector: '#array-md0', runAs: 'nobody',
+    arrayPage: 'md0', runAs: 'nobody',
 });
 
 test('the stall and its reason are shown; raising sync_max is disabled and says why', async () => {

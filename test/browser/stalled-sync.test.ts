@@ -13,7 +13,7 @@ import {
 } from './harness/raidtunePage';
 
 const env = setupRaidtune({
-    scenario: customScenario('stalled-sync', STALLED_SYNC).file, simArgs: STALLED_SYNC_ARGS, readySelector: '#array-md0',
+    scenario: customScenario('stalled-sync', STALLED_SYNC).file, simArgs: STALLED_SYNC_ARGS, arrayPage: 'md0',
 });
 const stallAlert = () => arrayCard(env.page, 'md0').locator('.raidtune-stall');
 

@@ -17,7 +17,7 @@ const sysctlDir = join(temp, 'sysctl.d');
 const udevRulesDir = join(temp, 'rules.d');
 const modulesLoadDir = join(temp, 'modules-load.d');
 const env = setupRaidtune({
-    scenario: 'newer-kernel-rebuild', readySelector: '#array-md0', config: { stateDir, sysctlDir, udevRulesDir, modulesLoadDir },
+    scenario: 'newer-kernel-rebuild', arrayPage: 'md0', config: { stateDir, sysctlDir, udevRulesDir, modulesLoadDir },
 });
 
 const dialog = () => changeDialog(env.page);

@@ -8,7 +8,7 @@ import { setupRaidtune } from './harness/env';
 import { chooseStyle, luminance, type Surface } from './harness/cockpitSettings';
 import { saveScreenshot, syncFact, waitForRefreshes } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 
 /** Another document of the same browser context and origin, as the shell is to its frames. */
 async function sibling(page: Page): Promise<Page> {

@@ -11,7 +11,7 @@ import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { formatKiB } from '../../src/md/format';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
 
 const dialog = () => changeDialog(env.page);
 const footerButton = (name: string) => dialogButton(env.page, name);

@@ -21,7 +21,7 @@ const SCENARIO = {
 };
 
 const { file: scenarioFile, stateDir } = customScenario('five-disks', SCENARIO);
-const env = setupRaidtune({ scenario: scenarioFile, readySelector: '#array-md0', config: { stateDir } });
+const env = setupRaidtune({ scenario: scenarioFile, arrayPage: 'md0', config: { stateDir } });
 
 const dialog = () => changeDialog(env.page);
 const footerButton = (name: string) => dialogButton(env.page, name);

@@ -2,10 +2,8 @@
 // The opened "Layout and alignment" section (LayoutSection.tsx), in a chunk of its own: most
 // arrays' sections are never opened.
 
-import {
-    Alert, Content, DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm,
-    Stack, StackItem,
-} from '../pf';
+import { Alert, Content, Stack, StackItem } from '../pf';
+import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '../pfDetails';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';

@@ -6,7 +6,7 @@
 import { memo, useState } from 'react';
 import { LAYOUT_FIELDS, sameArrayFields } from '../common/cardProps';
 import { lazyModule } from '../common/lazyPart';
-import { ExpandableSection } from '../pf';
+import { ExpandableSection } from '../pfDetails';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { layoutAdvice } from '../../md/advice/layout';
 import type { ArrayModel } from '../../md/modelTypes';

@@ -1,16 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { Alert, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
 import { PageFrame } from './PageFrame';
-import { _ } from '../../host/i18n';
-import { ArrayList } from '../arrays/ArrayList';
+import { _, fmt } from '../../host/i18n';
 import { NoArrays } from '../arrays/NoArrays';
-import { GlobalLimits } from '../sync/GlobalLimits';
-import { HealthOverTime } from '../health/HealthOverTime';
-import { SyncHistory } from '../health/SyncHistory';
-import { useMonitorState } from '../health/AlertsCard';
-import { KeepAfterReboot } from '../tuning/PersistChange';
-import { RestoreBanner } from '../tuning/RestoreBanner';
-import { UnfinishedPlan } from '../plan/UnfinishedPlan';
+import { useMonitorState } from '../health/monitorRead';
+import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from '../plan/lazyBanners';
 import { useEffect, useMemo } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { ArrayDialogs } from '../common/arrayDialog';
@@ -22,18 +16,14 @@ import { tellPageStatus } from '../../host/pageStatus';
 import { pageStatus } from '../../md/pageStatus';
 import { text } from '../common/message';
 import { memoLast } from '../../md/memo';
-import { lastCheckSpeed } from '../../md/alerts/checkWindow';
-import { limitsOutsideWindow, openWindowEnd } from '../../md/alerts/ownWindow';
-import { historyOf } from '../../md/history';
-import { arraysBySeverity, overviewRows } from '../../md/overview';
+import { overviewRows } from '../../md/overview';
 import { ArrayOverview } from '../overview/ArrayOverview';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
-import { preloadSyncParts } from '../sync/lazySyncParts';
+import { preloadOverviewPace } from '../diagnosis/lazyOverviewPace';
 import { preloadChanges } from '../tuning/lazyChanges';
-import { preloadAlertsChange } from '../health/AlertsCard';
-import { preloadScheduleChange } from '../health/CheckSchedule';
-import { preloadLayoutDetails } from '../advice/LayoutSection';
+import { ArrayPage, ArrayPageHeading, preloadArrayPage } from '../arrays/lazyArrayPage';
+import { HostSettings, preloadHostSettings } from '../overview/lazyHostSettings';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -55,42 +45,39 @@ export function App() {
     );
 }
 
-/** The arrays' names, the same array while they do not change (the health cards re-render only then). */
-const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')], (model: HostModel) => model.arrays.map(a => a.name));
-const historyArrays = memoLast((model: HostModel) => [model.arrays.map(a => `${a.name}=${a.uuid}`).join(' ')],
-    (model: HostModel) => model.arrays.map(a => ({ name: a.name, uuid: a.uuid })));
-
-/** Each array's last recorded check speed (the schedule card's whole-check estimate): new only when a history is. */
-const lastCheckSpeeds = memoLast((model: HostModel) => model.arrays.flatMap(a => [a.name, historyOf(model.history, a)]),
-    (model: HostModel) => new Map(model.arrays.map(a =>
-        [a.name, lastCheckSpeed(historyOf(model.history, a)?.operations ?? [])] as const)));
-
-/** The overview's rows, and the cards in their order: derived once per model. */
+/** The overview's rows: derived once per model. */
 const overviewRowsOf = memoLast((model: HostModel) => [model], overviewRows);
-const arraysInOrder = memoLast((model: HostModel) => [model],
-    (model: HostModel) => arraysBySeverity(model, overviewRowsOf(model)));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
-    // Read beside the first model, not after it: the page appears once both are in, so nothing
-    // above the array cards arrives later and moves them (and the button under the pointer).
+    // Read beside the first model (index.tsx starts it): the host settings and an array's history show it.
     const monitor = useMonitorState();
     const monitorRead = monitor.state !== null || monitor.error !== null;
-    // The sync panel's chart and diagnosis too (fetched since the page started, index.tsx): a
-    // panel that grew once they came would move what is below it.
-    const syncParts = useLoaded(preloadSyncParts);
-    const model = latest && syncParts && (monitorRead || !latest.mdAvailable) ? latest : null;
+    // The code each page waits for (fetched since the page started, index.tsx): the overview's
+    // pace column, or an array's page with its chart and diagnosis. A part that came later would
+    // grow and move what is below it.
+    const selected = useSelectedArray();
+    const paceCode = useLoaded(preloadOverviewPace, selected === null);
+    const pageCode = useLoaded(preloadArrayPage, selected !== null);
+    const bannersCode = useLoaded(preloadBanners, latest !== null && bannersNeeded(latest));
+    const model = latest && paceCode && pageCode && bannersCode ? latest : null;
     const shown = model !== null;
+    // The host settings come below the overview once their code and the monitor state are in, all
+    // at once (HostSettings.tsx); nothing is below them to move.
+    const settingsCode = useLoaded(preloadHostSettings, shown);
+    const settingsShown = model !== null && settingsCode && (monitorRead || !model.mdAvailable);
     // What the first view did not need, fetched once it is up, so that a dialog opens at once.
     useEffect(() => {
         if (!shown) return;
         preloadChanges();
-        void preloadAlertsChange();
-        void preloadScheduleChange();
-        preloadLayoutDetails();
+        void preloadArrayPage();
+        void preloadOverviewPace();
+        void preloadBanners();
     }, [shown]);
-    const selected = useSelectedArray();
+    // Another page starts at its top, as a link to another document would.
+    useEffect(() => { window.scrollTo(0, 0); }, [selected]);
     const rows = model && overviewRowsOf(model);
+    const array = model && selected !== null ? model.arrays.find(a => a.name === selected) ?? null : null;
     useEffect(() => {
         if (refresh && model) recordRender(refresh.seq, refresh.builtAt);
     }, [refresh, model]);
@@ -100,9 +87,13 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
         const status = pageStatus(model);
         tellPageStatus(status && { type: status.type, title: text(status.title) });
     }, [model]);
+    // One tree for both pages, the array dialogs at the same place in it: a dialog stays open when
+    // its array stops and the page goes back to the overview (arrayDialog.tsx).
     return (
         <Stack hasGutter>
-            <StackItem><Title headingLevel="h1">{_('RAID tuning')}</Title></StackItem>
+            <StackItem>
+                {array ? <ArrayPageHeading name={array.name} /> : <Title headingLevel="h1">{_('RAID tuning')}</Title>}
+            </StackItem>
             {[...configProblems, ...(model?.problems ?? [])].map(problem => (
                 <StackItem key={problem}><Alert isInline variant="warning" component="h2" title={problem} /></StackItem>
             ))}
@@ -116,35 +107,28 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model === null && !error && (
                 <StackItem><Spinner size="lg" aria-label={_('Reading md state')} /></StackItem>
             )}
-            {model && <UnfinishedPlan />}
-            {model && <StackItem><RestoreBanner /></StackItem>}
-            {model && (
-                // The overview's actions open the same array dialogs as the cards' buttons.
-                <ArrayDialogs model={model}>
-                    {rows && rows.length > 0 && (
-                        <StackItem><ArrayOverview rows={rows} selected={selected} /></StackItem>
-                    )}
-                    {model.arrays.length === 0
-                        ? <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
-                        : (
-                            <StackItem>
-                                <ArrayList model={model} arrays={arraysInOrder(model)} selected={selected} />
-                            </StackItem>
-                        )}
-                </ArrayDialogs>
-            )}
-            {model?.mdAvailable && (
+            {/* Once their code is in, always: their dialogs outlive what they show (lazyBanners.ts). */}
+            {model && bannersLoaded() && <UnfinishedPlan />}
+            {model && bannersLoaded() && <StackItem><RestoreBanner /></StackItem>}
+            {model && selected !== null && !array && (
                 <StackItem>
-                    <SyncHistory arrays={historyArrays(model)} history={model.history} monitor={monitor.state}
-                        reread={monitor.reread} />
+                    <Alert isInline variant="warning" className="raidtune-no-such-array"
+                        title={fmt(_('There is no array $0 on this host.'), selected)} />
                 </StackItem>
             )}
-            {model && <StackItem><GlobalLimits model={model} /></StackItem>}
-            {model?.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model?.mdAvailable && (
-                <HealthOverTime monitor={monitor} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
-                    openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
+            {model && (
+                <ArrayDialogs model={model}>
+                    {array && (
+                        <ArrayPage array={array} host={model} monitor={monitorRead ? monitor.state : null}
+                            historyShown={monitorRead} reread={monitor.reread} />
+                    )}
+                    {!array && rows && rows.length > 0 && <StackItem><ArrayOverview rows={rows} /></StackItem>}
+                    {!array && model.arrays.length === 0 && (
+                        <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
+                    )}
+                </ArrayDialogs>
             )}
+            {!array && settingsShown && <HostSettings model={model} monitor={monitor} />}
         </Stack>
     );
 }

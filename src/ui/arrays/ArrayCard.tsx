@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
+import { Alert, Button, Card, CardBody, CardHeader, CardTitle, Content, Label } from '../pf';
 import {
-    Alert,
-    Button, Card, CardBody, CardHeader, CardTitle, Content, DescriptionList, DescriptionListDescription,
-    DescriptionListGroup, DescriptionListTerm, Flex, FlexItem, Label,
-} from '../pf';
+    DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, FlexItem,
+} from '../pfDetails';
 import { _, fmt } from '../../host/i18n';
 import { hasStoragePage, openStoragePage } from '../../host/location';
 import { formatKiB } from '../../md/format';
@@ -18,7 +17,6 @@ import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
 import { text } from '../common/message';
-import { ArrayLink } from '../common/ArrayLink';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
@@ -53,20 +51,20 @@ function disksText(array: ArrayModel): string {
 }
 
 /** The card's title: the array's name (its link), level and health word. */
-export const ArrayTitle = memo(function ArrayTitle({ array, selected }: { array: ArrayModel; selected: boolean }) {
+export const ArrayTitle = memo(function ArrayTitle({ array }: { array: ArrayModel }) {
     const health = HEALTH_LABEL[array.health];
     return (
         <Flex alignItems={{ default: 'alignItemsCenter' }}>
             <FlexItem>
                 <CardTitle id={`array-${array.name}-title`} component="h2">
-                    <ArrayLink className="raidtune-array-link" name={array.name} selected={selected}>{array.device}</ArrayLink>
+                    {array.device}
                 </CardTitle>
             </FlexItem>
             <FlexItem>{levelName(array.level)}</FlexItem>
             <FlexItem><Label className="raidtune-health" color={health.color}>{health.text()}</Label></FlexItem>
         </Flex>
     );
-}, (before, after) => before.selected === after.selected && before.array.name === after.array.name &&
+}, (before, after) => before.array.name === after.array.name &&
     before.array.device === after.array.device && before.array.level === after.array.level &&
     before.array.health === after.array.health);
 
@@ -127,19 +125,17 @@ function HeaderActions({ array, host }: { array: ArrayModel; host: HostModel }) 
     );
 }
 
-export function ArrayCard({ array, host, selected = false }: {
-    array: ArrayModel; host: HostModel; selected?: boolean;
-}) {
+export function ArrayCard({ array, host }: { array: ArrayModel; host: HostModel }) {
     const openFix = useFixDialog(array);
     const slow = slowMemberNames(array);
     return (
         <Card id={`array-${array.name}`} aria-labelledby={`array-${array.name}-title`} component="section"
-            className={selected ? 'raidtune-array-card raidtune-selected' : 'raidtune-array-card'}>
+            className="raidtune-array-card">
             {/* The actions after the title in the document too (CardHeader's `actions` come first in
                 it), so that Tab reaches them in reading order. */}
             <CardHeader>
                 <Flex alignItems={{ default: 'alignItemsCenter' }}>
-                    <FlexItem><ArrayTitle array={array} selected={selected} /></FlexItem>
+                    <FlexItem><ArrayTitle array={array} /></FlexItem>
                     <FlexItem align={{ default: 'alignRight' }}><HeaderActions array={array} host={host} /></FlexItem>
                 </Flex>
             </CardHeader>

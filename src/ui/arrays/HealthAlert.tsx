@@ -4,7 +4,8 @@
 // label, and the next mdadm commands to copy. Removing a failed member runs as a previewed plan.
 
 import { useMemo, useState } from 'react';
-import { Alert, CardBody, Content, Flex, FlexItem, Stack } from '../pf';
+import { Alert, CardBody, Content, Stack } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { _, fmt, ngettext } from '../../host/i18n';
 import {
     healthAdvice, NEW_DEVICE_PLACEHOLDER, REPLACEMENT_PLACEHOLDER, removeFailedPlan, removeFailedTitle,

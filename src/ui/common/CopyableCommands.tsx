@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { ClipboardCopyButton, CodeBlock, CodeBlockAction, CodeBlockCode } from '../pf';
+import { ClipboardCopyButton, CodeBlock, CodeBlockAction, CodeBlockCode } from '../pfDetails';
 import { _ } from '../../host/i18n';
 
 type CopyState = 'idle' | 'copied' | 'failed';

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// When an array's card may skip a refresh (React.memo in ArrayList). With 128 arrays, re-rendering
-// every card at every refresh costs more than the whole rest of the refresh; most arrays are idle,
-// and buildModel reuses an unchanged array's ArrayModel (and its members, its disks) the same object
-// from one refresh to the next (src/md/share.ts), so identity says "unchanged".
+// When an array's card may skip a refresh (React.memo on the array page): an idle array's card
+// need not render again at every 2 s refresh of the host's other arrays. buildModel reuses an
+// unchanged array's ArrayModel (and its members, its disks) the same object from one refresh to the
+// next (src/md/share.ts), so identity says "unchanged".
 //
 // The equality rule, for whoever adds a prop to ArrayCard:
 //  - every prop is compared by identity (Object.is): pass model objects or values, or callbacks made
-//    stable with useCallback; a prop that is a new object at every render re-renders every card;
+//    stable with useCallback; a prop that is a new object at every render re-renders the card;
 //  - except `host` (the HostModel, a new object at every refresh): for it, only the host-wide facts
 //    in sameHostFacts() count. A card part that starts reading another part of `host` adds it
 //    there, else it shows a stale value on idle arrays;

@@ -54,14 +54,19 @@ export function lazyModule<M extends object>(load: () => Promise<M>) {
     return { preload, part, isLoaded: () => loaded !== null };
 }
 
-/** Whether `load` has settled (a failed chunk too: the part's own Suspense then shows the error). */
-export function useLoaded(load: () => Promise<unknown>): boolean {
+/**
+ * Whether `load` has settled (a failed chunk too: the part's own Suspense then shows the error);
+ * `load` is called once `wanted`, and until then the answer is true: nothing waits for code it does
+ * not show.
+ */
+export function useLoaded(load: () => Promise<unknown>, wanted = true): boolean {
     const [loaded, setLoaded] = useState(false);
     useEffect(() => {
+        if (!wanted || loaded) return;
         let live = true;
         const done = () => { if (live) setLoaded(true); };
         load().then(done, done);
         return () => { live = false; };
-    }, [load]);
-    return loaded;
+    }, [load, wanted, loaded]);
+    return loaded || !wanted;
 }

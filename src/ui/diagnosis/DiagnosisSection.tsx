@@ -10,7 +10,8 @@ import { MIN_SAMPLES, MIN_WINDOW_S } from '../../md/diagnosis/window';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { durationText } from '../common/syncTexts';
 import { FixButton } from './FixButton';
-import { boundText, findingText, findingTitle, verdictText, windowText } from './findingTexts';
+import { boundText, findingText, verdictText, windowText } from './findingTexts';
+import { findingTitle } from './paceTexts';
 import { WhatIfTable } from './WhatIfTable';
 
 function FindingItem({ finding, onFix }: { finding: Finding; onFix: (fix: FixIntent) => void }) {

@@ -4,7 +4,7 @@
 
 import type { FixIntent } from '../../md/diagnosis/findings';
 import { GuardedButton } from '../common/GuardedButton';
-import { fixLabel } from './findingTexts';
+import { fixLabel } from './paceTexts';
 
 export function FixButton({ fix, onOpen }: { fix: FixIntent; onOpen: (fix: FixIntent) => void }) {
     return (

@@ -8,7 +8,7 @@ import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { GuardedButton } from '../common/GuardedButton';
 import { useHost } from '../common/HostContext';
 import { useFixDialog } from './fixDialog';
-import { paceWords, primaryFixLabel } from './findingTexts';
+import { paceWords, primaryFixLabel } from './paceTexts';
 
 function PaceOf({ array, host }: { array: ArrayModel; host: HostModel }) {
     const diagnosis = diagnosisOf(host, array);

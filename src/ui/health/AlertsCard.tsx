@@ -4,14 +4,14 @@
 // an undo of the last change, and "Send a test alert". Read from the host when the page opens and
 // after each change, not at every refresh: none of it moves by itself.
 
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { Alert, Card, CardBody, CardHeader, CardTitle, Stack, StackItem } from '../pf';
 import {
-    Alert, Card, CardBody, CardHeader, CardTitle, DescriptionList, DescriptionListDescription, DescriptionListGroup,
-    DescriptionListTerm, Flex, FlexItem, Stack, StackItem,
-} from '../pf';
+    DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, FlexItem,
+} from '../pfDetails';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
-import { useHost, useHostConfig } from '../common/HostContext';
+import { useHost } from '../common/HostContext';
 import { lazyModule } from '../common/lazyPart';
 import { ChangeModal } from '../plan/lazyChangeModal';
 
@@ -25,34 +25,12 @@ import type { ApplyResult } from '../../host/executor';
 import { reopenedPlan } from '../../host/applyPlan';
 import { isExecutableOnHost, readMonitorState, sendTestAlert } from '../../host/monitorAlerts';
 import { text } from '../common/message';
-import { takeEarlyMonitor } from '../../host/earlyReads';
 import { alertsPlanTitle, testAlertHanded, testAlertProblem } from '../../md/alerts/alertsPlan';
 import { alertProblem, monitorUnit, MONITOR_UNITS, type MonitorState } from '../../md/alerts/monitor';
 import { invertSteps, type Plan } from '../../md/plan';
 
 /** A test alert's end: mdadm's words, and when it went through, whom it handed what. */
 type TestOutcome = { ok: true; words: string; handed: string[] } | { ok: false; words: string } | null;
-
-export interface MonitorRead {
-    state: MonitorState | null;
-    error: string | null;
-    reread: () => void;
-}
-
-/** The host's monitor state, read when the page opens (before the first model too) and on reread(). */
-export function useMonitorState(): MonitorRead {
-    const config = useHostConfig();
-    type Read = { state: MonitorState | null; error: string | null };
-    const [read, setRead] = useState<Read>({ state: null, error: null });
-    const [generation, setGeneration] = useState(0);
-    useEffect(() => {
-        let current = true;
-        (takeEarlyMonitor() ?? readMonitorState(config)).then(state => current && setRead({ state, error: null }),
-            (error: Error) => current && setRead({ state: null, error: error.message }));
-        return () => { current = false; };
-    }, [config, generation]);
-    return { ...read, reread: useCallback(() => setGeneration(g => g + 1), []) };
-}
 
 function serviceText(state: MonitorState): string {
     if (state.units === null) return _('unknown (the host has no systemctl)');

@@ -5,7 +5,8 @@
 // of the last change.
 
 import { useState } from 'react';
-import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem, Stack, StackItem } from '../pf';
+import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Stack, StackItem } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { GuardedButton } from '../common/GuardedButton';
 import { ChangeModal } from '../plan/lazyChangeModal';

@@ -4,7 +4,8 @@
 // the host's record and the kernel, so every browser shows the same one.
 
 import { useState } from 'react';
-import { Alert, CardBody, Content, Flex, FlexItem } from '../pf';
+import { Alert, CardBody, Content } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
 import type { Message } from '../../md/message';

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The overview at the top of the page (issue #33), after Cockpit's Storage overview: a compact
 // table, one row per array, the worst first (src/md/overview.ts), problems marked as the card's
-// health alert marks them, and the details in the array's card, one click away. It renders from
+// health alert marks them, and the details on the array's own page (ArrayPage.tsx), one click away. It renders from
 // the first model with no part loaded later, so nothing below it moves once the page shows.
 
 import { useRef, useState } from 'react';
@@ -13,7 +13,7 @@ import { ArrayLink } from '../common/ArrayLink';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { levelName, syncActionName } from '../common/labels';
 import { useTooltipReach } from '../common/useTooltipReach';
-import { OverviewPace } from '../sync/lazySyncParts';
+import { OverviewPace } from '../diagnosis/lazyOverviewPace';
 import { estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
 
 /**
@@ -61,7 +61,7 @@ function Estimate({ operation, now }: { operation: OverviewOperation | null; now
     );
 }
 
-export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]; selected: string | null }) {
+export function ArrayOverview({ rows }: { rows: readonly OverviewRow[] }) {
     const [allHealthy, setAllHealthy] = useState(false);
     const now = new Date();
     const healthy = rows.filter(row => row.severity === 'healthy');
@@ -75,7 +75,7 @@ export function ArrayOverview({ rows, selected }: { rows: readonly OverviewRow[]
             title: _('Array'), rowHeader: true,
             cell: row => (
                 <div className="raidtune-overview-array">
-                    <ArrayLink className="raidtune-overview-link" name={row.name} selected={row.name === selected} scroll>{row.name}</ArrayLink>
+                    <ArrayLink className="raidtune-overview-link" name={row.name}>{row.name}</ArrayLink>
                     <small>
                         <span className="raidtune-overview-level">{levelName(row.level)}</span>
                         {', '}<span className="raidtune-overview-state">{row.state.join(', ')}</span>

@@ -5,7 +5,8 @@
 // records of this host are not part of them (nothing at all for the automatic restore's arming).
 
 import { useMemo, useState } from 'react';
-import { ExpandableSection, Stack, StackItem } from '../pf';
+import { Stack, StackItem } from '../pf';
+import { ExpandableSection } from '../pfDetails';
 import { _ } from '../../host/i18n';
 import { arrayRefs, automationTexts, stepsForOtherHosts } from '../../md/automation';
 import { msg } from '../../md/message';

@@ -7,7 +7,8 @@
 // window holds gets a word on what the window's end will do with the value written.
 
 import { useState } from 'react';
-import { Alert, Button, CodeBlock, CodeBlockCode, Stack, StackItem } from '../pf';
+import { Alert, Button, Stack, StackItem } from '../pf';
+import { CodeBlock, CodeBlockCode } from '../pfDetails';
 import { Modal, ModalBody, ModalFooter, ModalHeader } from '../pfForms';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { changedOnHost, undoableSteps, undoApplied, writePlan } from '../../host/applyPlan';

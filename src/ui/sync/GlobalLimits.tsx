@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
+import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { GuardedButton } from '../common/GuardedButton';
 import { GlobalLimitsChange, PresetChange } from '../tuning/lazyChanges';
 import { syncIoDepthHelp, syncIoDepthText } from '../tuning/syncIoDepthTexts';

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The sync's speed chart and diagnosis, and the guided repair, their code in a chunk the page
-// starts fetching as it starts (preloadSyncParts, from index.tsx) and waits for before its first
-// view: it arrives while the host's state is being read, and the panel never shows without them
-// and then grows.
+// The sync's speed chart and diagnosis, and the guided repair, their code in a chunk an array's
+// page waits for (lazyArrayPage.ts): its panel never shows without them and then grows.
 
 import { lazyModule } from '../common/lazyPart';
 
@@ -11,5 +9,4 @@ const parts = lazyModule(() => import('./syncParts'));
 export const preloadSyncParts = parts.preload;
 export const SyncChart = parts.part('SyncChart');
 export const DiagnosisSection = parts.part('DiagnosisSection');
-export const OverviewPace = parts.part('OverviewPace');
 export const RepairFlow = parts.part('RepairFlow');

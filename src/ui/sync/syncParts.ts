@@ -3,5 +3,4 @@
 // too: a card with one would otherwise grow once its code came.
 export { SyncChart } from './SyncChart';
 export { DiagnosisSection } from '../diagnosis/DiagnosisSection';
-export { OverviewPace } from '../diagnosis/OverviewPace';
 export { RepairFlow } from '../health/RepairFlow';

@@ -5,7 +5,8 @@
 
 import { memo, useCallback, useRef, useState } from 'react';
 import EllipsisVIcon from '@patternfly/react-icons/dist/esm/icons/ellipsis-v-icon';
-import { Button, Flex, FlexItem } from '../pf';
+import { Button } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, HostModel } from '../../md/modelTypes';
 import { offeredArrayActions, type ArrayAction } from '../../md/tuning/arrayActions';

@@ -4,7 +4,7 @@
 // the restore also happens with this page closed; the page only arms, shows and cancels. The
 // dialogs belong to the restore banner (RestoreBanner.tsx), which outlives these rows.
 
-import { Flex, FlexItem, Label, Stack, StackItem } from '../pf';
+import { Label, Stack, StackItem } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { armPlan, armRefusal, cancelPlan, notRestoredBy, type ArmedRestore } from '../../md/autoRestore';
 import type { Journal } from '../../md/journal';
@@ -30,22 +30,22 @@ function ArmedRow({ array, armed, journal, onCancel }: {
     const count = armed.writes.length;
     const left = notRestoredBy(armed, journal);
     return (
-        <Flex spaceItems={{ default: 'spaceItemsSm' }} alignItems={{ default: 'alignItemsCenter' }}>
-            <FlexItem>
+        <div className="raidtune-inline-row">
+            <div>
                 <Label color="blue" className="raidtune-auto-restore-armed">
                     {fmt(ngettext('Armed: restores $0 setting when the sync of $1 finishes', 'Armed: restores $0 settings when the sync of $1 finishes', count), count, array)}
                 </Label>
-            </FlexItem>
-            <FlexItem>
+            </div>
+            <div>
                 <GuardedButton variant="link" isInline onClick={onCancel}
                     aria-label={fmt(_('Cancel the automatic restore of $0'), array)}>{_('Cancel')}</GuardedButton>
-            </FlexItem>
+            </div>
             {left.length > 0 && (
-                <FlexItem className="raidtune-auto-restore-left">
+                <div className="raidtune-auto-restore-left">
                     {fmt(_('The automatic restore leaves these settings as they are: $0. “Restore previous settings” puts them back.'), left.map(text).join(', '))}
-                </FlexItem>
+                </div>
             )}
-        </Flex>
+        </div>
     );
 }
 

@@ -4,7 +4,8 @@
 // udev rule, previewed whole) or stop keeping them (both files removed).
 
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content, Flex, FlexItem } from '../pf';
+import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { Flex, FlexItem } from '../pfDetails';
 import { _, fmt } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
 import type { HostModel } from '../../md/modelTypes';

@@ -47,6 +47,11 @@ export interface RaidtuneEnvOptions {
     /** After the bare page's load event, also wait for this selector (e.g. the app's root content). */
     readySelector?: string;
     /**
+     * Open the bare page at this array's own page (#/md0) instead of the overview, and wait for its
+     * card unless `readySelector` says otherwise.
+     */
+    arrayPage?: string;
+    /**
      * Run Cockpit's session as this unprivileged user (no administrative access); the simulated
      * host is made readable, not writable, for it.
      */
@@ -67,8 +72,8 @@ export interface RaidtuneEnv {
     readonly sim: SimulatedHost;
     readonly cockpit: Cockpit;
     readonly browser: Browser;
-    /** Opens the plugin inside the shell (new browser context); closed after the current test. */
-    shellPage(): Promise<ShellPage>;
+    /** Opens the plugin inside the shell (new browser context), at an array's page if named; closed after the test. */
+    shellPage(arrayPage?: string): Promise<ShellPage>;
     /** Opens any path on the ws (or the bare page) in a new recorded page; closed after the current test. */
     openPage(path?: string): Promise<RecordedPage>;
     /** Absolute path inside the simulated host: simPath('/sys/block/md0/md/array_state'). */
@@ -84,6 +89,11 @@ const timings = process.env.RAIDTUNE_TIMINGS === '1';
 function logTiming(what: string, ms: number) {
     if (timings)
         process.stderr.write(`raidtune timing: ${what} ${ms.toFixed(0)} ms\n`);
+}
+
+/** The address fragment of an array's own page ("#/md0"); empty for the overview. */
+export function arrayFragment(name: string | undefined): string {
+    return name === undefined ? '' : `#/${encodeURIComponent(name)}`;
 }
 
 /** Browser tests wait for real processes: 60 s per test and hook unless a test says otherwise. */
@@ -146,11 +156,12 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
 
         if (options.openBarePage ?? true) {
             const t1 = performance.now();
-            bare = await openPage(browser, cockpit.barePageUrl);
+            bare = await openPage(browser, cockpit.barePageUrl + arrayFragment(options.arrayPage));
             // The 128-array page's first full read and render took over 30 s (Playwright's default)
             // beside a loaded neighbour; the hook's own budget (BIG_SCENARIO_SETUP_MS) still bounds it.
-            if (options.readySelector)
-                await bare.page.waitForSelector(options.readySelector,
+            const ready = options.readySelector ?? (options.arrayPage && `#array-${options.arrayPage}`);
+            if (ready)
+                await bare.page.waitForSelector(ready,
                     { timeout: bigTurn ? BIG_SCENARIO_SETUP_MS : undefined });
             logTiming('bare page loaded', performance.now() - t1);
         }
@@ -205,9 +216,9 @@ export function setupRaidtune(options: RaidtuneEnvOptions = {}): RaidtuneEnv {
         get sim() { return need(sim, 'sim'); },
         get cockpit() { return need(cockpit, 'cockpit'); },
         get browser() { return need(browser, 'browser'); },
-        async shellPage() {
+        async shellPage(arrayPage?: string) {
             const c = need(cockpit, 'cockpit');
-            const recorded = await open(c.shellUrl);
+            const recorded = await open(c.shellUrl + arrayFragment(arrayPage));
             const frame = await recorded.waitForFrame(c.shellFrameName);
             await frame.waitForLoadState('load');
             return Object.assign(recorded, { frame });

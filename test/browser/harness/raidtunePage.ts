@@ -13,13 +13,13 @@ export function arrayCard(surface: Surface, name: string): Locator {
 }
 
 /**
- * One of the array's actions as a user reaches it: its button on the card, or else its item in the
+ * One of the array's actions as a user reaches it, on its page: its button on the card, or else its item in the
  * card's "More actions" menu, which this opens (PatternFly puts the open menu at the end of the
  * document, outside the card). An action the page offers only in another state (Resume once a pause
  * shows) is looked for again, with the menu closed in between, until it comes (`timeoutMs`).
  */
 export async function arrayAction(surface: Surface, name: string, label: string, timeoutMs = 15000): Promise<Locator> {
-    const bar = arrayCard(surface, name).locator('.raidtune-array-actions');
+    const bar = (await showArrayPage(surface, name)).locator('.raidtune-array-actions');
     await inView(bar);
     const button = bar.getByRole('button', { name: label, exact: true });
     const toggle = bar.getByRole('button', { name: `More actions for ${name}`, exact: true });
@@ -44,7 +44,7 @@ export function arrayMenu(surface: Surface, name: string): Locator {
 /** The labels of the array's action buttons and, opening its menu and closing it again, the menu's items. */
 export async function arrayActionLabels(surface: Surface, name: string):
     Promise<{ buttons: string[]; menu: string[] }> {
-    const bar = arrayCard(surface, name).locator('.raidtune-array-actions');
+    const bar = (await showArrayPage(surface, name)).locator('.raidtune-array-actions');
     await inView(bar);
     const toggle = bar.getByRole('button', { name: `More actions for ${name}`, exact: true });
     const buttons = (await bar.locator('button').allInnerTexts()).map(t => t.trim()).filter(t => t !== '');
@@ -59,35 +59,30 @@ export async function arrayActionLabels(surface: Surface, name: string):
 }
 
 /**
- * The card, scrolled to as a reader would. A card out of view is not laid out (content-visibility:
- * auto, src/ui/app/app.css), so its elements have no innerText until it comes near the window; and
- * it may show a sync's progress a few refreshes late (src/ui/arrays/cardFreshness.ts) until the
- * page sees it near the window, a frame or two after the scroll.
+ * An array's own page (#/md0), opened as its link in the overview opens it (the address's fragment
+ * changes, the page does not reload) unless it is the one shown; resolved once its card is there.
  */
-export async function cardInView(surface: Surface, name: string): Promise<Locator> {
+export async function showArrayPage(surface: Surface, name: string): Promise<Locator> {
+    const fragment = `#/${encodeURIComponent(name)}`;
+    if (await surface.evaluate(() => window.location.hash) !== fragment)
+        await surface.evaluate(hash => { window.location.hash = hash; }, fragment);
     const card = arrayCard(surface, name);
-    await laidOut(card.locator('h2'), `${name}'s card`);
-    await waitUntil(`${name}'s card showing the latest refresh`, () => cardIsCurrent(card), 10000, 50);
+    await card.locator('h2').waitFor({ state: 'visible' });
     return card;
 }
 
-/**
- * Scrolled to and laid out, kept in view as a reader keeps looking at it: cards above it that come
- * near the window are laid out at their real height (they were placeholders), which can move it
- * out of view again before its first frame.
- */
-async function laidOut(element: Locator, what: string): Promise<Locator> {
-    await inView(element);
-    await waitUntil(`${what} laid out`, async () => {
-        await element.scrollIntoViewIfNeeded();
-        return (await element.innerText()) !== '';
-    }, 10000);
-    return element;
+/** The overview (#/), reached as the array page's way back reaches it; resolved once it shows. */
+export async function showOverview(surface: Surface): Promise<void> {
+    if (await surface.evaluate(() => window.location.hash) !== '#/')
+        await surface.evaluate(() => { window.location.hash = '#/'; });
+    await surface.locator('#raidtune-overview, .pf-v6-c-empty-state').first().waitFor({ state: 'visible' });
 }
 
-/** The card shows the page's latest refresh, not one it let pass while far off screen. */
-export function cardIsCurrent(card: Locator): Promise<boolean> {
-    return card.evaluate(el => !el.closest('[data-lagging]'));
+/** The array's card on its own page (showArrayPage), scrolled to its top as a reader would. */
+export async function cardInView(surface: Surface, name: string): Promise<Locator> {
+    const card = await showArrayPage(surface, name);
+    await inView(card.locator('h2'));
+    return card;
 }
 
 /** Scrolled to, and laid out (the browser renders a card that came into view at its next frame). */
@@ -100,7 +95,7 @@ export async function inView(element: Locator): Promise<Locator> {
 /** The percent the array's progress bar shows, as a number. */
 export async function shownPercent(surface: Surface, name: string): Promise<number> {
     const card = await cardInView(surface, name);
-    const measure = await laidOut(card.locator('.raidtune-sync .pf-v6-c-progress__status .pf-v6-c-progress__measure'), `${name}'s progress`);
+    const measure = await inView(card.locator('.raidtune-sync .pf-v6-c-progress__status .pf-v6-c-progress__measure'));
     return Number((await measure.innerText()).replace('%', ''));
 }
 
@@ -412,6 +407,8 @@ export interface OverviewRowText {
     severity: string;
     /** danger, warning or none: how the row is marked. */
     mark: string;
+    /** md's state words under the name ("clean, degraded, recovering"). */
+    state: string;
     redundancy: string;
     /** The redundancy is a PatternFly status label of this kind (danger, warning), or null for plain text. */
     redundancyLabel: string | null;
@@ -428,6 +425,7 @@ export async function overviewRowTexts(surface: Surface): Promise<OverviewRowTex
             name: row.getAttribute('data-array') ?? '',
             severity: row.getAttribute('data-severity') ?? '',
             mark: row.getAttribute('data-mark') ?? '',
+            state: text('.raidtune-overview-state'),
             redundancy: text('.raidtune-overview-redundancy'),
             redundancyLabel: label ? (['danger', 'warning'].find(s => label.classList.contains(`pf-m-${s}`)) ?? 'other') : null,
             operation: text('.raidtune-overview-operation').replace(/\s+/g, ' '),

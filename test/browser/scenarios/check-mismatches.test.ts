@@ -11,7 +11,7 @@ import {
     simMdstat, simNumber, simValue, syncExplanation, syncFact, syncSection, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'check-mismatches', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'check-mismatches', arrayPage: 'md0' });
 
 /** The kernel's mismatch_cnt means another thing while a check or repair runs and after each (last_sync_action). */
 const RUNNING_CHECK = /^(\d+) sectors found inconsistent so far by the running check$/;

@@ -8,7 +8,7 @@ import {
     arrayCard, cardFacts, healthText, memberRows, shownArrays, simMdstat, simValue, syncSection,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
 
 test('lists both arrays, worst first: both are at risk, so by name', async () => {
     const truth = [...(await simMdstat(env)).keys()];

@@ -10,7 +10,7 @@ import {
     syncFact, syncSection, syncSectionText, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'frozen', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'frozen', arrayPage: 'md0' });
 
 test('shows the resync paused, at the position the kernel keeps', async () => {
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('frozen');

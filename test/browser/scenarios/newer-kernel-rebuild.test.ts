@@ -7,7 +7,7 @@
 import { setupRaidtune } from '../harness/env';
 import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, simValue, waitUntil } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'newer-kernel-rebuild', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'newer-kernel-rebuild', arrayPage: 'md0' });
 
 const section = () => arrayCard(env.page, 'md0').locator('.raidtune-diagnosis');
 /** Text read from the DOM: a card out of view is not laid out, so it has no innerText. */

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
 import { applyAndClose, arrayAction, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'newer-kernel', readySelector: '#array-md2' });
+const env = setupRaidtune({ scenario: 'newer-kernel', arrayPage: 'md2' });
 
 const dialog = () => env.page.getByRole('dialog');
 const bitmapType = (array: string) => simValue(env, `/sys/block/${array}/md/bitmap_type`);

@@ -9,7 +9,7 @@ import { setupRaidtune } from '../harness/env';
 import type { Locator } from 'playwright-core';
 import { arrayAction, arrayActionLabels, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'old-kernel', readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: 'old-kernel', arrayPage: 'md1' });
 
 const dialog = () => env.page.getByRole('dialog');
 const JS_WORDS = /\b(null|undefined|NaN)\b/;

@@ -8,7 +8,7 @@ import {
     syncSection, waitUntil, warningAlerts,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid1-healthy', arrayPage: 'md0' });
 
 const TiB = 1024 ** 3; // in KiB
 

@@ -5,7 +5,7 @@
 import { setupRaidtune } from '../harness/env';
 import { arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, openArrayDialog, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact, syncTitle } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid5-reshape', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid5-reshape', arrayPage: 'md0' });
 
 test('shows the reshape with the disk counts from raid_disks', async () => {
     const raidDisks = (await simValue(env, '/sys/block/md0/md/raid_disks')).match(/^(\d+) \((\d+)\)$/);

@@ -4,10 +4,11 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, memberRoles, saveScreenshot, shownPercent, simMdstat, syncFact, waitForRefreshes,
+    arrayCard, memberRoles, saveScreenshot, showArrayPage, showOverview, shownPercent, simMdstat, syncFact,
+    waitForRefreshes,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 
 test('shows the degraded RAID6 and who is being rebuilt', async () => {
     const card = arrayCard(env.page, 'md0');
@@ -42,6 +43,8 @@ test('shows the recovery progress the kernel reports, with both estimates', asyn
 });
 
 test('shows the limits that hold it back, and follows a change made on the host', async () => {
+    // The system's limits are the overview's host settings; the array's page says which applies.
+    await showOverview(env.page);
     const limits = env.page.locator('#global-limits');
     await expect(limits.innerText()).resolves.toContain('Minimum: 3.91 MiB/s (4000 KiB/s)');
     await expect(limits.innerText()).resolves.toContain('Maximum: 195 MiB/s (200000 KiB/s), the kernel default');
@@ -49,8 +52,10 @@ test('shows the limits that hold it back, and follows a change made on the host'
 
     // What seed 000 did by hand: raise the minimum so other I/O no longer starves the rebuild.
     await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '50000\n');
+    await showOverview(env.page);
     await env.page.waitForFunction(
         () => document.querySelector('#global-limits')?.textContent?.includes('48.8 MiB/s (50000 KiB/s)'), null, { timeout: 15000 });
+    await showArrayPage(env.page, 'md0');
     await env.page.waitForFunction(() => {
         const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('Speed:'));
         const kiBs = Number(fact?.textContent?.match(/\((\d+) KiB\/s\)/)?.[1]);
@@ -60,6 +65,7 @@ test('shows the limits that hold it back, and follows a change made on the host'
 });
 
 test('refreshes in place: same elements, same scroll position', async () => {
+    await showArrayPage(env.page, 'md0');
     await env.page.evaluate(() => { (document.querySelector('#array-md0') as HTMLElement & { marker?: number }).marker = 42; });
     await waitForRefreshes(env.page, 2);
     const marker = await env.page.evaluate(() => (document.querySelector('#array-md0') as HTMLElement & { marker?: number }).marker);
@@ -67,7 +73,7 @@ test('refreshes in place: same elements, same scroll position', async () => {
 });
 
 test('works inside the Cockpit shell too', async () => {
-    const shell = await env.shellPage();
+    const shell = await env.shellPage('md0');
     await arrayCard(shell.frame, 'md0').waitFor();
     expect(await arrayCard(shell.frame, 'md0').innerText()).toContain('Degraded');
 });

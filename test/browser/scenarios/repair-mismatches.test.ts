@@ -10,7 +10,7 @@ import { formatDuration, formatKiB } from '../../../src/md/format';
 import { setupRaidtune } from '../harness/env';
 import { applyAndClose, arrayCard, changeDialog, openDialog, simNumber, simValue, waitUntil } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'repair-mismatches', readySelector: '#array-md0' });
+const env = setupRaidtune({ scenario: 'repair-mismatches', arrayPage: 'md0' });
 
 const recordFile = () => join(env.sim.root, 'var/lib/raidtune/repair/md0.json');
 const flow = () => arrayCard(env.page, 'md0').locator('.raidtune-repair-flow');

@@ -15,7 +15,7 @@ import {
     syncSectionText, syncTitle, waitForRefreshes, waitUntil,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#array-md1' });
+const env = setupRaidtune({ scenario: 'shared-disks', arrayPage: 'md1' });
 
 const waitingFor = (name: string) =>
     `Waiting: another array on the same disks is syncing (${name}). This one starts when it finishes.`;

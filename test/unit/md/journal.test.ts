@@ -3,7 +3,7 @@ import { entriesDiffering } from '../../../src/md/journalChanges';
 import { parseJournal, recordOriginals, restorePlan, restoreSteps, serializeJournal, stepsWithJournal } from '../../../src/md/journal';
 import { msg } from '../../../src/md/message';
 import { describePlan, type Step } from '../../../src/md/plan';
-import { valueAfterWindow, windowLimitsInForce } from '../../../src/md/alerts/ownWindow';
+import { valueAfterWindow, windowLimitsInForce } from '../../../src/md/alerts/windowLimits';
 import { buildModel } from '../../../src/md/model';
 import { gather, removeTempRoots, startHost, tee } from '../sim/simHelpers';
 

@@ -94,7 +94,7 @@ test('the card\'s title, alert and facts show only SUMMARY_FIELDS', () => {
         const root = createRoot(container);
         flushSync(() => root.render(
             <HostContext.Provider value={host}>
-                <Title array={array} selected={false} /><Summary array={array} />
+                <Title array={array} /><Summary array={array} />
             </HostContext.Provider>,
         ));
         // Without the ids a new root numbers anew (PatternFly's generated ids and OUIA ids).

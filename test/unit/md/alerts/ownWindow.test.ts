@@ -4,9 +4,10 @@
 // removes it (values checked first, nothing planned on a bad one), and its undo.
 import { parseMonitorRead } from '../../../../src/md/alerts/monitor';
 import {
-    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, valueAfterWindow, windowEnd, windowEndNotes,
-    windowEndWrites, windowLimitsInForce, windowLimitsPreset, windowLimitsText,
+    firstRunSeconds, minutesOfDay, ownWindow, parseWindowStart, windowEnd, windowEndNotes,
+    windowEndWrites, windowLimitsPreset, windowLimitsText,
 } from '../../../../src/md/alerts/ownWindow';
+import { valueAfterWindow, windowLimitsInForce } from '../../../../src/md/alerts/windowLimits';
 import { msg } from '../../../../src/md/message';
 import { splitCheck } from '../../../../src/md/alerts/checkWindow';
 import { checkSchedules } from '../../../../src/md/alerts/checkSchedule';

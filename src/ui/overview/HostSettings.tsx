@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The host's settings below the overview (issue #33): the system's rebuild speed limits, what is
+// kept after a reboot, who is told when a disk fails, the scheduled checks and the history
+// recorder. A chunk of its own (lazyHostSettings.ts): the overview, what an admin opens the page
+// for, shows without waiting for it; it comes in below the overview, where it moves nothing.
+
+import { useEffect } from 'react';
+import { StackItem } from '../pf';
+import type { HostModel } from '../../md/modelTypes';
+import { memoLast } from '../../md/memo';
+import { historyOf } from '../../md/history';
+import { lastCheckSpeed } from '../../md/alerts/checkWindow';
+import { limitsOutsideWindow, openWindowEnd } from '../../md/alerts/ownWindow';
+import { GlobalLimits } from '../sync/GlobalLimits';
+import { KeepAfterReboot } from '../tuning/PersistChange';
+import { AlertsCard, preloadAlertsChange } from '../health/AlertsCard';
+import { CheckSchedule, preloadScheduleChange } from '../health/CheckSchedule';
+import { SyncHistory, type HistoryArray } from '../health/SyncHistory';
+import type { MonitorRead } from '../health/monitorRead';
+
+/** The arrays' names, the same array while they do not change (the health cards re-render only then). */
+const arrayNames = memoLast((model: HostModel) => [model.arrays.map(a => a.name).join(' ')],
+    (model: HostModel) => model.arrays.map(a => a.name));
+
+/** Each array's last recorded check speed (the schedule card's whole-check estimate): new only when a history is. */
+const lastCheckSpeeds = memoLast((model: HostModel) => model.arrays.flatMap(a => [a.name, historyOf(model.history, a)]),
+    (model: HostModel) => new Map(model.arrays.map(a =>
+        [a.name, lastCheckSpeed(historyOf(model.history, a)?.operations ?? [])] as const)));
+
+/** The recorder's card here shows its state and switch; each array's operations are on its own page. */
+const NO_ARRAYS: readonly HistoryArray[] = [];
+
+export function HostSettings({ model, monitor }: { model: HostModel; monitor: MonitorRead }) {
+    // Their dialogs' code, fetched now, so that a dialog opens at once.
+    useEffect(() => {
+        void preloadAlertsChange();
+        void preloadScheduleChange();
+    }, []);
+    const { state, error, reread } = monitor;
+    return (
+        <>
+            <StackItem><GlobalLimits model={model} /></StackItem>
+            {model.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
+            {model.mdAvailable && (
+                <StackItem>
+                    <AlertsCard state={state} error={error} reread={reread} arrays={model.arrays.length} />
+                </StackItem>
+            )}
+            {model.mdAvailable && state && (
+                <StackItem>
+                    <CheckSchedule state={state} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
+                        reread={reread} openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
+                </StackItem>
+            )}
+            {model.mdAvailable && (
+                <StackItem>
+                    <SyncHistory arrays={NO_ARRAYS} history={model.history} monitor={state} reread={reread} />
+                </StackItem>
+            )}
+        </>
+    );
+}

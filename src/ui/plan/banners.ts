@@ -1,0 +1,4 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// The banners' chunk: see lazyBanners.ts.
+export { UnfinishedPlan } from './UnfinishedPlan';
+export { RestoreBanner } from '../tuning/RestoreBanner';

@@ -7,7 +7,7 @@
 // no periodic check is found. An ARRAY line appended after the page opened (`mdadm --detail --scan
 // >> mdadm.conf`, issue #31) survives the change, and `mdadm --assemble --scan` still assembles md0
 // by it.
-import { waitUntil } from '../browser/harness/raidtunePage';
+import { showOverview, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, footerButton, formState, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -27,6 +27,8 @@ test('a PROGRAM written from the page is the one the real mdadm --monitor runs f
 
     const { page } = await vm.openPage();
     await waitForCard(page, 'md0', false);
+    // Who is told is a host setting, on the overview below the arrays.
+    await showOverview(page);
     const card = page.locator('#monitor-alerts');
     await card.getByText('Nobody is told when a disk fails').waitFor();
     await expect(card.locator('#alerts-fact-service').innerText()).resolves.toBe('unknown (the host has no systemctl)');

@@ -4,7 +4,7 @@
 // disk, and the undo of the one before it), write-intent bitmaps through mdadm --grow (with
 // mdadm's refusal while a check runs), and a preset with its restore.
 import type { Page } from 'playwright-core';
-import { openArrayDialog, openDialog, renderedRefreshes, waitUntil } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, renderedRefreshes, showOverview, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState, previewedCommands } from './harness/dialog';
 import { readPageArray } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
@@ -236,6 +236,8 @@ echo 5000 > /sys/block/md1/md/sync_speed_max`);
     const original = await guestValues(...watched);
     expect(original).toEqual(['1', '200', '256', '5000 (local)', '<absent>']);
     const page = await openWithCard('md1');
+    // The presets are the system's, with the host settings on the overview.
+    await showOverview(page);
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog(page).locator('#raidtune-preset-fast-rebuild').check();
     const commands = (await previewedCommands(page))!.split('\n');
@@ -273,6 +275,7 @@ echo 4096 > /sys/block/md0/md/stripe_cache_size`);
     const rulesFile = '/etc/udev/rules.d/64-raidtune.rules';
     const modulesFile = '/etc/modules-load.d/raidtune.conf';
     const page = await openWithCard('md0');
+    await showOverview(page);
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Keep after reboot…' }).click();
     await dialog(page).waitFor();
     expect(await previewedCommands(page)).toMatch(

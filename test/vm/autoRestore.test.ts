@@ -4,7 +4,7 @@
 // reads idle for a moment, then md restarts it), and writes the originals back once the resync has
 // really finished; raidtune's record goes with it.
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, previewedCommands } from './harness/dialog';
-import { openDialog } from '../browser/harness/raidtunePage';
+import { openDialog, overviewRow } from '../browser/harness/raidtunePage';
 import { VM_JOURNAL, VM_STATE_DIR } from './harness/vmConfig';
 import { setupVm } from './harness/vmEnv';
 
@@ -28,7 +28,7 @@ echo 1000 > /proc/sys/dev/raid/speed_limit_min
 echo 1500 > /proc/sys/dev/raid/speed_limit_max
 mdadm --create /dev/md0 --run --level=1 --raid-devices=2 /dev/vda /dev/vdb`);
     const { page } = await vm.openPage();
-    await page.locator('#array-md0').getByRole('progressbar').waitFor({ timeout: 60000 });
+    await overviewRow(page, 'md0').getByRole('progressbar').waitFor({ timeout: 60000 });
 
     // A change through the page records the originals (1000, 1500)...
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));

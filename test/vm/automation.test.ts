@@ -4,7 +4,7 @@
 // values that the page's Apply left on md0; a second run changes nothing. The "Disk queues" script
 // finds member disks by their slot: run where the same array (same UUID) sits on other disks, it
 // sets theirs and leaves the disks of the same names alone.
-import { arrayCard, openArrayDialog, openDialog } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, overviewRow } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, shownScript } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -29,8 +29,7 @@ test('the shell script of a preset reaches what Apply reached, on the array foun
     await createSlowly(vm.guest, mdCreate('md0', 'raid5', ['vda', 'vdb', 'vdc'], '--assume-clean'));
     const before = await guestValues(GLOBAL);
     const { page } = await vm.openPage();
-    await waitForCard(page, 'md0', false);
-    await arrayCard(page, 'md0').waitFor();
+    await overviewRow(page, 'md0').waitFor({ timeout: 60000 });
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
     await dialog(page).getByLabel('Fast rebuild').check();
     const script = await shownScript(page);

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../tools/cockpit';
 import { startGuest, type Guest, type GuestOptions } from '../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../tools/vm/ws';
-import { openArrayDialog, openDialog, waitUntil } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, showOverview, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState } from './harness/dialog';
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
@@ -194,6 +194,7 @@ async function diskQueues(page: Page, array: string, setting: 'scheduler' | 'nrR
 
 /** The "Settings after a reboot" table: setting -> its state (kept, differs, not-kept), once it lists `count` rows. */
 async function keptTable(page: Page, count: number): Promise<Map<string, string>> {
+    await showOverview(page);
     const rows = page.locator('#keep-after-reboot table.raidtune-kept tbody tr');
     await waitUntil(`${count} settings listed for after a reboot`, async () => (await rows.count()) === count, 30000);
     const read = await rows.evaluateAll(trs => trs.map(tr => [(tr.querySelector('td') as HTMLElement).innerText.trim(), tr.getAttribute('data-state') ?? '']));
@@ -234,6 +235,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     const md1Default = arrayOf(view, notKept).values;
 
     let page = await open(machine, ['md0', 'md1']);
+    await showOverview(page);
     await openDialog(page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await dialog(page).getByLabel('Minimum (MiB/s per disk)').fill('50');
     await dialog(page).getByLabel('Maximum (MiB/s per disk)').fill('300');
@@ -257,6 +259,7 @@ ${mdCreate('md1', 'raid1', names.slice(3, 5), '--assume-clean')}`);
     await diskQueues(page, 'md0', 'nrRequests', '512');
     await diskQueues(page, 'md0', 'queueDepth', '16');
 
+    await showOverview(page);
     await page.locator('#keep-after-reboot').getByRole('button', { name: 'Keep after reboot…' }).click();
     await dialog(page).waitFor();
     await applyAndClose(page, 'Apply', DONE_NOT_KERNEL);

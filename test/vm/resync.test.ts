@@ -49,7 +49,7 @@ test('the page shows the RAID1 resync that mdadm runs in the guest, as the kerne
     expect([...before.members].sort()).toEqual(['vda', 'vdb']);
 
     const t0 = performance.now();
-    const { page } = await vm.openPage();
+    const { page } = await vm.openPage(`${vm.pageUrl}#/md0`);
     const card = page.locator('#array-md0');
     const progressbar = card.getByRole('progressbar');
     await progressbar.waitFor({ timeout: 60000 });
@@ -75,7 +75,7 @@ test('the page shows the RAID1 resync that mdadm runs in the guest, as the kerne
 test('a tee through the guest bridge writes the guest kernel sysfs: sync_speed_max reads back "5000 (local)"', async () => {
     await createSlowRaid1();
     expect((await vm.guest.runOk('cat /sys/block/md0/md/sync_speed_max')).trim()).toMatch(/^200 \(system\)$/);
-    const { page } = await vm.openPage();
+    const { page } = await vm.openPage(`${vm.pageUrl}#/md0`);
     const card = page.locator('#array-md0');
     await card.waitFor({ timeout: 60000 });
 

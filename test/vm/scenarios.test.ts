@@ -3,7 +3,7 @@
 // as the guest kernel reports it (mdadm --detail, /proc/mdstat and sysfs, read in the guest before
 // and after the page is read: see harness/pageVsKernel.ts). One guest for the whole run; md is
 // reset before every test (harness/vmEnv.ts).
-import { shownArrays } from '../browser/harness/raidtunePage';
+import { overviewRowTexts, showOverview } from '../browser/harness/raidtunePage';
 import { kernelArray, readKernel } from './harness/kernelFacts';
 import { expectArrayAsKernel, pageBetweenKernelReads, readPageArray, syncActions } from './harness/pageVsKernel';
 import { createSlowly, mdCreate, partitionCommands, waitForCard, waitForProgress } from './harness/scenarios';
@@ -158,7 +158,8 @@ test('a raid0 and a linear array: clean, no sync section, nothing to tune', asyn
     const names = hasLinear ? ['md0', 'md1'] : ['md0'];
     const { page, before, shown } = await openAndCompare(names, []);
     expect([...before.arrays.keys()].sort()).toEqual(names);
-    expect((await shownArrays(page)).sort()).toEqual(names);
+    await showOverview(page);
+    expect((await overviewRowTexts(page)).map(row => row.name).sort()).toEqual(names);
     for (const name of names) {
         const kernel = kernelArray(before, name);
         expect(kernel.sysfs.sync_action).toBeUndefined(); // no md/sync_action on these levels

@@ -92,7 +92,8 @@ mdadm /dev/md0 --add /dev/vdb`);
     }
     expect(operations[2].mismatches).toBe(mismatches);
 
-    const { page } = await vm.openPage();
+    // md0's operations are on its own page.
+    const { page } = await vm.openPage(`${vm.pageUrl}#/md0`);
     const rows = page.locator('#sync-history [data-array="md0"] tbody tr');
     await rows.nth(3).waitFor({ timeout: 60000 });
     expect(await rows.evaluateAll(trs => trs.map(tr => [tr.getAttribute('data-type'), tr.getAttribute('data-result')])))

@@ -4,7 +4,7 @@
 // them (6.16 and later: `make check-vm KERNEL=7`), the page shows the kernel's values and a change
 // through the page lands in sysfs and /proc/sys, read back from the guest.
 import type { Page } from 'playwright-core';
-import { arrayAction, openDialog, syncFact } from '../browser/harness/raidtunePage';
+import { arrayAction, openDialog, showArrayPage, showOverview, syncFact } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, footerButton, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -20,11 +20,21 @@ async function guestValue(path: string): Promise<string | null> {
     return out.trim() === '<absent>' ? null : out.trim();
 }
 
+/** The system's limits on the overview, md0's on its own page: the dialog of either. */
 async function openLimits(page: Page, where: 'global' | 'md0'): Promise<void> {
+    if (where === 'global') await showOverview(page);
     const button = where === 'global'
         ? page.locator('#global-limits').getByRole('button', { name: 'Change…' })
         : await arrayAction(page, 'md0', 'Speed limits…');
     await openDialog(button);
+}
+
+/** The overview's system limits card, once it is there (it comes a moment after the overview). */
+async function globalLimits(page: Page) {
+    await showOverview(page);
+    const card = page.locator('#global-limits');
+    await card.waitFor();
+    return card;
 }
 
 test('the page shows the kernel\'s sync_io_depth, or nothing of it where the kernel has none; a change lands in the kernel', async () => {
@@ -40,8 +50,9 @@ test('the page shows the kernel\'s sync_io_depth, or nothing of it where the ker
         const [major, minor] = (await vm.guest.runOk('uname -r')).split('.').map(Number);
         expect(major * 1000 + minor).toBeLessThan(6016);
         expect(array).toBeNull();
-        await expect(page.locator('#global-sync-io-depth').count()).resolves.toBe(0);
+        await expect((await globalLimits(page)).locator('#global-sync-io-depth').count()).resolves.toBe(0);
         await expect(page.getByText('Sync I/O depth').count()).resolves.toBe(0);
+        await expect((await showArrayPage(page, 'md0')).getByText('Sync I/O depth').count()).resolves.toBe(0);
         for (const where of ['global', 'md0'] as const) {
             await openLimits(page, where);
             await expect(dialog(page).getByText('Sync I/O depth').count()).resolves.toBe(0);
@@ -52,7 +63,7 @@ test('the page shows the kernel\'s sync_io_depth, or nothing of it where the ker
     }
 
     // The kernel's own values, as the page shows them.
-    const shownGlobal = await page.locator('#global-sync-io-depth').innerText();
+    const shownGlobal = await (await globalLimits(page)).locator('#global-sync-io-depth').innerText();
     expect(shownGlobal.replace(', the kernel default', '')).toBe(`Sync I/O depth: ${global}`);
     const [value, source] = /^(-?\d+) \((local|system)\)$/.exec(array!)!.slice(1);
     expect(await syncFact(page, 'md0', 'Sync I/O depth')).toBe(`${value}, ${source === 'local' ? 'set for this array' : 'from the system setting'}`);
@@ -75,7 +86,7 @@ test('the page shows the kernel\'s sync_io_depth, or nothing of it where the ker
     expect(await guestValue(GLOBAL)).toBe(wanted);
     expect(await guestValue(ARRAY)).toBe('8 (local)');
     await footerButton(page, 'Close').click();
-    await page.locator('#global-sync-io-depth').getByText(`Sync I/O depth: ${wanted}`).waitFor({ timeout: 30000 });
+    await (await globalLimits(page)).locator('#global-sync-io-depth').getByText(`Sync I/O depth: ${wanted}`).waitFor({ timeout: 30000 });
 
     // 0 is refused by raidtune (the sysctl would take it), with nothing written.
     await openLimits(page, 'global');

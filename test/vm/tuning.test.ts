@@ -4,7 +4,10 @@
 // guest's state folder; a write the kernel refuses, as the user sees it; and bad input that
 // writes nothing. The same paths as test/browser/tuning.test.ts, on a real kernel.
 import type { Page } from 'playwright-core';
-import { arrayCard, openArrayDialog, openDialog, renderedRefreshes, syncExplanation, syncFact, syncSection, syncTitle, waitUntil } from '../browser/harness/raidtunePage';
+import {
+    arrayCard, openArrayDialog, openDialog, renderedRefreshes, showOverview, syncExplanation, syncFact, syncSection,
+    syncTitle, waitUntil,
+} from '../browser/harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { applyAndWait, dialog, DONE, footerButton, formState, previewedCommands } from './harness/dialog';
 import { guestMdstat, createSlowly, mdCreate, SLOW_LIMITS, waitForCard, waitForProgress } from './harness/scenarios';
@@ -254,6 +257,7 @@ test('bad values for the system limits and the stripe cache: refused by the page
         return refused ? null : { field, bad, state };
     };
     const accepted: unknown[] = [];
+    await showOverview(page);
     await page.locator('#global-limits').getByRole('button', { name: 'Change…' }).click();
     await dialog(page).waitFor();
     for (const field of ['Minimum (MiB/s per disk)', 'Maximum (MiB/s per disk)']) {

@@ -80,7 +80,16 @@ export interface CockpitOptions {
      * folder for that user, wherever the plugin folder lies.
      */
     runAs?: string;
+    /**
+     * Run udisks2's daemon (as root) on a private system bus that the session uses, for Cockpit's
+     * own Storage page (cockpit-storaged reads everything from it): `make bench` loads that page
+     * beside raidtune's. It sees this machine's real block devices.
+     */
+    udisks?: boolean;
 }
+
+/** Where Debian's udisks2 puts its daemon (tools/install-deps.sh installs it). */
+export const UDISKSD = '/usr/libexec/udisks2/udisksd';
 
 export interface Cockpit {
     /** cockpit-ws's process id. */
@@ -158,9 +167,14 @@ export async function startCockpit(options: CockpitOptions = {}): Promise<Cockpi
             cleanups.push(() => bus.stop());
             // The shell's idea of the system: a bus with nothing on it is enough for the Python
             // bridge, which crashes without one (the C bridge just reports that it cannot connect).
-            const systemBus = cockpit.needsSystemBus ? await startSessionBus(join(tmpDir, 'system-bus'), user) : undefined;
+            const systemBus = cockpit.needsSystemBus || options.udisks
+                ? await startSessionBus(join(tmpDir, 'system-bus'), user) : undefined;
             if (systemBus)
                 cleanups.push(() => systemBus.stop());
+            if (systemBus && options.udisks) {
+                const udisks = await startUdisks(systemBus.address, timeoutMs);
+                cleanups.push(() => udisks.stop());
+            }
             env = {
                 ...process.env,
                 ...cockpit.env,
@@ -313,6 +327,34 @@ async function startSessionBus(socketPath: string,
         throw new Error(result);
     }
     return { address, stop: () => bus.stop() };
+}
+
+/** udisksd on the bus at `address`, once it owns its name there (the Storage page asks for it at once). */
+async function startUdisks(address: string, timeoutMs: number): Promise<Child> {
+    if (!existsSync(UDISKSD))
+        throw new Error(`${UDISKSD} is missing: run tools/install-deps.sh`);
+    const daemon = startChild(UDISKSD, ['--no-sigint'], {
+        name: 'udisksd', env: { ...process.env, DBUS_SYSTEM_BUS_ADDRESS: address },
+    });
+    const owned = () => {
+        try {
+            return execFileSync('dbus-send', [`--bus=${address}`, '--print-reply', '--dest=org.freedesktop.DBus', '/',
+                'org.freedesktop.DBus.NameHasOwner', 'string:org.freedesktop.UDisks2'], { encoding: 'utf8' })
+                .includes('boolean true');
+        } catch {
+            return false;
+        }
+    };
+    const deadline = performance.now() + timeoutMs;
+    while (!owned()) {
+        if (daemon.hasExited() || performance.now() > deadline) {
+            const why = daemon.hasExited() ? describeExit(daemon, await daemon.exited) : `no name within ${timeoutMs} ms`;
+            await daemon.stop();
+            throw new Error(`udisksd did not start: ${why}${formatOutput(daemon)}`);
+        }
+        await sleep(50);
+    }
+    return daemon;
 }
 
 /** Polls `url` until it answers 200. Returns 'up' or why not. */

@@ -5,7 +5,7 @@ import { _, fmt } from '../../host/i18n';
 import { NoArrays } from '../arrays/NoArrays';
 import { useMonitorState } from '../health/monitorRead';
 import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from '../plan/lazyBanners';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { ArrayDialogs } from '../common/arrayDialog';
 import { recordRender } from './refreshTiming';
@@ -20,10 +20,10 @@ import { overviewRows } from '../../md/overview';
 import { ArrayOverview } from '../overview/ArrayOverview';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
-import { preloadOverviewPace } from '../diagnosis/lazyOverviewPace';
+import { overviewPaceLoaded, preloadOverviewPace } from '../diagnosis/lazyOverviewPace';
 import { preloadChanges } from '../tuning/lazyChanges';
-import { ArrayPage, ArrayPageHeading, preloadArrayPage } from '../arrays/lazyArrayPage';
-import { HostSettings, preloadHostSettings } from '../overview/lazyHostSettings';
+import { ArrayPage, ArrayPageHeading, arrayPageLoaded, preloadArrayPage } from '../arrays/lazyArrayPage';
+import { HostSettings, hostSettingsLoaded, preloadHostSettings } from '../overview/lazyHostSettings';
 
 // The frame (Page, contexts) renders once; PageContent renders at each refresh. PatternFly's Page
 // gives its children a new context value whenever it renders, which made React search all 128
@@ -57,14 +57,18 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     // pace column, or an array's page with its chart and diagnosis. A part that came later would
     // grow and move what is below it.
     const selected = useSelectedArray();
-    const paceCode = useLoaded(preloadOverviewPace, selected === null);
-    const pageCode = useLoaded(preloadArrayPage, selected !== null);
-    const bannersCode = useLoaded(preloadBanners, latest !== null && bannersNeeded(latest));
-    const model = latest && paceCode && pageCode && bannersCode ? latest : null;
+    const paceCode = useLoaded(preloadOverviewPace, overviewPaceLoaded, selected === null);
+    const pageCode = useLoaded(preloadArrayPage, arrayPageLoaded, selected !== null);
+    const bannersCode = useLoaded(preloadBanners, bannersLoaded, latest !== null && bannersNeeded(latest));
+    // Only the first view waits: once shown, the page never goes back to the spinner for code (that
+    // would unmount an open dialog); code still on its way then is a part that comes in place.
+    const [shownOnce, setShownOnce] = useState(false);
+    const model = latest && (shownOnce || (paceCode && pageCode && bannersCode)) ? latest : null;
     const shown = model !== null;
+    if (shown && !shownOnce) setShownOnce(true);
     // The host settings come below the overview once their code and the monitor state are in, all
     // at once (HostSettings.tsx); nothing is below them to move.
-    const settingsCode = useLoaded(preloadHostSettings, shown);
+    const settingsCode = useLoaded(preloadHostSettings, hostSettingsLoaded, shown);
     const settingsShown = model !== null && settingsCode && (monitorRead || !model.mdAvailable);
     // What the first view did not need, fetched once it is up, so that a dialog opens at once.
     useEffect(() => {

@@ -4,11 +4,12 @@
 // array (index.tsx), and the page waits for it so that the card never shows without its parts.
 
 import { lazyModule } from '../common/lazyPart';
-import { preloadSyncParts } from '../sync/lazySyncParts';
+import { preloadSyncParts, syncPartsLoaded } from '../sync/lazySyncParts';
 
 const page = lazyModule(() => import('./ArrayPage'));
 
 /** The array page's code and the sync parts its card shows. */
 export const preloadArrayPage = () => Promise.all([page.preload(), preloadSyncParts()]);
+export const arrayPageLoaded = () => page.isLoaded() && syncPartsLoaded();
 export const ArrayPage = page.part('ArrayPage');
 export const ArrayPageHeading = page.part('ArrayPageHeading');

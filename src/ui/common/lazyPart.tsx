@@ -55,18 +55,19 @@ export function lazyModule<M extends object>(load: () => Promise<M>) {
 }
 
 /**
- * Whether `load` has settled (a failed chunk too: the part's own Suspense then shows the error);
- * `load` is called once `wanted`, and until then the answer is true: nothing waits for code it does
- * not show.
+ * Whether a chunk is in: `isLoaded()` (it came by any way), or `load`, called once `wanted`, has
+ * settled (a failed chunk too: the part's own Suspense then shows the error). Until it is wanted
+ * the answer is true: nothing waits for code it does not show.
  */
-export function useLoaded(load: () => Promise<unknown>, wanted = true): boolean {
-    const [loaded, setLoaded] = useState(false);
+export function useLoaded(load: () => Promise<unknown>, isLoaded: () => boolean, wanted = true): boolean {
+    const [settled, setSettled] = useState(false);
+    const ready = settled || isLoaded();
     useEffect(() => {
-        if (!wanted || loaded) return;
+        if (!wanted || ready) return;
         let live = true;
-        const done = () => { if (live) setLoaded(true); };
+        const done = () => { if (live) setSettled(true); };
         load().then(done, done);
         return () => { live = false; };
-    }, [load, wanted, loaded]);
-    return loaded || !wanted;
+    }, [load, wanted, ready]);
+    return ready || !wanted;
 }

@@ -8,4 +8,5 @@ import { lazyModule } from '../common/lazyPart';
 const pace = lazyModule(() => import('./OverviewPace'));
 
 export const preloadOverviewPace = pace.preload;
+export const overviewPaceLoaded = pace.isLoaded;
 export const OverviewPace = pace.part('OverviewPace');

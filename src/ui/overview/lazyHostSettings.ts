@@ -6,4 +6,5 @@ import { lazyModule } from '../common/lazyPart';
 const settings = lazyModule(() => import('./HostSettings'));
 
 export const preloadHostSettings = settings.preload;
+export const hostSettingsLoaded = settings.isLoaded;
 export const HostSettings = settings.part('HostSettings');

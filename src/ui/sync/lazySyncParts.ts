@@ -7,6 +7,7 @@ import { lazyModule } from '../common/lazyPart';
 const parts = lazyModule(() => import('./syncParts'));
 
 export const preloadSyncParts = parts.preload;
+export const syncPartsLoaded = parts.isLoaded;
 export const SyncChart = parts.part('SyncChart');
 export const DiagnosisSection = parts.part('DiagnosisSection');
 export const RepairFlow = parts.part('RepairFlow');

@@ -61,10 +61,12 @@ export function installedPageTests(env: RaidtuneEnv, pluginDir: string): void {
     describe('the installed page in Cockpit', () => {
         test('loads from the installed RPM with zero console errors, bare and in the shell', async () => {
             expect(existsSync(join(pluginDir, 'manifest.json'))).toBe(true);
+            // The overview bare, and md0's own page in the shell: the first view's files and the
+            // array page's chunk, each from the installed files.
             const bare = await env.openPage();
-            await bare.page.waitForSelector('#array-md0 .pf-v6-c-progress');
+            await bare.page.waitForSelector('table.raidtune-overview tr[data-array="md0"] .pf-v6-c-progress');
             await expect(bare.page.locator('h1').innerText()).resolves.toBe('RAID tuning');
-            const shell = await env.shellPage();
+            const shell = await env.shellPage('md0');
             await shell.frame.waitForSelector('#array-md0 .pf-v6-c-progress');
             await bare.expectNoProblems();
             await shell.expectNoProblems();

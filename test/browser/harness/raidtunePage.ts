@@ -62,12 +62,12 @@ export async function arrayActionLabels(surface: Surface, name: string):
  * An array's own page (#/md0), opened as its link in the overview opens it (the address's fragment
  * changes, the page does not reload) unless it is the one shown; resolved once its card is there.
  */
-export async function showArrayPage(surface: Surface, name: string): Promise<Locator> {
+export async function showArrayPage(surface: Surface, name: string, timeoutMs?: number): Promise<Locator> {
     const fragment = `#/${encodeURIComponent(name)}`;
     if (await surface.evaluate(() => window.location.hash) !== fragment)
         await surface.evaluate(hash => { window.location.hash = hash; }, fragment);
     const card = arrayCard(surface, name);
-    await card.locator('h2').waitFor({ state: 'visible' });
+    await card.locator('h2').waitFor({ state: 'visible', timeout: timeoutMs });
     return card;
 }
 

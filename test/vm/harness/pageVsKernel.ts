@@ -30,8 +30,7 @@ export interface PageArray {
 }
 
 export async function readPageArray(page: Page, name: string): Promise<PageArray> {
-    // Scrolled to first: a card out of view is not laid out and has no innerText (cardInView), and
-    // the page's own cards above the arrays (alerts, checks) can push even the first one down.
+    // On the array's own page (cardInView opens it), scrolled to, as a reader looks at it.
     const inView = await cardInView(page, name);
     return inView.evaluate((card: HTMLElement, arrayName: string) => {
         const text = (el: Element | null) => (el ? (el as HTMLElement).innerText.trim() : '');

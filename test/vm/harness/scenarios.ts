@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // md states made with the real mdadm in the guest, and waits on the guest kernel.
 import type { Page } from 'playwright-core';
-import { arrayCard, waitUntil } from '../../browser/harness/raidtunePage';
+import { arrayCard, showArrayPage, waitUntil } from '../../browser/harness/raidtunePage';
 import type { GuestControl } from '../../../tools/vm/vm';
 import { parseMdstat, type MdstatArray } from './kernelFacts';
 import { shownText } from './vmEnv';
@@ -49,11 +49,11 @@ export function waitForProgress(guest: GuestControl, name: string, atLeastKiB = 
     }, timeoutMs, 300);
 }
 
-/** The array's card, and (when `sync` is true) its sync section, rendered. */
+/** The array's own page, its card, and (when `sync` is true) its sync section, rendered. */
 export async function waitForCard(page: Page, name: string, sync: boolean): Promise<void> {
     const card = arrayCard(page, name);
     try {
-        await card.waitFor({ timeout: 60000 });
+        await showArrayPage(page, name, 60000);
     } catch (err) {
         // What the page shows instead (an error, an empty list, nothing at all) says where to look.
         (err as Error).message += `\nthe page shows: ${JSON.stringify(await shownText(page, 500))}`;

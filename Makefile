@@ -277,7 +277,7 @@ demo: deps
 
 bench: deps
 	$(MAKE) all
-	node build/bench.mjs
+	RAIDTUNE_STORAGE_PAGE=$$(tools/install-storage-page.sh) node build/bench.mjs
 
 # Is the page healthy after a day open? The page through a sped-up 22-hour rebuild on the simulated
 # host: JS heap, DOM nodes, listeners, timers and channels, their growth into bench/results.json

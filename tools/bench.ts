@@ -20,8 +20,11 @@
 //   refresh.<n>.mainThreadCpuMs  CPU time of the page's main thread per refresh, all work included
 //                            (websocket, cockpit.js, layout, GC), from Chromium's ThreadTime metric:
 //                            unlike the timings above, not inflated when other processes take the CPU
-//   pageLoad.raidtuneMs / blankMs  navigation to content, median of several loads, raidtune vs a
-//                            blank page served by the same Cockpit from the same package
+//   pageLoad.raidtuneMs / blankMs  navigation to content, median of several loads, raidtune (its
+//                            overview's first row) vs a blank page served by the same Cockpit from
+//                            the same package; raidtuneArrayMs: an array's own page opened by its address
+//   pageLoad.storageMs       the same for Cockpit's own Storage page (cockpit-storaged, 287, with
+//                            udisks2 on a private system bus; `make bench` sets it up, else null)
 //   pageLoad.floorMs         the same for a page that makes raidtune's first two reads and shows
 //                            "ready" when both are in, with no UI (tools/benchFloorPage.ts): what
 //                            the transport and the reads cost before any of raidtune's UI runs
@@ -202,22 +205,41 @@ async function timeToContent(browser: LaunchedBrowser, url: string, selector: st
     return round(median(samples), 0);
 }
 
-type PageLoad = { raidtuneMs: number; blankMs: number; floorMs: number; floorFileMs: number };
+type PageLoad = {
+    raidtuneMs: number; raidtuneArrayMs?: number; blankMs: number; floorMs: number; floorFileMs: number;
+    storageMs?: number | null;
+};
+
+/**
+ * Cockpit's own Storage page (cockpit-storaged), where `make bench` set it up
+ * (tools/install-storage-page.sh); null without it (`node build/bench.mjs` alone).
+ */
+const STORAGE_PAGE = process.env.RAIDTUNE_STORAGE_PAGE || null;
 
 async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
     const sim = await startSimulatedHost({ scenario: 'raid6-recovery' });
     const pluginDir = pluginWithBenchPages();
-    const cockpit = await startCockpit({ pluginDir, config: simulatedHostConfig(sim) });
+    // The Storage page in the same Cockpit, its udisks2 on a private system bus: one run, one machine state.
+    const cockpit = await startCockpit({
+        pluginDir, config: simulatedHostConfig(sim),
+        ...(STORAGE_PAGE ? { udisks: true, extraPackages: { storage: STORAGE_PAGE } } : {}),
+    });
     try {
         // One warm-up each so both pay the same cold caches.
         const page = await openPage(browser, cockpit.barePageUrl);
         await page.close();
         return {
-            raidtuneMs: await timeToContent(browser, cockpit.barePageUrl, '#array-md0'),
+            // The overview's row of md0 (its first view), and md0's own page opened by its address.
+            raidtuneMs: await timeToContent(browser, cockpit.barePageUrl, 'table.raidtune-overview tr[data-array="md0"]'),
+            raidtuneArrayMs: await timeToContent(browser, `${cockpit.barePageUrl}#/md0`, '#array-md0 .raidtune-sync'),
             blankMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/blank.html'), 'text=ready'),
             floorMs: await timeToContent(browser, cockpit.url('/cockpit/@localhost/raidtune/floor.html'), 'text=ready'),
             floorFileMs: await timeToContent(browser,
                 cockpit.url('/cockpit/@localhost/raidtune/floor.html?read=mdstat-file'), 'text=ready'),
+            // Its first view: the page's devices and file systems, read from udisks2.
+            storageMs: STORAGE_PAGE
+                ? await timeToContent(browser, cockpit.url('/cockpit/@localhost/storage/index.html'), STORAGE_CONTENT)
+                : null,
         };
     } finally {
         await cockpit.stop();
@@ -225,6 +247,9 @@ async function measurePageLoad(browser: LaunchedBrowser): Promise<PageLoad> {
         rmSync(pluginDir, { recursive: true, force: true });
     }
 }
+
+/** The Storage page (287) has shown its content: its main view, drawn once udisks2 answered. */
+const STORAGE_CONTENT = '#main-storage';
 
 /** What the first view loads (build/first-view.json, from the build: index.js and the chunks it
  *  imports statically; index.css), each file gzipped alone as it is served; and the later chunks. */

@@ -4,7 +4,7 @@ import { PageFrame } from './PageFrame';
 import { _, fmt } from '../../host/i18n';
 import { NoArrays } from '../arrays/NoArrays';
 import { useMonitorState } from '../health/monitorRead';
-import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from '../plan/lazyBanners';
+import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from './lazyBanners';
 import { useEffect, useMemo, useState } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { ArrayDialogs } from '../common/arrayDialog';

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The overview at the top of the page (issue #33): inside Cockpit's shell at 1280x720, without
+// The overview, the page's first place (#/, issue #33): inside Cockpit's shell at 1280x720, without
 // scrolling, an admin sees each array's redundancy left, its operation's progress, when it ends,
 // what sets its pace and the one change that helps; the arrays in trouble come first, and a RAID 5
-// without redundancy is marked danger.
+// without redundancy is marked danger. Each array's name opens its own page (#/md0).
 
 import type { Page } from 'playwright-core';
 import { setupRaidtune, type RaidtuneEnv } from './harness/env';

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Changing settings through the page, on the simulated host: preview, confirm, write through tee,
-// read back, record the originals, restore them; and bad input that writes nothing.
+// read back, record the originals, restore them; and bad input that writes nothing. The system's
+// limits are a host setting of the overview (#/), an array's own settings are on its page (#/md0).
 
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { applyAndClose, arrayAction, arrayActionLabels, arrayCard, arrayMenu, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue } from './harness/raidtunePage';
+import {
+    applyAndClose, arrayAction, arrayActionLabels, arrayCard, arrayMenu, changeDialog, closeLeftoverDialog,
+    dialogButton, KERNEL_DONE, openArrayDialog, openDialog, showArrayPage, showOverview, simValue, waitUntil,
+} from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { formatKiB } from '../../src/md/format';
 
@@ -18,7 +22,9 @@ const footerButton = (name: string) => dialogButton(env.page, name);
 
 beforeEach(() => closeLeftoverDialog(env.page));
 
+/** The system limits' dialog, from the overview's host settings (they come a moment after the overview). */
 async function openGlobalChange() {
+    await showOverview(env.page);
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
 }
 
@@ -111,7 +117,12 @@ test('an own maximum below the system minimum the array follows is said at the m
 });
 
 test('a 6.1-like host (no sync_io_depth files) shows nothing of the sync I/O depth', async () => {
+    // Neither among the host settings (once they are there) nor on the array's page.
+    await showOverview(env.page);
+    await env.page.locator('#global-limits').waitFor();
     await expect(env.page.locator('#global-sync-io-depth').count()).resolves.toBe(0);
+    await expect(env.page.getByText('Sync I/O depth').count()).resolves.toBe(0);
+    await showArrayPage(env.page, 'md0');
     await expect(env.page.getByText('Sync I/O depth').count()).resolves.toBe(0);
     await openGlobalChange();
     await expect(dialog().getByText('Sync I/O depth').count()).resolves.toBe(0);
@@ -196,7 +207,7 @@ test('md0\'s actions by weight: the limits and the pause at hand, the rest in it
 });
 
 test('pause and resume the recovery', async () => {
-    const card = arrayCard(env.page, 'md0');
+    const card = await showArrayPage(env.page, 'md0');
     await card.getByRole('button', { name: 'Pause', exact: true }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe('echo frozen > /sys/block/md0/md/sync_action');
     // What a pause does to a rebuild, before Apply: the progress stays, the redundancy waits.
@@ -213,6 +224,6 @@ test('pause and resume the recovery', async () => {
     await footerButton('Close').click();
     await card.getByText('Speed:', { exact: true }).waitFor({ timeout: 20000 });
     // Like the kernel, the host restarts the interrupted recovery by itself (at its next tick).
-    for (let i = 0; i < 50 && await simValue(env, '/sys/block/md0/md/sync_action') !== 'recover'; i++) await env.page.waitForTimeout(100);
-    expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('recover');
+    await waitUntil('the host restarts the recovery', async () =>
+        await simValue(env, '/sys/block/md0/md/sync_action') === 'recover', 5000, 100);
 });

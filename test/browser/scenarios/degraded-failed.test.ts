@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // md0: a RAID5 with a faulty member and no spare, degraded [4/3] [UU_U]; md1: a RAID1 left
-// inactive with one known device. The page must name the faulty disk, its error count, the empty
-// slot, and show md1 as inactive, all as the kernel reports them.
+// inactive with one known device. The overview lists both, worst first; each array's page must name
+// the faulty disk, its error count, the empty slot, and show md1 as inactive, all as the kernel
+// reports them.
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, memberRows, shownArrays, simMdstat, simValue, syncSection,
+    cardFacts, healthText, memberRows, overviewRowTexts, showArrayPage, shownArrays, simMdstat, simValue, syncSection,
 } from '../harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
+const env = setupRaidtune({ scenario: 'degraded-failed', readySelector: 'table.raidtune-overview' });
 
-test('lists both arrays, worst first: both are at risk, so by name', async () => {
+test('the overview lists both arrays, worst first: both are at risk, so by name', async () => {
     const truth = [...(await simMdstat(env)).keys()];
-    // mdstat lists md1 first: the page's order is the overview's, not the kernel's.
+    // mdstat lists md1 first: the overview's order is by risk, then by name, not the kernel's.
     expect(truth).toEqual(['md1', 'md0']);
-    expect(await shownArrays(env.page)).toEqual(['md0', 'md1']);
+    expect((await overviewRowTexts(env.page)).map(row => row.name)).toEqual(['md0', 'md1']);
+    // No card at the overview: each array has its own page.
+    expect(await shownArrays(env.page)).toEqual([]);
 });
 
 test('md0: RAID 5, degraded, 3 of 4 working', async () => {
@@ -22,7 +25,9 @@ test('md0: RAID 5, degraded, 3 of 4 working', async () => {
     expect(md0.status).toBe('UU_U');
     expect(await simValue(env, '/sys/block/md0/md/degraded')).toBe('1');
 
-    expect(await arrayCard(env.page, 'md0').locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
+    const card = await showArrayPage(env.page, 'md0');
+    expect(await shownArrays(env.page)).toEqual(['md0']);
+    expect(await card.locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
     expect(await healthText(env.page, 'md0')).toBe('Degraded');
     const facts = await cardFacts(env.page, 'md0');
     expect(facts.Disks).toBe(`${md0.disks!.active} of ${md0.disks!.total} working`);

@@ -33,7 +33,7 @@ test('shows the resync paused, at the position the kernel keeps', async () => {
 });
 
 test('inside the Cockpit shell: the same paused resync', async () => {
-    const shell = await env.shellPage();
+    const shell = await env.shellPage('md0');
     await syncSection(shell.frame, 'md0').waitFor();
     expect(await syncExplanation(shell.frame, 'md0')).toBe('Paused (frozen): the sync makes no progress until it is resumed.');
     expect(await shownPercent(shell.frame, 'md0')).toBe(await shownPercent(env.page, 'md0'));

@@ -81,7 +81,8 @@ test('as many degraded, rebuilding, resyncing, checking and paused rows as the k
         resync: count(rows, running('Resync')),
         check: count(rows, running('Check')),
         paused: count(rows, r => r.estimate === 'Paused (frozen)'),
-        idle: count(rows, r => r.operation === '—'),
+        // An idle row's operation cell holds a dash alone, no operation.
+        idle: count(rows, r => r.operation === ''),
     }).toEqual(expected);
     // And they are the same arrays, not just the same numbers.
     expect(rows.filter(r => r.estimate === 'Paused (frozen)').map(r => r.name).sort()).toEqual([...frozen].sort());
@@ -95,6 +96,7 @@ test('a refresh far down the overview keeps what is on screen in place, and the 
     await showOverview(env.page);
     const showAll = env.page.getByRole('button', { name: 'Show them', exact: true });
     if (await showAll.count()) await showAll.click();
+    await env.page.waitForFunction(() => document.querySelectorAll('table.raidtune-overview tr[data-array]').length === 128);
     const names = (await overviewRowTexts(env.page)).map(row => row.name);
     expect(names.length).toBe(128);
     // Scroll to a row near the end of the list.

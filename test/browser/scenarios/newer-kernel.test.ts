@@ -6,7 +6,10 @@
 
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
-import { applyAndClose, arrayAction, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import {
+    applyAndClose, arrayAction, arrayMenu, cardFacts, openArrayDialog, showArrayPage, showOverview, simValue, waitUntil,
+    warningAlerts,
+} from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'newer-kernel', arrayPage: 'md2' });
 
@@ -18,7 +21,7 @@ async function waitForBitmapFact(array: string, expected: string) {
     await waitUntil(`${array} shows Bitmap: ${expected}`, async () => (await cardFacts(env.page, array)).Bitmap === expected, 20000);
 }
 
-test('each card shows the kind md/bitmap_type names; no bitmap/ folder reads as none', async () => {
+test('each array\'s page shows the kind md/bitmap_type names; no bitmap/ folder reads as none', async () => {
     expect(await bitmapType('md0')).toBe('[none] bitmap llbitmap');
     expect(hasBitmapFolder('md0')).toBe(false);
     expect(await bitmapType('md1')).toBe('none [bitmap] llbitmap');
@@ -29,9 +32,17 @@ test('each card shows the kind md/bitmap_type names; no bitmap/ folder reads as 
     expect((await cardFacts(env.page, 'md0')).Bitmap).toBe('None');
     expect((await cardFacts(env.page, 'md1')).Bitmap).toBe('Internal, 64 MiB chunks');
     expect((await cardFacts(env.page, 'md2')).Bitmap).toBe('Lockless (llbitmap)');
+    // Nothing the kernel left out shows as a word of JavaScript, on any array's page or the overview.
+    const jsWords = /\b(null|undefined|NaN)\b/;
+    for (const name of ['md0', 'md1', 'md2']) {
+        await showArrayPage(env.page, name);
+        expect([name, await warningAlerts(env.page)]).toEqual([name, []]);
+        expect([name, await env.page.locator('#app, body').first().innerText()]).toEqual([name, expect.not.stringMatching(jsWords)]);
+    }
+    await showOverview(env.page);
+    await env.page.locator('#global-limits').waitFor();
     expect(await warningAlerts(env.page)).toEqual([]);
-    // Nothing the kernel left out shows as a word of JavaScript.
-    expect(await env.page.locator('#app, body').first().innerText()).not.toMatch(/\b(null|undefined|NaN)\b/);
+    expect(await env.page.locator('#app, body').first().innerText()).not.toMatch(jsWords);
 });
 
 test('the lockless bitmap: "Remove bitmap…" is disabled in md2\'s menu and its tooltip says why', async () => {

@@ -7,7 +7,10 @@
 import { existsSync } from 'node:fs';
 import { setupRaidtune } from '../harness/env';
 import type { Locator } from 'playwright-core';
-import { arrayAction, arrayActionLabels, arrayMenu, cardFacts, openArrayDialog, simValue, waitUntil, warningAlerts } from '../harness/raidtunePage';
+import {
+    arrayAction, arrayActionLabels, arrayMenu, cardFacts, openArrayDialog, showArrayPage, showOverview, simValue,
+    waitUntil, warningAlerts,
+} from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'old-kernel', arrayPage: 'md1' });
 
@@ -22,11 +25,19 @@ test('the simulated kernel lacks what the scenario says', async () => {
     expect(await simValue(env, '/sys/block/nvme0n1/queue/scheduler')).toBe('[none]');
 });
 
-test('the cards show what there is and leave the rest out', async () => {
+test('the pages show what there is and leave the rest out', async () => {
     const md0 = await cardFacts(env.page, 'md0');
     expect(md0['Worker threads']).toBeUndefined();
     expect(md0.Bitmap).toBe('None');
     expect((await cardFacts(env.page, 'md1')).Bitmap).toBe('Internal, 64 MiB chunks');
+    // Each array's page, and the overview with its host settings (they come a moment after it).
+    for (const name of ['md0', 'md1']) {
+        await showArrayPage(env.page, name);
+        expect([name, await warningAlerts(env.page)]).toEqual([name, []]);
+        expect([name, await env.page.locator('#app').innerText()]).toEqual([name, expect.not.stringMatching(JS_WORDS)]);
+    }
+    await showOverview(env.page);
+    await env.page.locator('#global-limits').waitFor();
     expect(await warningAlerts(env.page)).toEqual([]);
     expect(await env.page.locator('#app').innerText()).not.toMatch(JS_WORDS);
 });
@@ -55,7 +66,10 @@ test('every dialog the page opens reads without a missing value showing as a wor
         await env.page.keyboard.press('Escape');
         await dialog().waitFor({ state: 'detached' });
     };
+    // The system limits' dialogs from the overview's host settings, then each array's from its page.
+    await showOverview(env.page);
     const limits = env.page.locator('#global-limits');
+    await limits.waitFor();
     for (const label of (await limits.getByRole('button').allInnerTexts()).filter(label => label.endsWith('…')))
         await readDialog(label, limits.getByRole('button', { name: label, exact: true }));
     for (const name of ['md0', 'md1']) {
@@ -74,7 +88,9 @@ test('after a change, "Keep after reboot" writes its files for what this kernel 
     await env.page.keyboard.press('Escape');
     await dialog().waitFor({ state: 'detached' });
 
-    const keep = env.page.getByRole('button', { name: 'Keep after reboot…', exact: true });
+    // A host setting: on the overview.
+    await showOverview(env.page);
+    const keep = env.page.locator('#keep-after-reboot').getByRole('button', { name: 'Keep after reboot…', exact: true });
     await waitUntil('"Keep after reboot…" enabled', async () => await keep.getAttribute('aria-disabled') !== 'true', 20000);
     await keep.click();
     await dialog().waitFor();

@@ -4,8 +4,8 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, memberRows, renderedRefreshes, shownArrays, simMdstat, simNumber, simValue,
-    syncSection, waitUntil, warningAlerts,
+    arrayCard, cardFacts, healthText, memberRows, renderedRefreshes, showOverview, shownArrays, simMdstat, simNumber,
+    simValue, syncSection, waitUntil, warningAlerts,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid1-healthy', arrayPage: 'md0' });
@@ -59,6 +59,8 @@ test('lists both members in their slots and no sync section', async () => {
 });
 
 test('shows the global limits, which are the kernel defaults here', async () => {
+    // A host setting: on the overview, not on the array's page.
+    await showOverview(env.page);
     const min = await simNumber(env, '/proc/sys/dev/raid/speed_limit_min');
     const max = await simNumber(env, '/proc/sys/dev/raid/speed_limit_max');
     expect([min, max]).toEqual([1000, 200000]);

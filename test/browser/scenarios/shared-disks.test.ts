@@ -11,8 +11,8 @@
 
 import { setupRaidtune } from '../harness/env';
 import {
-    arrayCard, cardFacts, healthText, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact,
-    syncSectionText, syncTitle, waitForRefreshes, waitUntil,
+    arrayCard, cardFacts, healthText, showArrayPage, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation,
+    syncFact, syncSectionText, syncTitle, waitForRefreshes, waitUntil,
 } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'shared-disks', arrayPage: 'md1' });
@@ -23,6 +23,7 @@ const waitingFor = (name: string) =>
 test('md0 resyncs with the progress mdstat reports', async () => {
     const truth = (await simMdstat(env)).get('md0')!.sync!;
     expect(truth).toMatchObject({ action: 'resync', state: 'running' });
+    await showArrayPage(env.page, 'md0');
     expect(await syncTitle(env.page, 'md0')).toBe('Resync');
     // It moves (~0.15%/s): what the page shows lies between two reads of the file around it.
     const { before, shown, after } = await shownPercentBetweenSimReads(env, env.page, 'md0');
@@ -39,6 +40,7 @@ test('md1 waits for md0 and says so', async () => {
     expect(md1.sync).toMatchObject({ action: 'resync', state: 'delayed' });
     expect(await simValue(env, '/sys/block/md1/md/sync_completed')).toBe('delayed');
 
+    await showArrayPage(env.page, 'md1');
     expect(await syncTitle(env.page, 'md1')).toBe('Resync');
     expect(await syncExplanation(env.page, 'md1')).toBe(waitingFor('md0'));
     // Not running: no speed and no estimates for it.
@@ -87,9 +89,10 @@ test('md0 frozen: md1 takes the disks and resyncs; md0 unfrozen waits for md1', 
 });
 
 test('inside the Cockpit shell: the same hand-over is shown', async () => {
-    const shell = await env.shellPage();
+    const shell = await env.shellPage('md0');
     await arrayCard(shell.frame, 'md0').waitFor();
     await waitUntil('md0 waiting in the shell', async () => await syncExplanation(shell.frame, 'md0') === waitingFor('md1'), 10000);
+    await showArrayPage(shell.frame, 'md1');
     expect(await syncTitle(shell.frame, 'md1')).toBe('Resync');
     expect(await syncExplanation(shell.frame, 'md1')).toBeNull();
 });

@@ -2,13 +2,14 @@
 // "Layout and alignment" (issue #6, seed 004) on a simulated host: a RAID5 whose first member's
 // partition starts at the old DOS sector 63, and a mirror. What the page says is checked against
 // the simulated kernel's files (chunk_size, raid_disks, each member's partition start and md data
-// offset) and against stride/stripe width worked out by hand.
+// offset) and against stride/stripe width worked out by hand. Each array's section is on its own
+// page (#/md0, #/md1).
 
 import type { Locator } from 'playwright-core';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
-import { arrayCard, simNumber, warningAlerts } from './harness/raidtunePage';
+import { arrayCard, showArrayPage, simNumber, warningAlerts } from './harness/raidtunePage';
 
 const TB2 = 2000398934016;
 const RAID5_DISKS = ['sda', 'sdb', 'sdc', 'sdd'];
@@ -37,7 +38,9 @@ function section(array: string): Locator {
     return arrayCard(env.page, array).locator('.raidtune-layout');
 }
 
+/** The array's section on its page, opened (a page shown again starts with it closed). */
 async function expand(array: string): Promise<Locator> {
+    await showArrayPage(env.page, array);
     const toggle = section(array).getByRole('button', { name: 'Layout and alignment' });
     if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click();
     // The details' code may still be on its way (a chunk of its own): the section opens once it is.
@@ -58,13 +61,14 @@ async function alignmentRows(array: string): Promise<Record<string, string[]>> {
 
 test('collapsed by default: a toggle per array, saying when devices are misaligned, and nothing else rendered', async () => {
     for (const array of ['md0', 'md1']) {
+        await showArrayPage(env.page, array);
         const toggle = section(array).getByRole('button', { name: 'Layout and alignment' });
         expect(await toggle.getAttribute('aria-expanded')).toBe('false');
         expect(await section(array).locator('table, pre').count()).toBe(0);
+        // md0: the member sda1 at sector 63 and the partition md0p1 off the stripe; md1: nothing.
+        expect(await section(array).getByRole('button').innerText())
+            .toBe(array === 'md0' ? 'Layout and alignment: 2 devices misaligned' : 'Layout and alignment');
     }
-    // md0: the member sda1 at sector 63 and the partition md0p1 off the stripe; md1: nothing.
-    expect(await section('md0').getByRole('button').innerText()).toBe('Layout and alignment: 2 devices misaligned');
-    expect(await section('md1').getByRole('button').innerText()).toBe('Layout and alignment');
 });
 
 test('RAID5: the stripe geometry follows from the kernel\'s chunk size and disk count', async () => {
@@ -135,9 +139,10 @@ test('RAID1: no stripe advice, whole disks start at sector 0 and md\'s offset is
     expect(rows['/dev/sde']).toEqual(['0', `${offset} (${offset / 2048} MiB)`, `${offset} (${offset / 2048} MiB)`, 'Aligned (1 MiB)']);
 });
 
-test('the opened sections pass axe', async () => {
-    await expand('md0');
-    await expand('md1');
-    const bad = severe(await runAxe(env.page));
-    expect(formatViolations(bad)).toBe('');
+test('the opened sections pass axe, each on its array\'s page', async () => {
+    for (const array of ['md0', 'md1']) {
+        await expand(array);
+        const bad = severe(await runAxe(env.page));
+        expect(formatViolations(bad)).toBe('');
+    }
 });

@@ -2,7 +2,8 @@
 // Without administrative access (Cockpit's session runs as the unprivileged user `nobody`, so
 // cockpit.permission({admin: true}) is false and superuser: 'require' is refused): the page still
 // shows everything it reads, every control that would change the host is disabled with a tooltip
-// that says why, and using one writes nothing.
+// that says why, and using one writes nothing: on the overview with the host settings below it,
+// and on an array's own page.
 //
 // The plugin is served from a clone-like folder inside a mode-700 one, as a clone under /root is:
 // `nobody` cannot enter it, so the harness has to hand the session a copy it can read.
@@ -12,7 +13,10 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
-import { arrayAction, arrayActionLabels, arrayCard, arrayMenu, shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip } from './harness/raidtunePage';
+import {
+    arrayAction, arrayActionLabels, arrayCard, arrayMenu, showArrayPage, showOverview, shownPercentBetweenSimReads,
+    simValue, syncTitle, waitForTooltip,
+} from './harness/raidtunePage';
 
 const { folder: privateFolder, dist: privateDist } = privateDistCopy();
 
@@ -22,13 +26,20 @@ const env = setupRaidtune({
 /** Controls that only show more of what was read: an array's menu shows what it offers. */
 const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/];
 
-/** Every button on the page as [name, aria-disabled]; an icon's button by its label. */
+/** Every button on the page shown as [name, aria-disabled]; an icon's button by its label. */
 function buttons(): Promise<[string, string | null][]> {
     return env.page.locator('button').evaluateAll(all => all.map(b =>
         [(b.textContent ?? '').trim() || (b.getAttribute('aria-label') ?? ''), b.getAttribute('aria-disabled')] as [string, string | null]));
 }
 
 const readOnlyControl = (name: string) => READ_ONLY_CONTROLS.some(pattern => pattern.test(name));
+
+/** The overview with its host settings, all of them in (they come a moment after the overview). */
+async function overviewWithSettings(): Promise<void> {
+    await showOverview(env.page);
+    for (const card of ['#global-limits', '#keep-after-reboot', '#monitor-alerts', '#check-schedule', '#sync-history'])
+        await env.page.locator(card).waitFor();
+}
 
 test('the plugin is served to the session\'s user from a folder that user cannot enter', () => {
     expect(statSync(privateFolder).mode & 0o777).toBe(0o700);
@@ -48,9 +59,20 @@ test('reads the host like an administrator would: arrays, members, the rebuild\'
 });
 
 test('every control that changes the host is disabled, and says why', async () => {
+    // Both pages' controls: the overview's (its rows' actions, the host settings) and md0's.
+    await overviewWithSettings();
     // Wait until Cockpit has answered the permission question (disabled while unknown, too).
     await waitForTooltip(env.page.locator('button[aria-disabled="true"]').first(), ADMIN_REASON);
-    const shown = await buttons();
+    const atOverview = await buttons();
+    for (const name of ['Keep after reboot…', 'Send a test alert']) {
+        await waitForTooltip(env.page.getByRole('button', { name, exact: true }).first(), ADMIN_REASON);
+    }
+    await showArrayPage(env.page, 'md0');
+    const onArrayPage = await buttons();
+    for (const name of ['Speed limits…', 'Pause']) {
+        await waitForTooltip(env.page.getByRole('button', { name, exact: true }).first(), ADMIN_REASON);
+    }
+    const shown = [...atOverview, ...onArrayPage];
     // Controls that only show more of what was read stay usable; every other one changes the host.
     const readOnly = shown.filter(([name]) => readOnlyControl(name));
     const changing = shown.filter(([name]) => !readOnlyControl(name));
@@ -60,9 +82,6 @@ test('every control that changes the host is disabled, and says why', async () =
     expect(changing.filter(([, disabled]) => disabled !== 'true')).toEqual([]);
     expect(readOnly).toEqual(expect.arrayContaining([['Layout and alignment', null], ['More actions for md0', null]]));
     expect(readOnly.filter(([, disabled]) => disabled !== null)).toEqual([]);
-    for (const name of ['Speed limits…', 'Pause', 'Keep after reboot…', 'Send a test alert']) {
-        await waitForTooltip(env.page.getByRole('button', { name, exact: true }).first(), ADMIN_REASON);
-    }
     // The array's menu opens, and every item in it is disabled with the same reason.
     const { menu } = await arrayActionLabels(env.page, 'md0');
     expect(menu).toEqual(['Stripe cache…', 'Read-ahead…', 'Worker threads…', 'Disk queues…', 'Restart sync']);
@@ -76,6 +95,7 @@ test('every control that changes the host is disabled, and says why', async () =
 });
 
 test('a disabled control\'s tooltip goes when the pointer passes over it at once', async () => {
+    await showArrayPage(env.page, 'md0');
     const button = env.page.getByRole('button', { name: 'Pause', exact: true }).first();
     await env.page.mouse.move(0, 0);
     await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
@@ -90,6 +110,7 @@ test('a disabled control\'s tooltip goes when the pointer passes over it at once
 });
 
 test('a disabled control\'s tooltip comes with the keyboard focus and goes with Escape', async () => {
+    await showArrayPage(env.page, 'md0');
     const button = env.page.getByRole('button', { name: 'Pause', exact: true }).first();
     await env.page.mouse.move(0, 0);
     await env.page.getByRole('tooltip').waitFor({ state: 'detached' });
@@ -101,6 +122,7 @@ test('a disabled control\'s tooltip comes with the keyboard focus and goes with 
 });
 
 test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
+    await showOverview(env.page);
     const alerts = env.page.locator('#monitor-alerts');
     // The simulated host's default: mail to root, the monitor running.
     await alerts.locator('#alerts-fact-service').getByText('mdmonitor.service: active (static)', { exact: true }).waitFor();
@@ -109,6 +131,7 @@ test('the alerts are read too: mdadm.conf and the monitor service, without admin
 });
 
 test('the scheduled checks are shown, and their change is disabled with the reason', async () => {
+    await showOverview(env.page);
     const schedule = env.page.locator('#check-schedule');
     // Every Sunday at 01:30 (the simulated host's checkarray line), as the host's systemd says when.
     await schedule.locator('tbody tr').first().getByText(/ \(every Sunday\)$/).waitFor();
@@ -122,10 +145,14 @@ test('the scheduled checks are shown, and their change is disabled with the reas
 
 test('using a disabled control opens nothing and writes nothing', async () => {
     const before = await Promise.all(['/sys/block/md0/md/sync_action', '/proc/sys/dev/raid/speed_limit_min'].map(p => simValue(env, p)));
-    for (const name of ['Pause', 'Speed limits…', 'Presets…']) {
+    const use = async (name: string) => {
         await env.page.getByRole('button', { name, exact: true }).first().click({ force: true });
         await env.page.keyboard.press('Enter');
-    }
+    };
+    await showArrayPage(env.page, 'md0');
+    for (const name of ['Pause', 'Speed limits…']) await use(name);
+    await overviewWithSettings();
+    await use('Presets…');
     await env.page.waitForTimeout(1500); // time for a dialog's chunk to come, and for tee writes to land in the files
     expect(await env.page.getByRole('dialog').count()).toBe(0);
     expect(await Promise.all(['/sys/block/md0/md/sync_action', '/proc/sys/dev/raid/speed_limit_min'].map(p => simValue(env, p)))).toEqual(before);

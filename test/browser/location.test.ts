@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Cockpit integration: addresses (#/md3 selects an array, clicking a name changes the address,
-// Back and Forward work, bare and in the shell, where the shell's own URL follows), the link to
-// Cockpit's Storage page only where cockpit-storaged is installed, and the menu entry.
+// Cockpit integration: addresses (#/ is the overview, #/md3 that array's own page; the overview's
+// links and the breadcrumb change the address, Back and Forward move between the pages, bare and
+// in the shell, where the shell's own URL follows), the link to Cockpit's Storage page only where
+// cockpit-storaged is installed, and the menu entry.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,85 +10,132 @@ import type { Frame, Page } from 'playwright-core';
 import { cockpitUnderTest } from '../../tools/cockpit';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { cardInView, nextReadRendered } from './harness/raidtunePage';
+import { nextReadRendered, shownArrays } from './harness/raidtunePage';
 
 type Surface = Page | Frame;
 
-/** The selected (outlined) cards, and whether the card is scrolled into view. */
-function selection(surface: Surface) {
+const BARE = '/cockpit/@localhost/raidtune/index.html';
+
+/** Where the page is: its address, the array cards it shows, and whether the overview shows. */
+function place(surface: Surface) {
     return surface.evaluate(() => ({
         hash: window.location.hash,
-        selected: [...document.querySelectorAll('section.raidtune-selected')].map(s => s.id.replace(/^array-/, '')),
-        current: [...document.querySelectorAll('a[aria-current="location"]')].map(a => a.textContent),
+        cards: [...document.querySelectorAll('section[id^="array-"]')].map(s => s.id.replace(/^array-/, '')),
+        overview: document.querySelector('#raidtune-overview') !== null,
+        noSuchArray: [...document.querySelectorAll('.raidtune-no-such-array .pf-v6-c-alert__title')]
+            .map(t => (t as HTMLElement).innerText.replace(/^Warning alert:\s*/, '').trim()),
     }));
 }
 
-function inView(surface: Surface, name: string) {
-    return surface.evaluate(n => {
-        const r = document.getElementById(`array-${n}`)!.getBoundingClientRect();
-        return r.top >= -1 && r.top < window.innerHeight / 2;
-    }, name);
+/** Resolves once the array's page shows (its card's title). */
+async function arrayPageShown(surface: Surface, name: string) {
+    await surface.locator(`#array-${name} h2`).waitFor();
 }
 
-async function waitForSelected(surface: Surface, name: string | null) {
-    await surface.waitForFunction(n => {
-        const selected = [...document.querySelectorAll('section.raidtune-selected')].map(s => s.id.replace(/^array-/, ''));
-        return n === null ? selected.length === 0 : selected.length === 1 && selected[0] === n;
-    }, name);
+/** Resolves once the overview shows (its table). */
+async function overviewShown(surface: Surface) {
+    await surface.locator('table.raidtune-overview').waitFor();
 }
 
-// Enough arrays that md40's card is far below the first screen. Not the 128 arrays of 2,048 disks
-// of many-arrays: each of this file's eight pages took about 10 s of Chromium's CPU there, and
-// the addresses are the same on a shorter page.
+/** The array's link in the overview, as a user reaches it: the healthy idle arrays are folded first. */
+async function overviewLink(surface: Surface, name: string) {
+    const link = surface.locator(`table.raidtune-overview tr[data-array="${name}"] a.raidtune-overview-link`);
+    if (await link.count() === 0) await surface.locator('.raidtune-overview-healthy').getByRole('button', { name: 'Show them' }).click();
+    return link;
+}
+
+async function clickOverviewLink(surface: Surface, name: string) {
+    await (await overviewLink(surface, name)).click();
+}
+
+/** The array page's way back: the breadcrumb's "RAID tuning". */
+function breadcrumbLink(surface: Surface) {
+    return surface.locator('.raidtune-breadcrumb').getByRole('link', { name: 'RAID tuning', exact: true });
+}
+
+// More healthy idle arrays than the overview lists (4): their links are behind "Show them". Two-digit
+// names, so that an address is more than one character after "md".
 const ADDRESSES = {
     name: 'addresses',
-    description: '48 idle RAID1 arrays of two SATA disks each.',
-    generate: [{ count: 48, members: 2, disk: { kind: 'sata', sizeBytes: 2000398934016 }, array: { level: 'raid1' } }],
+    description: '12 idle RAID1 arrays of two SATA disks each.',
+    generate: [{ count: 12, members: 2, disk: { kind: 'sata', sizeBytes: 2000398934016 }, array: { level: 'raid1' } }],
 };
 
 describe('addresses of arrays', () => {
-    const env = setupRaidtune({ scenario: customScenario('addresses', ADDRESSES).file, arrayPage: 'md0' });
+    const env = setupRaidtune({ scenario: customScenario('addresses', ADDRESSES).file, readySelector: 'table.raidtune-overview' });
 
-    test('#/md40 on opening outlines md40 and scrolls to it', async () => {
-        const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html#/md40`)).page;
-        await page.waitForSelector('#array-md40');
-        await waitForSelected(page, 'md40');
-        expect(await selection(page)).toEqual({ hash: '#/md40', selected: ['md40'], current: ['/dev/md40'] });
-        expect(await inView(page, 'md40')).toBe(true);
-        expect(await inView(page, 'md0')).toBe(false);
+    test('#/md10 on opening shows md10\'s page: its card alone, with the way back to the overview', async () => {
+        const page = (await env.openPage(`${BARE}#/md10`)).page;
+        await arrayPageShown(page, 'md10');
+        expect(await place(page)).toEqual({ hash: '#/md10', cards: ['md10'], overview: false, noSuchArray: [] });
+        await expect(page.locator('#array-md10 h2').innerText()).resolves.toBe('/dev/md10');
+        await expect(breadcrumbLink(page).getAttribute('href')).resolves.toBe('#/');
+        // No host settings on an array's page; its sync history names this array alone.
+        await page.locator('#sync-history .raidtune-history-array').first().waitFor();
+        expect(await page.locator('#sync-history .raidtune-history-array').evaluateAll(els =>
+            els.map(e => e.getAttribute('data-array')))).toEqual(['md10']);
+        for (const card of ['#global-limits', '#keep-after-reboot', '#monitor-alerts', '#check-schedule'])
+            expect(await page.locator(card).count()).toBe(0);
     });
 
-    test('clicking a name changes the address; Back and Forward move between selections', async () => {
-        const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html#/md40`)).page;
-        await waitForSelected(page, 'md40');
-        await page.locator('#array-md41 a.raidtune-array-link').click();
-        await waitForSelected(page, 'md41');
-        expect((await selection(page)).hash).toBe('#/md41');
-        await page.goBack();
-        await waitForSelected(page, 'md40');
-        expect(await inView(page, 'md40')).toBe(true);
-        await page.goForward();
-        await waitForSelected(page, 'md41');
-        // A refresh does not scroll the page back to the selection once the user scrolled away.
-        await page.evaluate(() => window.scrollTo(0, 0));
-        await nextReadRendered(page);
+    test('the overview\'s link opens the array\'s page at its top; Back and Forward move between the two; the breadcrumb returns', async () => {
+        const page = (await env.openPage()).page;
+        // A short window: the overview, with every array listed, and an array's page are taller than it.
+        await page.setViewportSize({ width: 1280, height: 400 });
+        await overviewShown(page);
+        const link = await overviewLink(page, 'md11');
+        await link.scrollIntoViewIfNeeded();
+        expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+        await link.click();
+        await arrayPageShown(page, 'md11');
+        expect(await place(page)).toEqual({ hash: '#/md11', cards: ['md11'], overview: false, noSuchArray: [] });
+        // Another page starts at its top, as a link to another document would.
         expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+        await page.goBack();
+        await overviewShown(page);
+        expect(await place(page)).toEqual({ hash: '', cards: [], overview: true, noSuchArray: [] });
+        await page.goForward();
+        await arrayPageShown(page, 'md11');
+        expect((await place(page)).hash).toBe('#/md11');
+
+        // A refresh leaves the page where the user scrolled it.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const scrolled = await page.evaluate(() => window.scrollY);
+        expect(scrolled).toBeGreaterThan(0);
+        await nextReadRendered(page);
+        expect(await page.evaluate(() => window.scrollY)).toBe(scrolled);
+
+        await breadcrumbLink(page).click();
+        await overviewShown(page);
+        expect(await place(page)).toEqual({ hash: '#/', cards: [], overview: true, noSuchArray: [] });
+        expect(await page.evaluate(() => window.scrollY)).toBe(0);
+        await page.goBack();
+        await arrayPageShown(page, 'md11');
+        expect((await place(page)).hash).toBe('#/md11');
     });
 
-    test('an address that names no array selects nothing', async () => {
-        const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html#/md999`)).page;
-        await page.waitForSelector('#array-md0');
-        expect((await selection(page)).selected).toEqual([]);
+    test('an address that names no array shows the overview, saying there is no such array', async () => {
+        const page = (await env.openPage(`${BARE}#/md999`)).page;
+        await overviewShown(page);
+        expect(await place(page)).toEqual({
+            hash: '#/md999', cards: [], overview: true, noSuchArray: ['There is no array md999 on this host.'],
+        });
+        // An array's page does not say it.
+        await clickOverviewLink(page, 'md11');
+        await arrayPageShown(page, 'md11');
+        expect((await place(page)).noSuchArray).toEqual([]);
     });
 
-    test('an address that climbs above the root, or has a broken escape, names nothing; clicking a name still works', async () => {
+    test('an address that climbs above the root, or has a broken escape, names nothing: the overview, no alert; links still work', async () => {
         for (const address of ['#/md0/../../etc/passwd', '#/%E0%A4%A']) {
-            const page = (await env.openPage(`/cockpit/@localhost/raidtune/index.html${address}`)).page;
-            await page.waitForSelector('#array-md41');
-            expect((await selection(page)).selected).toEqual([]);
-            await page.locator('#array-md41 a.raidtune-array-link').click();
-            await waitForSelected(page, 'md41');
-            expect((await selection(page)).hash).toBe('#/md41');
+            const page = (await env.openPage(`${BARE}${address}`)).page;
+            await overviewShown(page);
+            expect(await place(page)).toEqual({ hash: address, cards: [], overview: true, noSuchArray: [] });
+            await clickOverviewLink(page, 'md11');
+            await arrayPageShown(page, 'md11');
+            expect(await shownArrays(page)).toEqual(['md11']);
+            expect((await place(page)).hash).toBe('#/md11');
             // The env fails the test on any uncaught error or console error these pages recorded.
         }
     });
@@ -95,16 +143,23 @@ describe('addresses of arrays', () => {
     test('in the shell, the shell\'s address follows and its Back works; no Storage link without storaged', async () => {
         const shell = await env.openPage('/raidtune#/md7');
         const frame = await shell.waitForFrame(env.cockpit.shellFrameName);
-        await frame.waitForSelector('#array-md7');
-        await waitForSelected(frame, 'md7');
-        await frame.locator('#array-md9 a.raidtune-array-link').click();
-        await waitForSelected(frame, 'md9');
-        await shell.page.waitForURL(/\/raidtune#\/md9$/);
-        await shell.page.goBack();
-        await waitForSelected(frame, 'md7');
-        await shell.page.waitForURL(/\/raidtune#\/md7$/);
+        await arrayPageShown(frame, 'md7');
         // Without Cockpit's Storage page (cockpit-storaged) there is no link to it.
         expect(await frame.locator('.raidtune-storage-link').count()).toBe(0);
+        await breadcrumbLink(frame).click();
+        await overviewShown(frame);
+        // The shell writes the overview's address, #/, as its page's own: /raidtune.
+        await shell.page.waitForURL(/\/raidtune$/);
+        await clickOverviewLink(frame, 'md9');
+        await arrayPageShown(frame, 'md9');
+        await shell.page.waitForURL(/\/raidtune#\/md9$/);
+        await shell.page.goBack();
+        await overviewShown(frame);
+        await shell.page.waitForURL(/\/raidtune$/);
+        await shell.page.goBack();
+        await arrayPageShown(frame, 'md7');
+        await shell.page.waitForURL(/\/raidtune#\/md7$/);
+        expect(await shownArrays(frame)).toEqual(['md7']);
     });
 });
 
@@ -116,10 +171,9 @@ describe('with Cockpit\'s Storage page installed', () => {
     afterAll(() => rmSync(storage, { recursive: true, force: true }));
     const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', extraPackages: { storage } });
 
-    test('in the shell each array links to it, and the link opens it', async () => {
-        const shell = await env.shellPage();
-        // Laid out first: right after the frame loads, the card may not be yet (content-visibility).
-        const link = (await cardInView(shell.frame, 'md0')).locator('.raidtune-storage-link');
+    test('in the shell each array\'s page links to it, and the link opens it', async () => {
+        const shell = await env.shellPage('md0');
+        const link = shell.frame.locator('#array-md0 .raidtune-storage-link');
         await expect(link.innerText()).resolves.toBe('Storage');
         await expect(link.getAttribute('aria-label')).resolves.toBe('Open /dev/md0 in the Storage page');
         await link.click();
@@ -163,7 +217,7 @@ describe('a condition that is not met', () => {
         } else {
             const shell = await env.shellPage();
             await menuEntry(shell.page).waitFor();
-            await shell.frame.waitForSelector('#array-md0');
+            await shell.frame.waitForSelector('table.raidtune-overview tr[data-array="md0"]');
         }
     });
 });

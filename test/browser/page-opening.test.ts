@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Opening the page: once the array cards show, nothing arrives above them and moves them. The
-// alerts card used to be read after the first model and pushed the cards down a moment later,
-// under the admin's pointer: a click meant for "Disk queues…" could land beside it (a CI run
-// failed that way). Chromium's Layout Instability API says what moved, and when.
+// Opening the page: once the overview or an array's card shows, nothing arrives above it and moves
+// it. The alerts card used to be read after the first model and pushed the cards down a moment
+// later, under the admin's pointer: a click meant for "Disk queues…" could land beside it (a CI run
+// failed that way). Now the host settings come below the overview, and an array's sync history
+// below its card. Chromium's Layout Instability API says what moved, and when.
 
 import type { Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
@@ -34,12 +35,23 @@ function movedElements(page: Page): Promise<string[]> {
     }));
 }
 
-test('once the array cards show, no card arrives above them and moves them', async () => {
+test('once the overview shows, nothing arrives above it and moves it', async () => {
     const { page } = await env.openPage();
-    await page.locator('#array-md0').waitFor();
-    // Everything the page reads when it opens is in: the alerts card and a refresh after the first.
+    await page.locator('table.raidtune-overview').waitFor();
+    // Everything the overview reads when it opens is in: the host settings below it (the alerts
+    // card among them) and a refresh after the first.
     await page.locator('#monitor-alerts #alerts-fact-service').waitFor();
     await page.locator('#check-schedule').waitFor();
+    await refreshesSettled(page);
+    expect(await movedElements(page)).toEqual([]);
+});
+
+test('once an array\'s card shows on its page, nothing arrives above it and moves it', async () => {
+    const { page } = await env.openPage('/cockpit/@localhost/raidtune/index.html#/md0');
+    await page.locator('#array-md0').waitFor();
+    // What the array's page reads when it opens is in: its sync history (with the monitor's
+    // state) below the card, and a refresh after the first.
+    await page.locator('#sync-history #history-recording-state').waitFor();
     await refreshesSettled(page);
     expect(await movedElements(page)).toEqual([]);
 });

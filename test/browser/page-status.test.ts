@@ -6,11 +6,12 @@
 
 import { setupRaidtune } from './harness/env';
 
-const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
+const env = setupRaidtune({ scenario: 'degraded-failed', openBarePage: false });
 
 test('the menu entry shows the error icon and says which array is not running', async () => {
+    // The page as the menu entry opens it: the overview.
     const shell = await env.shellPage();
-    await shell.frame.waitForSelector('#array-md1');
+    await shell.frame.waitForSelector('table.raidtune-overview tr[data-array="md1"]');
     // The shell names the icon after the entry's label and the status type.
     const icon = shell.page.locator('#raid-tuning-error.nav-item-status');
     await icon.waitFor();

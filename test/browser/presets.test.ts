@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Presets on the simulated 22-hour rebuild: the dialog explains the three, previews the exact
 // writes of the chosen one, applies them (the simulated kernel then rebuilds faster), and
-// "Restore previous settings" puts everything back.
+// "Restore previous settings" puts everything back. The presets are a host setting: the overview's
+// system limits card offers them.
 
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import {
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-presets-'));
 const stateDir = join(temp, 'state');
 const env = setupRaidtune({
-    scenario: 'raid6-recovery', arrayPage: 'md0',
+    scenario: 'raid6-recovery', readySelector: '#global-limits',
     config: { stateDir, sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
 });
 

@@ -2,12 +2,16 @@
 // Speeds in the kernel's own family (issue #33): MiB/s beside binary sizes, a round figure typed is
 // a round value written (50 MiB/s = 51200 KiB/s), the page and a dialog show the same figure, and
 // a field left as filled stands for the kernel's exact value, never for its rounding (the
-// scenario's minimum of 4000 KiB/s shows as 3.91 MiB/s, which typed would be 4004).
+// scenario's minimum of 4000 KiB/s shows as 3.91 MiB/s, which typed would be 4004). The system
+// limits are on the overview, an array's own on its page: the tests go between the two.
 
 import { setupRaidtune } from './harness/env';
-import { changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, syncFact, waitUntil } from './harness/raidtunePage';
+import {
+    changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, showOverview, simValue,
+    syncFact, waitUntil,
+} from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
+const env = setupRaidtune({ scenario: 'raid6-recovery', readySelector: '#global-limits' });
 
 const GLOBAL_MIN = '/proc/sys/dev/raid/speed_limit_min';
 const MD0_MIN = '/sys/block/md0/md/sync_speed_min';
@@ -18,12 +22,20 @@ const helper = (field: string) => dialog().locator(`#${field}-help`).innerText()
 
 beforeEach(() => closeLeftoverDialog(env.page));
 
+/** The system limits card, below the overview (it comes a moment after it). */
+async function globalLimits() {
+    await showOverview(env.page);
+    const card = env.page.locator('#global-limits');
+    await card.waitFor();
+    return card;
+}
+
 async function openGlobalChange() {
-    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
+    await openDialog((await globalLimits()).getByRole('button', { name: 'Change…' }));
 }
 
 test('the page and the system limits dialog show one figure; left as opened, the dialog writes nothing', async () => {
-    const limits = await env.page.locator('#global-limits').innerText();
+    const limits = await (await globalLimits()).innerText();
     expect(limits).toContain('Minimum: 3.91 MiB/s (4000 KiB/s)');
     expect(limits).toContain('Maximum: 195 MiB/s (200000 KiB/s), the kernel default');
 
@@ -64,11 +76,11 @@ test('50 MiB/s typed is 51200 KiB/s: previewed, written, held by the kernel, and
     await dialog().getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, GLOBAL_MIN)).toBe('51200');
-    await env.page.locator('#global-limits').getByText('Minimum: 50 MiB/s (51200 KiB/s)').waitFor();
+    await (await globalLimits()).getByText('Minimum: 50 MiB/s (51200 KiB/s)').waitFor();
 });
 
 test('the presets are round figures: 10 and 50 MiB/s minimums, a 2000 MiB/s maximum', async () => {
-    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }));
+    await openDialog((await globalLimits()).getByRole('button', { name: 'Presets…' }));
     const text = await dialog().innerText();
     expect(text).toContain('below 10 MiB/s per disk');
     expect(text).toContain('below 50 MiB/s per disk');

@@ -24,7 +24,7 @@ test('the card says how long the check has stood still and why; the menu entry w
     await expect(stallAlert().getByRole('heading').innerText()).resolves.toMatch(/No progress for \d+ (min|h)/);
     await stallAlert().getByText('It reached sync_max = 16777216: md waits there until sync_max is raised.', { exact: true }).waitFor();
 
-    const shell = await env.shellPage();
+    const shell = await env.shellPage('md0');
     await shell.frame.waitForSelector('#array-md0 .raidtune-stall');
     const icon = shell.page.locator('#raid-tuning-warning.nav-item-status');
     await icon.waitFor();

@@ -3,16 +3,18 @@
 // runs a check that ends within a minute. Recording is off as the plugin installs it; "Record sync history…" turns
 // the timer on (a plan, with the simulated systemctl); then the recorder runs as that timer would
 // (here every 2 s instead of every minute) against the simulated kernel until the check ended, and
-// the card shows the operation with the simulated kernel's own mismatch count. The simulated host
-// runs 4 times faster than real time: the check, started when the recorder starts running, takes
-// about 15 s instead of a minute, and the recorder's runs 2 s apart still see it under way.
+// the card shows the operation with the simulated kernel's own mismatch count. The recorder's card
+// is below the overview with its state and switch alone; an array's operations are on its page.
+// The simulated host runs 4 times faster than real time: the check, started when the recorder
+// starts running, takes about 15 s instead of a minute, and the recorder's runs 2 s apart still
+// see it under way.
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { applyAndClose, openDialog, waitUntil } from './harness/raidtunePage';
+import { applyAndClose, openDialog, showArrayPage, showOverview, waitUntil } from './harness/raidtunePage';
 
 const GIB = 2 ** 30;
 const SCENARIO = {
@@ -39,10 +41,18 @@ const simFile = (path: string) => readFileSync(join(env.sim.sysRoot, path), 'utf
 test('recording is off as installed, and no operation is recorded yet', async () => {
     await card().locator('#history-recording-state[data-state="off"]').waitFor();
     expect(await card().locator('#history-recording-state').innerText()).toBe('Recording is off.');
+    // The overview's card lists no array's operations: each array's page has its own.
+    expect(await card().locator('.raidtune-history-array').count()).toBe(0);
+    await showArrayPage(env.page, 'md0');
+    await card().locator('#history-recording-state[data-state="off"]').waitFor();
+    expect(await card().locator('.raidtune-history-array').evaluateAll(els => els.map(e => e.getAttribute('data-array'))))
+        .toEqual(['md0']);
     expect(await card().locator('[data-array="md0"]').innerText()).toContain('No operation recorded.');
 });
 
 test('"Record sync history…" turns the timer on as a plan', async () => {
+    // A host setting: from the card below the overview.
+    await showOverview(env.page);
     const dialog = await openDialog(card().locator('#history-recording'));
     expect(await dialog.innerText()).toContain('enable --now raidtune-history.timer');
     await applyAndClose(env.page, 'Apply');
@@ -61,6 +71,7 @@ test('the recorder, run as the timer would, records the check; the card shows it
         execFileSync('sh', [RECORDER, env.sim.sysRoot, env.sim.procRoot, state, '50']);
     }
     expect(simFile('block/md0/md/sync_action')).toBe('idle');
+    await showArrayPage(env.page, 'md0');
     const row = card().locator('[data-array="md0"] tbody tr');
     await waitUntil('the operation on the card', async () => (await row.count()) === 1, 30_000);
     const cells = await row.locator('th, td').allInnerTexts();

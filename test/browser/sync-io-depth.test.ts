@@ -3,12 +3,17 @@
 // (system and per array), changed through the limit dialogs with a preview, refused when bad
 // with nothing written, undone through the journal, kept after reboot, and named by the
 // diagnosis where md_do_sync applies it. The 6.1-like hosts show nothing of it (tuning.test.ts).
+// The system's depth and what is kept after reboot are host settings, below the overview; an
+// array's depth is on its page: the tests go between the two as a user does.
 
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, nextReadRendered, openArrayDialog, openDialog, simValue, syncFact, waitUntil } from './harness/raidtunePage';
+import {
+    changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, nextReadRendered, openArrayDialog,
+    openDialog, showArrayPage, showOverview, simValue, syncFact, waitUntil,
+} from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
@@ -17,7 +22,7 @@ const sysctlDir = join(temp, 'sysctl.d');
 const udevRulesDir = join(temp, 'rules.d');
 const modulesLoadDir = join(temp, 'modules-load.d');
 const env = setupRaidtune({
-    scenario: 'newer-kernel-rebuild', arrayPage: 'md0', config: { stateDir, sysctlDir, udevRulesDir, modulesLoadDir },
+    scenario: 'newer-kernel-rebuild', readySelector: '#global-limits', config: { stateDir, sysctlDir, udevRulesDir, modulesLoadDir },
 });
 
 const dialog = () => changeDialog(env.page);
@@ -27,8 +32,16 @@ const commands = () => dialog().locator('.raidtune-commands').innerText();
 
 beforeEach(() => closeLeftoverDialog(env.page));
 
+/** A host settings card below the overview (they come a moment after it). */
+async function hostCard(id: string) {
+    await showOverview(env.page);
+    const card = env.page.locator(id);
+    await card.waitFor();
+    return card;
+}
+
 async function openGlobalChange() {
-    await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
+    await openDialog((await hostCard('#global-limits')).getByRole('button', { name: 'Change…' }));
 }
 
 async function applied(outcome: string | RegExp = KERNEL_DONE) {
@@ -38,7 +51,7 @@ async function applied(outcome: string | RegExp = KERNEL_DONE) {
 }
 
 test('shown: the system depth next to the limits, an array\'s with its sync', async () => {
-    await expect(env.page.locator('#global-sync-io-depth').innerText()).resolves.toBe('Sync I/O depth: 32, the kernel default');
+    await expect((await hostCard('#global-sync-io-depth')).innerText()).resolves.toBe('Sync I/O depth: 32, the kernel default');
     expect(await syncFact(env.page, 'md0', 'Sync I/O depth')).toBe('32, from the system setting');
 });
 
@@ -50,7 +63,7 @@ test('the system depth: preview, nothing before Apply, written and read back, th
     await applied();
     expect(await simValue(env, GLOBAL)).toBe('64');
     expect(await simValue(env, '/sys/block/md0/md/sync_io_depth')).toBe('64 (system)');
-    await env.page.locator('#global-sync-io-depth').getByText('Sync I/O depth: 64').waitFor();
+    await (await hostCard('#global-sync-io-depth')).getByText('Sync I/O depth: 64').waitFor();
 
     const banner = env.page.locator('.raidtune-restore');
     await banner.getByRole('button', { name: 'Restore previous settings' }).click();
@@ -101,7 +114,7 @@ test('an array\'s own depth: back to the system setting, an own value, a refused
 test('kept after reboot: the sysctl and the array\'s rule', async () => {
     await env.writeSim(GLOBAL, '48\n');
     await env.writeSim('/sys/block/md1/md/sync_io_depth', '6\n');
-    const card = env.page.locator('#keep-after-reboot');
+    const card = await hostCard('#keep-after-reboot');
     await waitUntil('the simulated kernel took md1\'s own depth', async () =>
         await simValue(env, '/sys/block/md1/md/sync_io_depth') === '6 (local)', 10000);
     // An array's depth is taken by full reads only: the first that began after the writes shows both.
@@ -122,7 +135,7 @@ test('kept after reboot: the sysctl and the array\'s rule', async () => {
 test('the diagnosis never suggests a larger depth (none made a measured rebuild faster): no finding, no what-if row', async () => {
     // md0 rebuilds under other I/O between its limits, where md applies the depth: the diagnosis
     // gives its verdict and the what-if table its rows, none of them about the depth.
-    const section = arrayCard(env.page, 'md0').locator('.raidtune-diagnosis');
+    const section = (await showArrayPage(env.page, 'md0')).locator('.raidtune-diagnosis');
     await section.getByRole('table', { name: /^What if/ }).waitFor({ timeout: 40000 });
     await expect(section.locator('[data-finding]').evaluateAll(items => items.map(li => li.getAttribute('data-finding'))))
         .resolves.not.toContain('sync-io-depth');
@@ -140,7 +153,7 @@ test('the diagnosis never suggests a larger depth (none made a measured rebuild 
 });
 
 test('the Low impact preset puts the kernel\'s depth back; the dialog says why the others leave it', async () => {
-    await env.page.locator('#global-limits').getByRole('button', { name: 'Presets…' }).click();
+    await (await hostCard('#global-limits')).getByRole('button', { name: 'Presets…' }).click();
     await dialog().locator('#raidtune-preset-depth').getByText('Balanced and Fast rebuild leave it as it is', { exact: false }).waitFor();
     await dialog().getByRole('radio', { name: 'Fast rebuild' }).check();
     await expect(commands()).resolves.not.toContain('sync_io_depth');

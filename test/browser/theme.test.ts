@@ -2,13 +2,16 @@
 // Light and dark, as Cockpit's "Style" setting says (localStorage "shell:style": auto | dark |
 // light), on the bare page and inside the 287 shell (PatternFly 4, which only toggles its own
 // pf-theme-dark): the plugin puts pf-v6-theme-dark on its own <html> and its cards turn dark; a
-// change in the shell reaches the open frame at once. Saves the README's screenshots.
+// change in the shell reaches the open frame at once. Checked on md0's page (its card), where the
+// README's screenshots are taken: the RAID6 rebuilding, with its chart.
 import type { Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { chooseStyle, luminance, type Surface } from './harness/cockpitSettings';
 import { saveScreenshot, syncFact, waitForRefreshes } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
+/** md0's page, opened alone. */
+const MD0_PAGE = '/cockpit/@localhost/raidtune/index.html#/md0';
 
 /** Another document of the same browser context and origin, as the shell is to its frames. */
 async function sibling(page: Page): Promise<Page> {
@@ -53,7 +56,7 @@ test('the bare page: light by default, dark when the style is dark, light again 
 });
 
 test('"auto" follows the system preference', async () => {
-    const page = (await env.openPage()).page;
+    const page = (await env.openPage(MD0_PAGE)).page;
     await chooseStyle(page, 'auto');
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
@@ -64,7 +67,7 @@ test('"auto" follows the system preference', async () => {
 });
 
 test('inside the shell: the frame turns dark with the shell, and back', async () => {
-    const shell = await env.shellPage();
+    const shell = await env.shellPage('md0');
     await shell.frame.waitForSelector('#array-md0');
     await expectLight(shell.frame);
     await chooseStyle(shell.page, 'dark'); // what the shell's Style menu stores
@@ -78,7 +81,7 @@ test('inside the shell: the frame turns dark with the shell, and back', async ()
 });
 
 test('screenshots for the README: light and dark', async () => {
-    const page = (await env.openPage()).page;
+    const page = (await env.openPage(MD0_PAGE)).page;
     await page.setViewportSize({ width: 1100, height: 800 });
     await chooseStyle(page, 'light');
     await page.reload();

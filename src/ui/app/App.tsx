@@ -113,7 +113,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             )}
             {/* Once their code is in, always: their dialogs outlive what they show (lazyBanners.ts). */}
             {model && bannersLoaded() && <UnfinishedPlan />}
-            {model && bannersLoaded() && <StackItem><RestoreBanner /></StackItem>}
+            {model && bannersLoaded() && <RestoreBanner />}
             {model && selected !== null && !array && (
                 <StackItem>
                     <Alert isInline variant="warning" className="raidtune-no-such-array"

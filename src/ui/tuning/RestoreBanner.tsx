@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Shown while raidtune's record of the original values exists on the host (the way back), or
-// while an automatic restore is armed.
+// while an automatic restore is armed: a StackItem of the page then.
 
 import { useState } from 'react';
-import { Alert, AlertActionLink } from '../pf';
+import { Alert, AlertActionLink, StackItem } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { cancelPlan } from '../../md/autoRestore';
 import { restorePlan, restoreSteps, type Journal } from '../../md/journal';
@@ -43,15 +43,18 @@ export function RestoreBanner() {
     const count = differing.length;
     return (
         <>
+            {/* A page's stack item only while it shows: an empty one would still take the stack's gap. */}
             {(journal || model.autoRestore.size > 0) && (
-                <Alert isInline variant="info" className="raidtune-restore"
-                    title={journalTitle(journal, count)}
-                    actionLinks={admin && journal
-                        ? <AlertActionLink onClick={() => setChange(restoreChange(journal, model, config))}>{_('Restore previous settings')}</AlertActionLink>
-                        : undefined}>
-                    {count > 0 && <p>{differing.map(e => text(e.setting)).join(', ')}</p>}
-                    <AutoRestore onChange={setChange} />
-                </Alert>
+                <StackItem>
+                    <Alert isInline variant="info" className="raidtune-restore"
+                        title={journalTitle(journal, count)}
+                        actionLinks={admin && journal
+                            ? <AlertActionLink onClick={() => setChange(restoreChange(journal, model, config))}>{_('Restore previous settings')}</AlertActionLink>
+                            : undefined}>
+                        {count > 0 && <p>{differing.map(e => text(e.setting)).join(', ')}</p>}
+                        <AutoRestore onChange={setChange} />
+                    </Alert>
+                </StackItem>
             )}
             {change && (
                 <ChangeModal title={change.title} plan={change.plan} steps={change.steps} recordOriginals={false}

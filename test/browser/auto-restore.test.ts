@@ -2,14 +2,19 @@
 // "Restore automatically when the sync finishes" on the simulated host: arming starts the real
 // waiter (the setsid fallback: no systemd here), the chart shows the speed with a summary and keeps
 // the host's history over a reload, cancel stops the waiter without restoring, and when the
-// simulated rebuild finishes the waiter writes the originals back and the banner goes.
+// simulated rebuild finishes the waiter writes the originals back and the banner goes. The system
+// limits are changed among the overview's host settings (#/), the chart is on the array's own page
+// (#/md1); the banner shows on both.
 
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chooseStyle, luminance, runAxe, severe } from './harness/cockpitSettings';
-import { setupRaidtune } from './harness/env';
-import { arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayFragment, setupRaidtune } from './harness/env';
+import {
+    arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, showArrayPage,
+    showOverview, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), arrayPage: 'md1' });
 
@@ -43,6 +48,7 @@ async function applyAndClose(applyLabel: string, done = KERNEL_DONE) {
 }
 
 async function raiseSystemLimits(minMiBs: string, maxMiBs: string) {
+    await showOverview(env.page);
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await dialog().getByLabel('Minimum (MiB/s per disk)').fill(minMiBs);
     await dialog().getByLabel('Maximum (MiB/s per disk)').fill(maxMiBs);
@@ -77,6 +83,8 @@ function summarySpanSeconds(summary: string): number {
 test('arm, the chart with its summary and the host\'s history after a reload, cancel', async () => {
     await raiseSystemLimits('5', '10');
     await arm('md1');
+    // The chart is on md1's page; a reload below keeps that address.
+    await showArrayPage(env.page, 'md1');
 
     // The limits of the newest sample: the raised ones from the refresh that read them on.
     const summary = await waitUntil('the chart summary with the raised limits', async () => {
@@ -159,7 +167,7 @@ test('a setting changed while armed is restored too; when the rebuild finishes t
     await expect(simValue(env, readAhead)).resolves.toBe(originalReadAhead);
     expect(existsSync(stateFile('restore.json'))).toBe(false);
 
-    await env.page.goto(env.cockpit.barePageUrl);
+    await env.page.goto(env.cockpit.barePageUrl + arrayFragment('md0'));
     await arrayCard(env.page, 'md0').waitFor();
     await arrayCard(env.page, 'md0').locator('.raidtune-sync').waitFor({ state: 'detached' });
     await expect(banner().count()).resolves.toBe(0);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The change dialog's automation script view: the shell script it shows for "Fast rebuild", run as
 // copied on another simulated host where the same array (same UUID) is md127, leaves the values
-// the page's own Apply leaves on its host; the playbook view is there too.
+// the page's own Apply leaves on its host; the playbook view is there too. The presets are a host
+// setting: the page opens at the overview, where the host settings are.
 
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +17,7 @@ import {
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-automation-'));
 const env = setupRaidtune({
-    scenario: 'raid6-recovery', arrayPage: 'md0',
+    scenario: 'raid6-recovery', readySelector: '#global-limits',
     config: { stateDir: join(temp, 'state'), sysctlDir: join(temp, 'sysctl.d'), udevRulesDir: join(temp, 'rules.d') },
 });
 

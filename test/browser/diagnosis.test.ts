@@ -3,7 +3,8 @@
 // "gathering data" first, then each array's finding with its numbers, the one with the most to
 // gain first; each fix opens the change dialog with the right command and, applied, changes the
 // simulated kernel's value, and no fix is offered that the what-if says would not help; axe finds
-// nothing serious in the section, in the dark style too.
+// nothing serious in the section, in the dark style too. Each array's diagnosis is on its own page
+// (#/md0): a test goes to the page of the array it reads, as the overview's link goes there.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +13,8 @@ import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
 import {
-    arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, inView, KERNEL_DONE, simValue, waitUntil,
+    arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, showArrayPage, simValue,
+    waitUntil,
 } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
@@ -20,6 +22,8 @@ const env = setupRaidtune({ scenario: 'slow-rebuilds', arrayPage: 'md0', config:
 
 const dialog = () => changeDialog(env.page);
 const section = (array: string) => arrayCard(env.page, array).locator('.raidtune-diagnosis');
+/** The array's own page, where its diagnosis is. */
+const onPage = (array: string) => showArrayPage(env.page, array);
 const finding = (array: string, kind: string) => section(array).locator(`[data-finding="${kind}"]`);
 /** The sentence of a finding without its fix button's label. */
 const sentence = async (item: Locator) => (await item.evaluate(el => {
@@ -34,6 +38,7 @@ const VERDICT_MS = 40000;
 beforeEach(() => closeLeftoverDialog(env.page));
 
 async function applyFix(array: string, button: RegExp, commands: string) {
+    await onPage(array);
     await section(array).getByRole('button', { name: button }).click();
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(commands);
     await dialogButton(env.page, 'Apply').click();
@@ -42,6 +47,7 @@ async function applyFix(array: string, button: RegExp, commands: string) {
 }
 
 test('gathering data first, then each array says why it is slow, with its numbers', async () => {
+    await onPage('md0');
     await env.page.reload();
     await section('md0').locator('.raidtune-diagnosis-gathering').getByText(/^Gathering data: \d+ samples? over \d+ s so far; a verdict needs at least 3 samples over 10 s\.$/).waitFor();
     await section('md0').getByRole('heading', { name: 'Why is it slow?', level: 3 }).waitFor();
@@ -51,25 +57,28 @@ test('gathering data first, then each array says why it is slow, with its number
     // move. Over the first 10 s a sample dated one simulator tick off moves these by ~10%.
     expect(await sentence(finding('md0', 'starved'))).toMatch(
         /^Starved by other I\/O: It runs at [34]\.\d\d MiB\/s per disk, near the minimum of 3\.91 MiB\/s, while other I\/O moves (3[89]|4[0-7])\.\d MiB\/s on the member disks \(7\d% of their traffic\): md gives way to other I\/O down to the minimum\.$/);
+    await onPage('md1');
     await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md1', 'capped-by-max'))).toMatch(
         /^Capped by the maximum: It runs at 2[89]\.\d MiB\/s per disk, at the maximum of 29\.3 MiB\/s that applies to this array: the limit, not the disks, sets the pace\.$/);
+    await onPage('md2');
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md2', 'slow-member'))).toMatch(
         /^One member holds the sync back: sdj is busy (99|100)% of the time and needs 1\d{3} ms of I\/O per MiB; the other members are busy 1% and need 6\.\d ms\. It moves 0\.[89]\d MiB\/s, they move 0\.[89]\d MiB\/s: the sync waits for it\. A failing or slower disk does this, and so does one that gets more of the other I\/O than its peers\. Check its health with smartctl -a \/dev\/sdj$/);
-    // Scrolled to, as a reader would: a card out of view is not laid out (content-visibility), so it has no innerText.
-    const smartctl = await inView(finding('md2', 'slow-member').locator('code'));
-    await waitUntil('the command laid out', async () => (await smartctl.innerText()) !== '');
-    expect(await smartctl.innerText()).toBe('smartctl -a /dev/sdj');
+    expect(await finding('md2', 'slow-member').locator('code').innerText()).toBe('smartctl -a /dev/sdj');
     // md3's disks are busy all the time and its cache full, as a sync at full pace keeps it: no alarm.
+    await onPage('md3');
     await section('md3').locator('.raidtune-diagnosis-clear').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(section('md3').locator('.raidtune-diagnosis-clear'))).toMatch(
         /^The member disks set the pace: sd[l-o] is busy (99|100)% of the time\. Its stripe cache is full, as usual while a sync runs: rebuilds measured on Linux 6\.1 and 7\.3 went no faster with a larger one\.$/);
+    await onPage('md4');
     expect(await sentence(finding('md4', 'frozen'))).toBe(
         'Paused: The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
+    await onPage('md6');
     expect(await sentence(finding('md6', 'delayed'))).toBe(
         'Waiting for another array: Arrays that share disks sync one at a time: this one starts when md5 finishes.');
     // md5 resyncs as fast as its disks go: nothing to blame.
+    await onPage('md5');
     await section('md5').locator('.raidtune-diagnosis-clear').waitFor();
     expect(await sentence(section('md5').locator('.raidtune-diagnosis-clear'))).toMatch(/^The member disks set the pace: sd[rs] is busy (99|100)% of the time\.$/);
 });
@@ -115,10 +124,9 @@ test('the stripe cache gauge calls a cache full where the diagnosis does (90%), 
 });
 
 test('the what-if table: each change with its speed and finish time, bounded by the disks', async () => {
+    await onPage('md0');
     const table = section('md0').getByRole('table', { name: 'What if: the finish time of md0 with each change' });
     await table.waitFor({ timeout: VERDICT_MS });
-    const firstCell = await inView(table.locator('tbody tr th, tbody tr td').first());
-    await waitUntil('the table laid out', async () => (await firstCell.innerText()) !== '');
     const rows = await table.locator('tbody tr').evaluateAll(trs => trs.map(tr =>
         [...tr.querySelectorAll('th, td')].map(cell => (cell as HTMLElement).innerText.trim())));
     expect(rows.map(r => [r[0], r[1], r[3]])).toEqual([
@@ -139,15 +147,13 @@ test('the what-if table: each change with its speed and finish time, bounded by 
     expect(now / fifty).toBeGreaterThan(10);
     // md2's slow member bounds every change: none makes it faster (the stripe cache's row says why
     // it never predicts a gain).
-    const md2Cell = await inView(section('md2').locator('tbody tr td:last-child').first());
-    await waitUntil('md2\'s table laid out', async () => (await md2Cell.innerText()) !== '');
+    await onPage('md2');
+    await section('md2').locator('tbody tr td:last-child').first().waitFor({ timeout: VERDICT_MS });
     const slowRows = await section('md2').locator('tbody tr').evaluateAll(trs => trs.map(tr =>
         [tr.getAttribute('data-change'), (tr.querySelector('td:last-child') as HTMLElement).innerText.trim()]));
     expect(slowRows.slice(1).every(([change, text]) => text === (change === 'stripe-cache'
         ? 'No faster: rebuilds measured on Linux 6.1 and 7.3 gained nothing from a larger stripe cache'
         : 'No faster: something else holds it back'))).toBe(true);
-    const evidence = await inView(section('md2').locator('.raidtune-diagnosis-evidence'));
-    await waitUntil('the evidence laid out', async () => (await evidence.innerText()) !== '');
     await expect(section('md2').locator('.raidtune-diagnosis-evidence').innerText()).resolves.toMatch(
         /The member disks can move about 0\.[89]\d MiB\/s per disk at most: sdj is busy (99|100)% of the time\.$/);
 });
@@ -156,17 +162,23 @@ test('a program known for heavy I/O on the host is named while other I/O compete
     // A process of the simulated host, as the kernel lists it: /proc/PID/comm.
     mkdirSync(env.simPath('/proc/4242'), { recursive: true });
     writeFileSync(env.simPath('/proc/4242/comm'), 'ext4lazyinit\n');
+    await onPage('md0');
     await finding('md0', 'background-jobs').waitFor({ timeout: VERDICT_MS });
     expect(await sentence(finding('md0', 'background-jobs'))).toMatch(new RegExp(
         '^Background jobs on the host: Other I/O moves [\\d.]+ MiB/s on the member disks, and programs known for heavy disk I/O run on this host ' +
         '\\(raidtune cannot tell which disks they use\\): ext4lazyinit: a new ext4 file system initialising its inode tables'));
-    // md1 runs at its maximum with nothing else on its disks: the job is not its problem.
+    // md1 runs at its maximum with nothing else on its disks: the job is not its problem (its page
+    // shows its verdict, from the same refresh as md0's).
+    await onPage('md1');
+    await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
     expect(await finding('md1', 'background-jobs').count()).toBe(0);
     rmSync(env.simPath('/proc/4242'), { recursive: true });
+    await onPage('md0');
     await waitUntil('the finding goes with the process', async () => (await finding('md0', 'background-jobs').count()) === 0, VERDICT_MS);
 });
 
 test('starved: "Raise the minimum" writes the array\'s own minimum', async () => {
+    await onPage('md0');
     await finding('md0', 'starved').waitFor({ timeout: VERDICT_MS });
     // Only the minimum: the maximum follows the system limit already, and a fix writes nothing else.
     await applyFix('md0', /^Raise the minimum to 50 MiB\/s…$/, 'echo 51200 > /sys/block/md0/md/sync_speed_min');
@@ -181,6 +193,7 @@ test('starved: "Raise the minimum" writes the array\'s own minimum', async () =>
 });
 
 test('capped: "Raise the maximum" writes the array\'s own maximum', async () => {
+    await onPage('md1');
     await finding('md1', 'capped-by-max').waitFor({ timeout: VERDICT_MS });
     await applyFix('md1', /^Raise the maximum to 2000 MiB\/s…$/, 'echo 2048000 > /sys/block/md1/md/sync_speed_max');
     await waitUntil('the kernel\'s own maximum for md1', async () =>
@@ -192,7 +205,7 @@ test('capped: "Raise the maximum" writes the array\'s own maximum', async () => 
 
 /** The finding kinds of an array's diagnosis, in the order shown. */
 const shownKinds = (array: string) => section(array).locator('[data-finding]').evaluateAll(items => items.map(li => li.getAttribute('data-finding')));
-/** The what-if table's verdict on a change (its last cell), read from the DOM: a card off screen is not laid out. */
+/** The what-if table's verdict on a change (its last cell). */
 const whatIfVerdict = async (array: string, change: string) =>
     (await section(array).locator(`tbody tr[data-change="${change}"] td:last-child`).textContent())?.trim();
 
@@ -201,12 +214,14 @@ test('a remedy the what-if says does not help is not offered: a full stripe cach
     // all the time. No rebuild measured on Linux 6.1 or 7.3 gained from a larger cache, and the
     // table says so; a finding that says so would be an alarm with no remedy.
     for (const array of ['md2', 'md3']) {
+        await onPage(array);
         await section(array).locator('tbody tr[data-change="stripe-cache"]').waitFor({ timeout: VERDICT_MS });
         expect(await whatIfVerdict(array, 'stripe-cache')).toBe('No faster: rebuilds measured on Linux 6.1 and 7.3 gained nothing from a larger stripe cache');
         expect(await finding(array, 'stripe-cache-full').count()).toBe(0);
         expect(await section(array).getByRole('button', { name: /Raise the stripe cache/ }).count()).toBe(0);
     }
     // Replacing sdj would let md2 run at its peers' speed: the slow member is the finding to act on.
+    await onPage('md2');
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     await expect(shownKinds('md2')).resolves.toEqual(['slow-member']);
 });
@@ -221,6 +236,7 @@ test('paused: "Resume" lets the resync run again', async () => {
 });
 
 test('no serious accessibility problem in the diagnosis, light and dark', async () => {
+    await onPage('md2');
     await finding('md2', 'slow-member').waitFor({ timeout: VERDICT_MS });
     for (const dark of [false, true]) {
         // The style the system asks for (Cockpit's "auto" style follows it).

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead, worker threads and the member disks' queues, changed through the page on a simulated
 // host: preview, apply through tee, the simulated kernel's value read back from its files, the
-// kernel's clamp, refused values that write nothing, and restoring the originals.
+// kernel's clamp, refused values that write nothing, and restoring the originals. The array's
+// dialogs are on its page (#/md0), "Keep after reboot" among the overview's host settings (#/).
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { customScenario } from './harness/customScenario';
 import { setupRaidtune } from './harness/env';
-import { cardFacts, FILES_DONE, KERNEL_DONE, openArrayDialog, simValue, waitUntil } from './harness/raidtunePage';
+import {
+    cardFacts, FILES_DONE, KERNEL_DONE, openArrayDialog, showOverview, simValue, waitUntil,
+} from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
 const DISKS = ['sda', 'sdb', 'sdc', 'sdd', 'sde'];
@@ -126,6 +129,8 @@ test('NCQ off on every member disk at once, one command per disk, with the SSD c
 test('keep after reboot: read-ahead and threads with the array, the queue depth per disk by its WWID', async () => {
     const udevFile = join(env.sim.root, 'etc/udev/rules.d/64-raidtune.rules');
     const keepCard = env.page.locator('#keep-after-reboot');
+    // A host setting: on the overview (it comes a moment after it; the click waits for it).
+    await showOverview(env.page);
     await keepCard.getByRole('button', { name: 'Keep after reboot…' }).click();
     await dialog().waitFor();
     await footerButton('Apply').click();

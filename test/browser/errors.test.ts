@@ -9,13 +9,18 @@
 //   md0  raid5-check       a RAID5 check at 1.7%: a sync, so the page refreshes at the busy pace;
 //   md1  raid0-and-linear  a linear array (its members vdc/vdd renamed vdg/vdh: both captures come
 //                          from the same VM, whose vdc/vdd are md0's).
+// The arrays are read off the overview's rows (#/) and each array's own page (#/md0).
 
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openArrayDialog, pageNow, refreshStarts, shownArrays, shownPercent, syncTitle, type Surface, waitForRefreshes, waitUntil, warningAlerts } from './harness/raidtunePage';
+import {
+    cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openArrayDialog, overviewRow,
+    overviewRowTexts, pageNow, refreshStarts, showArrayPage, showOverview, shownArrays, shownPercent, syncTitle,
+    type Surface, waitForRefreshes, waitUntil, warningAlerts,
+} from './harness/raidtunePage';
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
 const host = join(dir, 'host');
@@ -53,6 +58,9 @@ function captureTree(): Map<string, string> {
 const hostFile = (path: string) => join(host, path);
 const GONE_NOTE = 'md0: listed in /proc/mdstat but its sysfs entry is gone (stopped meanwhile?).';
 
+/** The arrays the overview lists, in its order. */
+const overviewNames = async (surface: Surface) => (await overviewRowTexts(surface)).map(row => row.name);
+
 test('roots that do not exist: a clear warning, and the page still renders', async () => {
     expect(await warningAlerts(env.page)).toEqual([
         'Cannot open the proc file system root.',
@@ -68,16 +76,17 @@ test('roots that do not exist: a clear warning, and the page still renders', asy
 test('a host tree from real-kernel captures: both arrays, as the files say', async () => {
     writeTree(host, captureTree());
     await env.page.reload({ waitUntil: 'load' });
-    await arrayCard(env.page, 'md1').waitFor();
+    await overviewRow(env.page, 'md1').waitFor();
 
     expect(await warningAlerts(env.page)).toEqual([]);
-    // mdstat lists md1 first; the page puts md0's running check before the idle md1.
-    expect(await shownArrays(env.page)).toEqual(['md0', 'md1']);
+    // mdstat lists md1 first; the overview puts md0's running check before the idle md1.
+    expect(await overviewNames(env.page)).toEqual(['md0', 'md1']);
     const mdstat = readFileSync(hostFile('proc/mdstat'), 'utf8');
     const percent = Number(mdstat.match(/check = +([\d.]+)%/)![1]);
+    await showArrayPage(env.page, 'md0');
     expect(await syncTitle(env.page, 'md0')).toBe('Check');
     expect(await shownPercent(env.page, 'md0')).toBe(percent);
-    expect(await arrayCard(env.page, 'md1').locator('.pf-v6-c-card__header').innerText()).toContain('Linear');
+    expect(await (await showArrayPage(env.page, 'md1')).locator('.pf-v6-c-card__header').innerText()).toContain('Linear');
     expect((await memberRows(env.page, 'md1')).map(r => r.device)).toEqual(['/dev/vdg', '/dev/vdh']);
 });
 
@@ -128,7 +137,7 @@ async function expectPausedWhileHidden(surface: Surface, hide: () => Promise<voi
 test('inside the shell: no refresh while another page is shown, one at once when back', async () => {
     const shell = await env.shellPage();
     const frame = shell.frame;
-    await arrayCard(frame, 'md0').waitFor();
+    await overviewRow(frame, 'md0').waitFor();
     await recordVisibility(frame);
     await expectPausedWhileHidden(frame,
         // The shell hides the plugin's iframe (cockpit.hidden) when the user goes to another page...
@@ -158,8 +167,9 @@ test('md0\'s sysfs entry vanishes between two refreshes: a note, the rest keeps 
     expect(await warningAlerts(env.page)).toEqual([GONE_NOTE]);
 
     // md0 is still listed by mdstat, so it is still shown (from mdstat alone)...
-    expect(await shownArrays(env.page)).toEqual(['md0', 'md1']);
-    expect(await arrayCard(env.page, 'md0').locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
+    await showOverview(env.page);
+    expect(await overviewNames(env.page)).toEqual(['md0', 'md1']);
+    expect(await (await showArrayPage(env.page, 'md0')).locator('.pf-v6-c-card__header').innerText()).toContain('RAID 5');
     expect(await syncTitle(env.page, 'md0')).toBe('Check');
     // ...and md1 is untouched.
     expect((await cardFacts(env.page, 'md1'))['Kernel state']).toBe('clean');
@@ -167,13 +177,20 @@ test('md0\'s sysfs entry vanishes between two refreshes: a note, the rest keeps 
     expect(await env.page.locator('.pf-v6-c-alert.pf-m-danger').count()).toBe(0);
 });
 
-test('md0 then leaves /proc/mdstat too: its card and the note go, without an error', async () => {
+test('md0 then leaves /proc/mdstat too: its page says it is gone, its row and the note go, without an error', async () => {
+    // Read where the user is: md0's own page.
+    await showArrayPage(env.page, 'md0');
     const mdstat = readFileSync(hostFile('proc/mdstat'), 'utf8');
     const withoutMd0 = mdstat.replace(/^md0 : [\s\S]*?\n\s*\n/m, '');
     expect(withoutMd0).not.toContain('md0');
     writeFileSync(hostFile('proc/mdstat'), withoutMd0);
 
-    await waitUntil('md0 card gone', async () => (await shownArrays(env.page)).join() === 'md1', 10000);
+    // Its address now shows the overview, saying there is no such array, and md1 alone.
+    await env.page.locator('.raidtune-no-such-array').waitFor({ timeout: 10000 });
+    expect(await shownArrays(env.page)).toEqual([]);
+    expect(await warningAlerts(env.page)).toEqual(['There is no array md0 on this host.']);
+    expect(await overviewNames(env.page)).toEqual(['md1']);
+    await showOverview(env.page);
     expect(await warningAlerts(env.page)).toEqual([]);
     expect(await env.page.locator('.pf-v6-c-alert.pf-m-danger').count()).toBe(0);
     expect(await healthText(env.page, 'md1')).toBe('Clean');
@@ -190,6 +207,8 @@ test('md1 stops while its dialog is open: the dialog stays, says so, and cannot 
     rmSync(hostFile('sys/block/md1'), { recursive: true });
     await dialog.locator('.raidtune-array-stopped')
         .getByText('md1 stopped while this dialog was open: it no longer runs, so nothing can be changed on it. Nothing was written.').waitFor();
+    // Behind it, md1's address shows the overview, which says md1 is gone.
+    await env.page.locator('.raidtune-no-such-array').getByText('There is no array md1 on this host.').waitFor();
     expect(await shownArrays(env.page)).toEqual([]);
     // What was typed is still there; Apply is not offered.
     expect(await dialog.locator('#md1-read-ahead').inputValue()).toBe('4096');

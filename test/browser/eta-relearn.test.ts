@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // raidtune's estimate after a change of the limits (src/md/eta.ts Relearning): the samples taken
 // at the old speed no longer count, and until the new speed is measured the page says so and shows
-// the what-if's finish time for the new limits.
+// the what-if's finish time for the new limits. The limits are changed among the overview's host
+// settings; the estimate is read on the array's own page, as a user goes back and forth.
 
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BROWSER_TIMEOUT_MS, setupRaidtune } from './harness/env';
 import {
-    changeDialog, dialogButton, KERNEL_DONE, openDialog, syncFact, waitForRefreshes,
+    changeDialog, dialogButton, KERNEL_DONE, openDialog, showArrayPage, showOverview, syncFact, waitForRefreshes,
 } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
@@ -22,6 +23,7 @@ const minutes = (match: RegExpMatchArray) => Number(match[1] ?? 0) * 60 + Number
 
 /** The estimate's text once it matches `pattern` (the page refreshes every 2 s). */
 async function estimateMatching(pattern: RegExp): Promise<RegExpMatchArray> {
+    await showArrayPage(env.page, 'md0');
     await env.page.waitForFunction(source => {
         const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('Average-speed estimate:'));
         return new RegExp(source).test(fact?.textContent?.replace('Average-speed estimate:', '').trim() ?? '');
@@ -34,6 +36,7 @@ test('a raised minimum: the estimate re-learns and shows the what-if finish time
     await waitForRefreshes(env.page, 6);
     const before = minutes(await estimateMatching(MEASURED));
 
+    await showOverview(env.page);
     await openDialog(env.page.locator('#global-limits').getByRole('button', { name: 'Change…' }));
     await changeDialog(env.page).getByLabel('Minimum (MiB/s per disk)').fill('50');
     await dialogButton(env.page, 'Apply').click();

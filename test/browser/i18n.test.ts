@@ -3,8 +3,9 @@
 // language" dialog does (cookie CockpitLang + localStorage "cockpit.lang"), cockpit-ws has the
 // bridge answer the page's `po.js` with dist/po.<lang>.js, and the page, its <html lang>, its
 // title and the shell's menu entry come out in German or Chinese. No English text that has a
-// translation may remain on the page. Device and kernel attribute names keep their case in every
-// language, also at the start of a table cell.
+// translation may remain on the page, neither on the overview with its host settings nor on an
+// array's own page. Device and kernel attribute names keep their case in every language, also at
+// the start of a table cell.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +14,9 @@ import { isTranslated, parsePo } from '../../tools/i18n/po';
 import { repoRoot } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { chooseLanguage } from './harness/cockpitSettings';
-import { cardInView, changeDialog, dialogButton, memberRoles, openArrayDialog, syncFact, waitUntil } from './harness/raidtunePage';
+import {
+    cardInView, changeDialog, dialogButton, memberRoles, openArrayDialog, syncFact, waitUntil,
+} from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
@@ -75,7 +78,10 @@ async function expectTranslated(surface: Surface, c: Case) {
     const lang = await surface.evaluate(() => document.documentElement.lang);
     expect([c.htmlLang, c.cookie]).toContain(lang);
     await expect(surface.evaluate(() => document.title)).resolves.toBe(c.title);
-    // Laid out first: right after the page loads, the card may not be yet (content-visibility).
+    // The overview, once its host settings are there (they come a moment after it).
+    await surface.locator('#global-limits').waitFor();
+    expect(await untranslatedOnPage(surface, c.po)).toEqual([]);
+    // md0's own page, as its link in the overview opens it.
     const card = await cardInView(surface, 'md0');
     await expect(card.locator('.raidtune-health').innerText()).resolves.toBe(c.degraded);
     expect((await memberRoles(surface, 'md0')).sda1).toBe(c.activeSlot0);
@@ -120,7 +126,7 @@ test('without a translation for the language the page is English, and po.js is e
     const po = await page.evaluate(() => fetch('po.js').then(async r => [r.status, await r.text()] as const));
     expect(po).toEqual([200, '']);
     await page.reload();
-    await page.waitForSelector('#array-md0');
+    await page.waitForSelector('table.raidtune-overview');
     await expect(page.locator('h1').innerText()).resolves.toBe('RAID tuning');
     await expect(page.evaluate(() => document.documentElement.lang)).resolves.toBe('en');
     expect(await syncFact(page, 'md0', 'Kernel estimate')).toMatch(/^\d+ h \d+ min$/);

@@ -11,8 +11,10 @@ import type { FixIntent } from '../../md/diagnosis/findings';
 import { arraySyncIoDepthText } from '../tuning/syncIoDepthTexts';
 import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from '../common/syncTexts';
 
-function Fact({ name, children }: { name: string; children: React.ReactNode }) {
-    return <span className="raidtune-sync-fact"><strong>{name}:</strong> {children}</span>;
+/** `ownLine`: a fact whose text grows once measured, on a line of its own from the first frame. */
+function Fact({ name, ownLine = false, children }: { name: string; ownLine?: boolean; children: React.ReactNode }) {
+    const className = ownLine ? 'raidtune-sync-fact raidtune-sync-fact-own-line' : 'raidtune-sync-fact';
+    return <span className={className}><strong>{name}:</strong> {children}</span>;
 }
 
 export function SyncPanel({ array, sync, host, onFix }: {
@@ -48,7 +50,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                         <>
                             <Fact name={_('Speed')}>{formatRateWithRaw(sync.speedKiBs)}</Fact>
                             <Fact name={_('Kernel estimate')}>{kernelEstimateText(sync)}</Fact>
-                            <Fact name={_('Average-speed estimate')}>{smoothedEstimateText(sync)}</Fact>
+                            <Fact name={_('Average-speed estimate')} ownLine>{smoothedEstimateText(sync)}</Fact>
                         </>
                     )}
                 </Content>

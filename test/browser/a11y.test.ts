@@ -238,13 +238,22 @@ describe.each(SCENARIOS)('%s', scenario => {
             await arrayCard(env.page, name).locator('h2').waitFor();
             expect(await shownArrays(env.page)).toEqual([name]);
             expect(await env.page.locator('#raidtune-overview').count()).toBe(0);
-            // The way back, the breadcrumb's link (the page's first Tab stop from its top), by keyboard too.
-            const back = env.page.locator('.raidtune-breadcrumb').getByRole('link', { name: 'RAID tuning', exact: true });
-            await back.focus();
+            // The focus on the new page's heading, as after opening another document: the next Tab
+            // reaches the way back, the breadcrumb's link, before the card's actions.
+            const focused = () => env.page.evaluate(() => {
+                const el = document.activeElement as HTMLElement | null;
+                return el ? `${el.tagName} ${el.textContent?.trim()}` : null;
+            });
+            await env.page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+            expect(await focused()).toBe(`H1 RAID tuning: ${name}`);
+            await env.page.keyboard.press('Tab');
+            expect(await focused()).toBe('A RAID tuning');
             await env.page.keyboard.press('Enter');
             await env.page.waitForFunction(() => window.location.hash === '#/');
             await env.page.locator('#raidtune-overview').waitFor();
             expect(await shownArrays(env.page)).toEqual([]);
+            await env.page.waitForFunction(() => document.activeElement?.tagName === 'H1');
+            expect(await focused()).toBe('H1 RAID tuning');
         });
     }
 });

@@ -5,7 +5,7 @@ import { _, fmt } from '../../host/i18n';
 import { NoArrays } from '../arrays/NoArrays';
 import { useMonitorState } from '../health/monitorRead';
 import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from './lazyBanners';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
 import { ArrayDialogs } from '../common/arrayDialog';
 import { recordRender } from './refreshTiming';
@@ -78,8 +78,17 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
         void preloadOverviewPace();
         void preloadBanners();
     }, [shown]);
-    // Another page starts at its top, as a link to another document would.
-    useEffect(() => { window.scrollTo(0, 0); }, [selected]);
+    // Another page starts at its top with the focus on its heading, as a link to another document
+    // would start it (the next Tab reaches the way back first); the first page keeps the browser's own.
+    const pageChanged = useRef(false);
+    useEffect(() => {
+        if (!pageChanged.current) {
+            pageChanged.current = true;
+            return;
+        }
+        window.scrollTo(0, 0);
+        document.querySelector<HTMLElement>('.raidtune-page h1')?.focus({ preventScroll: true });
+    }, [selected]);
     const rows = model && overviewRowsOf(model);
     const array = model && selected !== null ? model.arrays.find(a => a.name === selected) ?? null : null;
     useEffect(() => {
@@ -96,7 +105,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
     return (
         <Stack hasGutter>
             <StackItem>
-                {array ? <ArrayPageHeading name={array.name} /> : <Title headingLevel="h1">{_('RAID tuning')}</Title>}
+                {array ? <ArrayPageHeading name={array.name} /> : <Title headingLevel="h1" tabIndex={-1}>{_('RAID tuning')}</Title>}
             </StackItem>
             {[...configProblems, ...(model?.problems ?? [])].map(problem => (
                 <StackItem key={problem}><Alert isInline variant="warning" component="h2" title={problem} /></StackItem>

@@ -23,12 +23,13 @@ const MemoArrayCard = memo(ArrayCard, sameCardProps);
 export function ArrayPageHeading({ name }: { name: string }) {
     return (
         <>
+            {/* Before the way back: a page change focuses it, and the next Tab reaches the way back.
+                The card's title says the same to the eye. */}
+            <Title headingLevel="h1" className="pf-v6-screen-reader" tabIndex={-1}>{fmt(_('RAID tuning: $0'), name)}</Title>
             <Breadcrumb className="raidtune-breadcrumb">
                 <BreadcrumbItem to={overviewHref()}>{_('RAID tuning')}</BreadcrumbItem>
                 <BreadcrumbItem isActive>{name}</BreadcrumbItem>
             </Breadcrumb>
-            {/* The card's title says the same to the eye. */}
-            <Title headingLevel="h1" className="pf-v6-screen-reader">{fmt(_('RAID tuning: $0'), name)}</Title>
         </>
     );
 }

@@ -132,7 +132,7 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
             {model && (
                 <ArrayDialogs model={model}>
                     {array && (
-                        <ArrayPage array={array} host={model} monitor={monitorRead ? monitor.state : null}
+                        <ArrayPage array={array} host={model} monitor={monitor.state}
                             historyShown={monitorRead} reread={monitor.reread} />
                     )}
                     {!array && rows && rows.length > 0 && <StackItem><ArrayOverview rows={rows} /></StackItem>}

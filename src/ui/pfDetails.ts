@@ -7,3 +7,5 @@ export * from '@patternfly/react-core/dist/esm/components/ExpandableSection/inde
 export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
 // The copy button alone: the ClipboardCopy field would bring its own CSS for nothing.
 export * from '@patternfly/react-core/dist/esm/components/ClipboardCopy/ClipboardCopyButton.js';
+// The host settings' list (src/ui/common/SettingLine.tsx).
+export * from '@patternfly/react-core/dist/esm/components/DataList/index.js';

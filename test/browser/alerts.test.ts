@@ -16,9 +16,9 @@ import type { Locator, Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 import { changedCount, runPlaybook, runShellScript } from '../shared/runAutomation';
-import { changeDialog, closeLeftoverDialog, dialogButton, waitUntil } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, settingDetails, waitUntil } from './harness/raidtunePage';
 
-const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-fact-service' });
+const env = setupRaidtune({ scenario: 'raid1-healthy', readySelector: '#monitor-alerts #alerts-change' });
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-alerts-'));
 const EVENTS = join(temp, 'events');
 const PROGRAM = join(temp, 'md-alert');
@@ -26,7 +26,9 @@ writeFileSync(PROGRAM, `#!/bin/sh\necho "$*" >> '${EVENTS}'\n`);
 chmodSync(PROGRAM, 0o755);
 
 const card = (): Locator => env.page.locator('#monitor-alerts');
-const fact = (id: string) => card().locator(`#${id}`).innerText();
+/** The line's details (what mdadm.conf and systemd say), opened as an admin opens them. */
+const details = () => settingDetails(env.page, 'monitor-alerts');
+const fact = async (id: string) => (await details()).locator(`#${id}`).innerText();
 const confPath = () => join(env.sim.root, 'etc/mdadm/mdadm.conf');
 const confText = () => readFileSync(confPath(), 'utf8');
 
@@ -36,7 +38,7 @@ beforeAll(async () => {
     writeFileSync(confPath(), FRESH_CONF);
     writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
     await env.page.reload();
-    await card().locator('#alerts-fact-service').waitFor();
+    await (await details()).locator('#alerts-fact-service').waitFor();
 });
 
 beforeEach(() => closeLeftoverDialog(env.page));
@@ -48,6 +50,8 @@ test('a fresh host: nobody is told when a disk fails, and the test alert cannot 
     expect(await fact('alerts-fact-mailaddr')).toBe('none');
     expect(await fact('alerts-fact-program')).toBe('none');
     expect(await fact('alerts-fact-service')).toBe('mdmonitor.service: inactive (static)');
+    // The line itself, collapsed or not, says who is told and by what.
+    expect(await card().locator('#alerts-summary').innerText()).toBe('Nobody: no address and no program, by mdmonitor.service (inactive)');
     expect(await card().locator('#alerts-test').getAttribute('aria-disabled')).toBe('true');
 });
 
@@ -69,8 +73,8 @@ test('an address and no mail transfer agent: danger, naming the address and the 
         writeFileSync(sendmail, kept);
         chmodSync(sendmail, 0o755);
         await env.page.reload();
-        await card().locator('#alerts-fact-service').waitFor();
-        await card().locator('#alerts-fact-mailaddr').getByText('ops@example.com').waitFor();
+        await (await details()).locator('#alerts-fact-service').waitFor();
+        await (await details()).locator('#alerts-fact-mailaddr').getByText('ops@example.com').waitFor();
         expect(await card().locator('.raidtune-alerts-problem').count()).toBe(0);
     } finally {
         writeFileSync(sendmail, kept);
@@ -78,13 +82,13 @@ test('an address and no mail transfer agent: danger, naming the address and the 
         writeFileSync(confPath(), FRESH_CONF);
         writeUnit(env.sim.root, 'mdmonitor.service', { activeState: 'inactive', unitFileState: 'static' });
         await env.page.reload();
-        await card().locator('#alerts-fact-service').waitFor();
+        await (await details()).locator('#alerts-fact-service').waitFor();
     }
 });
 
 test('a healthy host: Cockpit\'s menu entry carries no status icon', async () => {
     const shell = await env.shellPage();
-    await shell.frame.waitForSelector('#monitor-alerts #alerts-fact-service');
+    await (await settingDetails(shell.frame, 'monitor-alerts')).locator('#alerts-fact-service').waitFor();
     await shell.page.getByRole('link', { name: 'RAID tuning', exact: true }).waitFor();
     expect(await shell.page.locator('.nav-item-status').count()).toBe(0);
 });
@@ -218,7 +222,7 @@ test('the file keeps its owner and mode', async () => {
 
 test('two tabs: the second gets "changed since the dialog opened", and Apply anyway keeps the first tab\'s other lines', async () => {
     const other = await env.openPage();
-    await other.page.locator('#monitor-alerts #alerts-fact-service').waitFor();
+    await (await settingDetails(other.page, 'monitor-alerts')).locator('#alerts-fact-service').waitFor();
     // Both dialogs open on the same file; the first tab applies, then the second.
     await env.page.locator('#monitor-alerts #alerts-change').click();
     await changeDialog(env.page).locator('#alerts-program').fill(PROGRAM);
@@ -276,7 +280,7 @@ test('a PROGRAM the host can no longer run blocks no other change, and the test 
     const gone = join(temp, 'removed-alert');
     writeFileSync(confPath(), `${FRESH_CONF}MAILADDR root\nPROGRAM ${gone}\n`);
     await env.page.reload();
-    await card().locator('#alerts-fact-program').getByText(gone).waitFor();
+    await (await details()).locator('#alerts-fact-program').getByText(gone).waitFor();
 
     await card().locator('#alerts-change').click();
     const dialog = changeDialog(env.page);

@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
-import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, waitUntil } from './harness/raidtunePage';
+import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, settingDetails, waitUntil } from './harness/raidtunePage';
 import { writeUnit } from '../../sim/monitor/hostFiles';
 import { parseCalendarIterations } from '../../src/md/alerts/checkWindow';
 import { englishHostTime, plainSpaces, shownNextRun, systemdCalendar } from './harness/nextRun';
@@ -26,7 +26,7 @@ const env = setupRaidtune({ scenario: 'shared-disks', readySelector: '#check-sch
 
 /** The table as the user reads it: one [arrays, scheduled by, action, next run] per distinct schedule. */
 async function rows(): Promise<string[][]> {
-    return env.page.locator('#check-schedule tbody tr').evaluateAll(trs =>
+    return (await settingDetails(env.page, 'check-schedule')).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('th, td')].map(c => (c as HTMLElement).innerText))).then(r => r.map(row => row.map(plainSpaces)));
 }
 
@@ -59,6 +59,9 @@ const everySunday = () => shownNextRun('Sun *-*-* 01:30:00', 'every Sunday');
 test('Debian: checkarray from cron checks every array; its next run is a date, not cron\'s fields', async () => {
     // Both arrays are checked alike: one row (issue #33).
     expect(await rows()).toEqual([['md0, md1', 'checkarray', 'check', everySunday()]]);
+    // The line says it without opening: one sentence per distinct schedule.
+    expect(await env.page.locator('#check-schedule .raidtune-schedule-summary').allInnerTexts().then(t => t.map(plainSpaces)))
+        .toEqual([`md0, md1: check, ${everySunday()}`]);
     // Debian 12's own line runs checkarray only while the day of the month is at most 7.
     writeEtc('cron.d/mdadm', '57 0 * * 0 root if [ -x /usr/share/mdadm/checkarray ] && [ $(date +\\%d) -le 7 ]; ' +
         'then /usr/share/mdadm/checkarray --cron --all --idle --quiet; fi\n');

@@ -17,7 +17,7 @@ import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { plainSpaces, shownNextRun } from './harness/nextRun';
 import {
-    changeDialog, closeLeftoverDialog, dialogButton, openDialog, simValue, waitUntil,
+    changeDialog, closeLeftoverDialog, dialogButton, openDialog, settingDetails, simValue, waitUntil,
 } from './harness/raidtunePage';
 import { windowLimitsText } from '../../src/md/alerts/ownWindow';
 
@@ -38,7 +38,7 @@ function writeEtc(path: string, text: string | null): void {
 
 /** The "Next run" cell of each row of the scheduled checks' table. */
 async function nextRuns(): Promise<string[]> {
-    return env.page.locator('#check-schedule tbody tr').evaluateAll(trs =>
+    return (await settingDetails(env.page, 'check-schedule')).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => (tr.querySelectorAll('td')[2] as HTMLElement).innerText)).then(cells => cells.map(plainSpaces));
 }
 

@@ -14,8 +14,8 @@ import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { ADMIN_REASON, privateDistCopy } from './harness/privateDist';
 import {
-    arrayAction, arrayActionLabels, arrayCard, arrayMenu, showArrayPage, showOverview, shownPercentBetweenSimReads,
-    simValue, syncTitle, waitForTooltip,
+    arrayAction, arrayActionLabels, arrayCard, arrayMenu, settingDetails, showArrayPage, showOverview,
+    shownPercentBetweenSimReads, simValue, syncTitle, waitForTooltip,
 } from './harness/raidtunePage';
 
 const { folder: privateFolder, dist: privateDist } = privateDistCopy();
@@ -24,7 +24,7 @@ const env = setupRaidtune({
     scenario: 'raid6-recovery', arrayPage: 'md0', runAs: 'nobody', pluginDir: privateDist,
 });
 /** Controls that only show more of what was read: an array's menu shows what it offers. */
-const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/];
+const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/, /^Details$/];
 
 /** Every button on the page shown as [name, aria-disabled]; an icon's button by its label. */
 function buttons(): Promise<[string, string | null][]> {
@@ -123,7 +123,7 @@ test('a disabled control\'s tooltip comes with the keyboard focus and goes with 
 
 test('the alerts are read too: mdadm.conf and the monitor service, without administrative access', async () => {
     await showOverview(env.page);
-    const alerts = env.page.locator('#monitor-alerts');
+    const alerts = await settingDetails(env.page, 'monitor-alerts');
     // The simulated host's default: mail to root, the monitor running.
     await alerts.locator('#alerts-fact-service').getByText('mdmonitor.service: active (static)', { exact: true }).waitFor();
     expect(await alerts.locator('#alerts-fact-mailaddr').innerText()).toBe('root');
@@ -132,7 +132,7 @@ test('the alerts are read too: mdadm.conf and the monitor service, without admin
 
 test('the scheduled checks are shown, and their change is disabled with the reason', async () => {
     await showOverview(env.page);
-    const schedule = env.page.locator('#check-schedule');
+    const schedule = await settingDetails(env.page, 'check-schedule');
     // Every Sunday at 01:30 (the simulated host's checkarray line), as the host's systemd says when.
     await schedule.locator('tbody tr').first().getByText(/ \(every Sunday\)$/).waitFor();
     const change = schedule.locator('#schedule-change-checkarray');

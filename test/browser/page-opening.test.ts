@@ -40,7 +40,7 @@ test('once the overview shows, nothing arrives above it and moves it', async () 
     await page.locator('table.raidtune-overview').waitFor();
     // Everything the overview reads when it opens is in: the host settings below it (the alerts
     // card among them) and a refresh after the first.
-    await page.locator('#monitor-alerts #alerts-fact-service').waitFor();
+    await page.locator('#monitor-alerts #alerts-change').waitFor();
     await page.locator('#check-schedule').waitFor();
     await refreshesSettled(page);
     expect(await movedElements(page)).toEqual([]);

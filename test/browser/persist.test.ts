@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { nextReadRendered, openDialog, simValue, waitForRefreshes } from './harness/raidtunePage';
+import { nextReadRendered, openDialog, settingDetails, simValue, waitForRefreshes } from './harness/raidtunePage';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-persist-'));
 const sysctlDir = join(temp, 'sysctl.d');
@@ -37,7 +37,7 @@ function card(): Locator {
 
 /** The card's table as the user reads it: setting -> [now, after a reboot]. */
 async function shownRows(): Promise<Record<string, [string, string]>> {
-    const rows = await card().locator('tbody tr').evaluateAll(trs =>
+    const rows = await (await settingDetails(env.page, 'keep-after-reboot')).locator('tbody tr').evaluateAll(trs =>
         trs.map(tr => [...tr.querySelectorAll('td')].map(td => (td as HTMLElement).innerText.trim())));
     return Object.fromEntries(rows.map(([setting, now, after]) => [setting, [now, after]]));
 }

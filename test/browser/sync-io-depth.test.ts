@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import {
     changeDialog, closeLeftoverDialog, dialogButton, FILES_DONE, KERNEL_DONE, nextReadRendered, openArrayDialog,
-    openDialog, showArrayPage, showOverview, simValue, syncFact, waitUntil,
+    openDialog, settingDetails, showArrayPage, showOverview, simValue, syncFact, waitUntil,
 } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 
@@ -114,7 +114,7 @@ test('an array\'s own depth: back to the system setting, an own value, a refused
 test('kept after reboot: the sysctl and the array\'s rule', async () => {
     await env.writeSim(GLOBAL, '48\n');
     await env.writeSim('/sys/block/md1/md/sync_io_depth', '6\n');
-    const card = await hostCard('#keep-after-reboot');
+    const card = await settingDetails(env.page, 'keep-after-reboot');
     await waitUntil('the simulated kernel took md1\'s own depth', async () =>
         await simValue(env, '/sys/block/md1/md/sync_io_depth') === '6 (local)', 10000);
     // An array's depth is taken by full reads only: the first that began after the writes shows both.

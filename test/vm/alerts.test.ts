@@ -7,7 +7,7 @@
 // no periodic check is found. An ARRAY line appended after the page opened (`mdadm --detail --scan
 // >> mdadm.conf`, issue #31) survives the change, and `mdadm --assemble --scan` still assembles md0
 // by it.
-import { showOverview, waitUntil } from '../browser/harness/raidtunePage';
+import { settingDetails, showOverview, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, footerButton, formState, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, waitForCard } from './harness/scenarios';
 import { setupVm } from './harness/vmEnv';
@@ -31,6 +31,7 @@ test('a PROGRAM written from the page is the one the real mdadm --monitor runs f
     await showOverview(page);
     const card = page.locator('#monitor-alerts');
     await card.getByText('Nobody is told when a disk fails').waitFor();
+    await settingDetails(page, 'monitor-alerts');
     await expect(card.locator('#alerts-fact-service').innerText()).resolves.toBe('unknown (the host has no systemctl)');
     await expect(card.locator('#alerts-fact-conf').innerText()).resolves.toBe(CONF);
     // The guest has neither cron.d nor sysconfig files nor systemd timers: no periodic check.

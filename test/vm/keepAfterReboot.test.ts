@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser, openPage, type LaunchedBrowser, type RecordedPage } from '../../tools/cockpit';
 import { startGuest, type Guest, type GuestOptions } from '../../tools/vm/vm';
 import { startGuestCockpit, type GuestCockpit } from '../../tools/vm/ws';
-import { openArrayDialog, openDialog, showOverview, waitUntil } from '../browser/harness/raidtunePage';
+import { openArrayDialog, openDialog, settingDetails, showOverview, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, DONE, DONE_NOT_KERNEL, footerButton, formState } from './harness/dialog';
 import { mdCreate, waitForCard } from './harness/scenarios';
 import { VM_PLUGIN_CONFIG } from './harness/vmConfig';
@@ -194,8 +194,7 @@ async function diskQueues(page: Page, array: string, setting: 'scheduler' | 'nrR
 
 /** The "Settings after a reboot" table: setting -> its state (kept, differs, not-kept), once it lists `count` rows. */
 async function keptTable(page: Page, count: number): Promise<Map<string, string>> {
-    await showOverview(page);
-    const rows = page.locator('#keep-after-reboot table.raidtune-kept tbody tr');
+    const rows = (await settingDetails(page, 'keep-after-reboot')).locator('table.raidtune-kept tbody tr');
     await waitUntil(`${count} settings listed for after a reboot`, async () => (await rows.count()) === count, 30000);
     const read = await rows.evaluateAll(trs => trs.map(tr => [(tr.querySelector('td') as HTMLElement).innerText.trim(), tr.getAttribute('data-state') ?? '']));
     return new Map(read.map(([setting, state]) => [lowerFirst(setting), state]));

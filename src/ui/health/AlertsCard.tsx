@@ -5,7 +5,8 @@
 // after each change, not at every refresh: none of it moves by itself.
 
 import { useState } from 'react';
-import { Alert, Card, CardBody, CardHeader, CardTitle, Stack, StackItem } from '../pf';
+import { Alert, Content, Stack, StackItem } from '../pf';
+import { SettingLine } from '../common/SettingLine';
 import {
     DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, FlexItem,
 } from '../pfDetails';
@@ -47,7 +48,7 @@ function Problem({ state }: { state: MonitorState }) {
     if (problem === 'no-mta') {
         // Nobody learns of a failed disk by mail: as grave as the failure it hides.
         return (
-            <Alert isInline variant="danger" className="raidtune-alerts-problem" component="h3"
+            <Alert isInline variant="danger" className="raidtune-alerts-problem" component="h4"
                 title={_('Alert mails cannot leave this host')}>
                 <p>{fmt(_('mdadm --monitor hands its mail for $0 to $1, and this host has none: no mail is sent when a disk fails. Install a mail transfer agent (such as postfix) and send a test alert, or set a PROGRAM that tells someone another way.'),
                     state.conf.mailAddr ?? '', config.sendmail)}</p>
@@ -55,7 +56,7 @@ function Problem({ state }: { state: MonitorState }) {
         );
     }
     return (
-        <Alert isInline variant="warning" className="raidtune-alerts-problem" component="h3"
+        <Alert isInline variant="warning" className="raidtune-alerts-problem" component="h4"
             title={_('Nobody is told when a disk fails')}>
             {problem === 'no-recipient'
                 ? <p>{fmt(_('mdadm --monitor tells only the e-mail address (MAILADDR) or the program (PROGRAM) that $0 names, and it names neither: the monitor does not even start. Set one with “Change…”.'), state.confPath)}</p>
@@ -71,6 +72,18 @@ function Problem({ state }: { state: MonitorState }) {
     );
 }
 
+/** Who is told, and by which service: "Mail to root, by mdmonitor.service (active)". */
+function summaryText(state: MonitorState): string {
+    const { mailAddr, program } = state.conf;
+    const who = mailAddr && program ? fmt(_('Mail to $0 and the program $1'), mailAddr, program)
+        : mailAddr ? fmt(_('Mail to $0'), mailAddr)
+            : program ? fmt(_('The program $0'), program) : _('Nobody: no address and no program');
+    const unit = monitorUnit(state);
+    const service = state.units === null ? _('the monitor service is unknown (no systemctl)')
+        : unit ? fmt(_('by $0 ($1)'), unit.id, unit.activeState) : _('no monitor service installed');
+    return fmt(_('$0, $1'), who, service);
+}
+
 function Facts({ state }: { state: MonitorState }) {
     const none = _('none');
     const rows: [string, string, string][] = [
@@ -81,7 +94,7 @@ function Facts({ state }: { state: MonitorState }) {
         ['alerts-fact-service', _('Monitor service'), serviceText(state)],
     ];
     return (
-        <DescriptionList isHorizontal isCompact>
+        <DescriptionList isHorizontal isCompact horizontalTermWidthModifier={{ default: "14rem" }}>
             {rows.map(([id, term, value]) => (
                 <DescriptionListGroup key={id}>
                     <DescriptionListTerm>{term}</DescriptionListTerm>
@@ -141,7 +154,7 @@ export function AlertsCard({ state, error, reread, arrays }: {
     const openUndo = (plan: Plan) => reopenedPlan(plan).then(setUndoing, () => setUndoing(plan));
 
     const actions = state && (
-        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+        <Flex spaceItems={{ default: 'spaceItemsSm' }} flexWrap={{ default: 'nowrap' }}>
             <FlexItem><GuardedButton variant="secondary" id="alerts-change" onClick={() => openChange(state)}>{_('Change…')}</GuardedButton></FlexItem>
             <FlexItem>
                 <GuardedButton variant="secondary" id="alerts-test" isLoading={testing} disabledReason={noRecipient}
@@ -155,10 +168,23 @@ export function AlertsCard({ state, error, reread, arrays }: {
         </Flex>
     );
     return (
-        <Card isCompact id="monitor-alerts" component="section" aria-labelledby="monitor-alerts-title">
-            <CardHeader actions={actions ? { actions } : undefined}>
-                <CardTitle id="monitor-alerts-title" component="h2">{_('Alerts when a disk fails')}</CardTitle>
-            </CardHeader>
+        <SettingLine id="monitor-alerts" title={_('Alerts when a disk fails')} actions={actions}
+            summary={<Content component="p" id="alerts-summary">{state ? summaryText(state) : error ? _('unknown') : _('Reading…')}</Content>}
+            notes={(error || (state && alertProblem(state)) || test) && (
+                <Stack hasGutter>
+                    {error && <StackItem><Alert isInline variant="danger" title={error} /></StackItem>}
+                    {state && <StackItem><Problem state={state} /></StackItem>}
+                    <StackItem><TestResult outcome={test} /></StackItem>
+                </Stack>
+            )}
+            details={state && (
+                <Stack hasGutter>
+                    <StackItem><Facts state={state} /></StackItem>
+                    {state.confFiles.length > 1 && (
+                        <StackItem><Alert isInline variant="info" title={fmt(_('$0 exists too; mdadm reads the first file it finds, which depends on how it was built. raidtune shows and edits $1.'), state.confFiles[1].path, state.confPath)} /></StackItem>
+                    )}
+                </Stack>
+            )}>
             {confirming && (
                 <TestAlertConfirm arrays={arrays} mailAddr={confirming.conf.mailAddr ?? ''} onSend={() => sendTest(confirming)}
                     onClose={() => setConfirming(null)} />
@@ -171,17 +197,6 @@ export function AlertsCard({ state, error, reread, arrays }: {
                 <ChangeModal title={_('Undo the last change of the alerts')} plan={undoing} recordOriginals={false}
                     onClose={() => setUndoing(null)} onApplied={applied} />
             )}
-            <CardBody>
-                <Stack hasGutter>
-                    {error && <StackItem><Alert isInline variant="danger" title={error} /></StackItem>}
-                    {state && <StackItem><Problem state={state} /></StackItem>}
-                    {state && <StackItem><Facts state={state} /></StackItem>}
-                    {state && state.confFiles.length > 1 && (
-                        <StackItem><Alert isInline variant="info" title={fmt(_('$0 exists too; mdadm reads the first file it finds, which depends on how it was built. raidtune shows and edits $1.'), state.confFiles[1].path, state.confPath)} /></StackItem>
-                    )}
-                    <StackItem><TestResult outcome={test} /></StackItem>
-                </Stack>
-            </CardBody>
-        </Card>
+        </SettingLine>
     );
 }

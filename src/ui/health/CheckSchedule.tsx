@@ -5,7 +5,8 @@
 // of the last change.
 
 import { useState } from 'react';
-import { Alert, Card, CardBody, CardHeader, CardTitle, Content, Stack, StackItem } from '../pf';
+import { Alert, Content, Stack, StackItem } from '../pf';
+import { SettingLine } from '../common/SettingLine';
 import { Flex, FlexItem } from '../pfDetails';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { GuardedButton } from '../common/GuardedButton';
@@ -182,6 +183,29 @@ function startVerdicts(state: MonitorState, schedules: readonly ScheduledCheck[]
     return verdicts;
 }
 
+/** Schedules summed up on the line; the table (expanded) has them all with each array's whole check. */
+const SUMMED_UP = 3;
+
+/** Each distinct schedule in a line of its own: "md0, md1: check, Sun, Dec 6, 01:30 AM (every Sunday)". */
+function ScheduleSummary({ rows, context }: { rows: ScheduleRow[]; context: ColumnContext }) {
+    const shown = rows.length > SUMMED_UP ? rows.slice(0, SUMMED_UP - 1) : rows;
+    const when = (r: ScheduleRow) => whenWithWindow(r.schedule, context.cronAnswer, context.window, context.kept,
+        context.starts.get(r.schedule.scheduler) ?? null, context.limitsPath);
+    return (
+        <>
+            {shown.map(r => (
+                <Content component="p" key={`${r.schedule.scheduler}-${r.arrays[0]}`} className="raidtune-schedule-summary"
+                    data-arrays={r.arrays.join(' ')}>
+                    {fmt(_('$0: $1, $2'), arrayNamesText(r.arrays), actionText(r.action), when(r))}
+                </Content>
+            ))}
+            {shown.length < rows.length && (
+                <Content component="p">{fmt(ngettext('and $0 more schedule', 'and $0 more schedules', rows.length - shown.length), rows.length - shown.length)}</Content>
+            )}
+        </>
+    );
+}
+
 export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, limitsOutside }: {
     state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
     openWindow: WindowEndWrites | null; limitsOutside: string;
@@ -218,7 +242,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
     const openUndo = (plan: Plan) => reopenedPlan(plan).then(setUndoing, () => setUndoing(plan));
     const timers = schedules.map(s => scheduleTimer(state, s.scheduler)).filter((t): t is string => t !== null);
     const actions = (
-        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+        <Flex spaceItems={{ default: 'spaceItemsSm' }} flexWrap={{ default: 'nowrap' }}>
             {schedules.map(({ scheduler }) => (
                 <FlexItem key={scheduler}>
                     <GuardedButton variant="secondary" id={`schedule-change-${scheduler}`} onClick={() => openChange(scheduler)}>
@@ -231,11 +255,39 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
             )}
         </Flex>
     );
+    const columnContext = { window, kept, starts, split, limitsPath: windowLimitsPath(state), cronAnswer };
+    const notes = [
+        ...timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />),
+        ...(openWindow ? [<WindowLimitsInForce key="open-window" end={openWindow} />] : []),
+        ...outside.map(v => (
+            <StackItem key={text(v.note)}>
+                <Alert isInline variant="warning" className="raidtune-window-outside" title={text(v.note)} />
+            </StackItem>
+        )),
+    ];
     return (
-        <Card isCompact id="check-schedule" component="section" aria-labelledby="check-schedule-title">
-            <CardHeader actions={schedules.length ? { actions } : undefined}>
-                <CardTitle id="check-schedule-title" component="h2">{_('Scheduled checks')}</CardTitle>
-            </CardHeader>
+        <SettingLine id="check-schedule" title={_('Scheduled checks')} actions={schedules.length > 0 && actions}
+            summary={schedules.length === 0
+                ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
+                : <ScheduleSummary rows={rows} context={columnContext} />}
+            notes={notes.length > 0 && <Stack hasGutter>{notes}</Stack>}
+            details={schedules.length > 0 && (
+                <Stack hasGutter>
+                    <StackItem>
+                        <CompactTable label={_('Scheduled checks')} columns={columns(columnContext)} rows={rows}
+                            rowKey={r => `${r.schedule.scheduler}-${r.arrays[0]}`}
+                            rowAttributes={r => ({ 'data-arrays': r.arrays.join(' ') })} />
+                    </StackItem>
+                    {split && (
+                        <StackItem><Content component="small" id="whole-check-note">
+                            {split.split.ownWindow
+                                ? fmt(_('Whole check: at the speed of the array\'s last recorded check (sync history); a check still running at $0 is paused, and goes on when the window opens again at $1.'),
+                                    windowEnd(split.split.ownWindow), clockText(split.split.ownWindow.startMinutes))
+                                : _('Whole check: at the speed of the array\'s last recorded check (sync history); each run stops after the window, and the check goes on at mdcheck_continue.timer\'s next run.')}
+                        </Content></StackItem>
+                    )}
+                </Stack>
+            )}>
             {changing && changed && (
                 <ScheduleChange state={changing.state} schedule={changed} arrays={byName}
                     onClose={() => setChanging(null)}
@@ -248,32 +300,6 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
                         reread();
                     }} />
             )}
-            <CardBody>
-                <Stack hasGutter>
-                    {timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />)}
-                    {openWindow && <WindowLimitsInForce end={openWindow} />}
-                    {outside.map(v => (
-                        <StackItem key={text(v.note)}>
-                            <Alert isInline variant="warning" className="raidtune-window-outside" title={text(v.note)} />
-                        </StackItem>
-                    ))}
-                    <StackItem>
-                        {schedules.length === 0
-                            ? <Content component="p">{_('No periodic check found (raid-check, checkarray or mdcheck timers): md finds unreadable sectors only when a disk fails.')}</Content>
-                            : <CompactTable label={_('Scheduled checks')} columns={columns({ window, kept, starts, split, limitsPath: windowLimitsPath(state), cronAnswer })} rows={rows}
-                                rowKey={r => `${r.schedule.scheduler}-${r.arrays[0]}`}
-                                rowAttributes={r => ({ 'data-arrays': r.arrays.join(' ') })} />}
-                    </StackItem>
-                    {split && (
-                        <StackItem><Content component="small" id="whole-check-note">
-                            {split.split.ownWindow
-                                ? fmt(_('Whole check: at the speed of the array\'s last recorded check (sync history); a check still running at $0 is paused, and goes on when the window opens again at $1.'),
-                                    windowEnd(split.split.ownWindow), clockText(split.split.ownWindow.startMinutes))
-                                : _('Whole check: at the speed of the array\'s last recorded check (sync history); each run stops after the window, and the check goes on at mdcheck_continue.timer\'s next run.')}
-                        </Content></StackItem>
-                    )}
-                </Stack>
-            </CardBody>
-        </Card>
+        </SettingLine>
     );
 }

@@ -7,6 +7,7 @@ import { Card, CardBody, CardHeader, CardTitle, Content, Stack, StackItem, Title
 import { CompactTable, type Column } from '../common/CompactTable';
 import { GuardedButton } from '../common/GuardedButton';
 import { ChangeModal } from '../plan/lazyChangeModal';
+import { SettingLine } from '../common/SettingLine';
 import { syncActionName } from '../common/labels';
 import { durationText } from '../common/syncTexts';
 import { _, fmt, ngettext } from '../../host/i18n';
@@ -89,7 +90,8 @@ interface Props {
     reread: () => void;
 }
 
-function SyncHistoryCard({ arrays, history, monitor, reread }: Props) {
+/** The recorder's state, and the button and dialog that turn it on or off. */
+function useRecorderSwitch(monitor: MonitorState | null, reread: () => void) {
     const config = useHostConfig();
     const state = recordingState(monitor);
     const [changing, setChanging] = useState(false);
@@ -99,31 +101,58 @@ function SyncHistoryCard({ arrays, history, monitor, reread }: Props) {
             {turnOn ? _('Record sync history…') : _('Stop recording…')}
         </GuardedButton>
     );
+    const dialog = changing && (
+        <ChangeModal title={turnOn ? _('Record sync history') : _('Stop recording sync history')}
+            plan={recordingPlan(turnOn, config.systemctl)} recordOriginals={false}
+            onClose={() => setChanging(false)} onApplied={reread} />
+    );
+    const stateLine = <Content component="p" id="history-recording-state" data-state={state}>{stateText(state)}</Content>;
+    return { button, dialog, stateLine };
+}
+
+function RecorderFacts({ history }: { history: History }) {
+    return (
+        <>
+            <Content component="p">
+                {_('Samples a minute apart: an operation shorter than that may be missed, and its start and end are known to within a minute. The files are in /var/lib/raidtune/history, the last 50 operations per array.')}
+            </Content>
+            {history.lastRun !== null && (
+                <Content component="p" id="history-last-run">{fmt(_('Last sample: $0'), time(history.lastRun))}</Content>
+            )}
+        </>
+    );
+}
+
+/** An array's page: the operations the recorder kept of it, with the recorder's state and switch. */
+function SyncHistoryCard({ arrays, history, monitor, reread }: Props) {
+    const { button, dialog, stateLine } = useRecorderSwitch(monitor, reread);
     return (
         <Card isCompact id="sync-history" component="section" aria-labelledby="sync-history-title">
             <CardHeader actions={button ? { actions: button } : undefined}>
                 <CardTitle id="sync-history-title" component="h2">{_('Sync history')}</CardTitle>
             </CardHeader>
-            {changing && (
-                <ChangeModal title={turnOn ? _('Record sync history') : _('Stop recording sync history')}
-                    plan={recordingPlan(turnOn, config.systemctl)} recordOriginals={false}
-                    onClose={() => setChanging(false)} onApplied={reread} />
-            )}
+            {dialog}
             <CardBody>
                 <Stack hasGutter>
                     <StackItem>
-                        <Content component="p" id="history-recording-state" data-state={state}>{stateText(state)}</Content>
-                        <Content component="p">
-                            {_('Samples a minute apart: an operation shorter than that may be missed, and its start and end are known to within a minute. The files are in /var/lib/raidtune/history, the last 50 operations per array.')}
-                        </Content>
-                        {history.lastRun !== null && (
-                            <Content component="p" id="history-last-run">{fmt(_('Last sample: $0'), time(history.lastRun))}</Content>
-                        )}
+                        {stateLine}
+                        <RecorderFacts history={history} />
                     </StackItem>
                     {arrays.map(array => <ArrayOperations key={array.name} array={array} history={history} />)}
                 </Stack>
             </CardBody>
         </Card>
+    );
+}
+
+/** The overview's host settings: the recorder's state on a line; each array's operations are on its page. */
+export function HistoryRecorderLine({ history, monitor, reread }: Omit<Props, 'arrays'>) {
+    const { button, dialog, stateLine } = useRecorderSwitch(monitor, reread);
+    return (
+        <SettingLine id="sync-history" title={_('Sync history')} summary={stateLine} actions={button}
+            details={<RecorderFacts history={history} />}>
+            {dialog}
+        </SettingLine>
     );
 }
 

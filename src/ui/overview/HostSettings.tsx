@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The host's settings below the overview (issue #33): the system's rebuild speed limits, what is
-// kept after a reboot, who is told when a disk fails, the scheduled checks and the history
-// recorder. A chunk of its own (lazyHostSettings.ts): the overview, what an admin opens the page
+// The host's settings below the overview (issue #33), a line each with its action: the system's
+// rebuild speed limits, what is kept after a reboot, who is told when a disk fails, the scheduled
+// checks and the history recorder. A chunk of its own (lazyHostSettings.ts): the overview, what an admin opens the page
 // for, shows without waiting for it; it comes in below the overview, where it moves nothing.
 
 import { useEffect } from 'react';
-import { StackItem } from '../pf';
+import { Card, CardBody, CardHeader, CardTitle, StackItem } from '../pf';
+import { DataList } from '../pfDetails';
+import { _ } from '../../host/i18n';
 import type { HostModel } from '../../md/modelTypes';
 import { memoLast } from '../../md/memo';
 import { historyOf } from '../../md/history';
@@ -15,7 +17,7 @@ import { GlobalLimits } from '../sync/GlobalLimits';
 import { KeepAfterReboot } from '../tuning/PersistChange';
 import { AlertsCard, preloadAlertsChange } from '../health/AlertsCard';
 import { CheckSchedule, preloadScheduleChange } from '../health/CheckSchedule';
-import { SyncHistory, type HistoryArray } from '../health/SyncHistory';
+import { HistoryRecorderLine } from '../health/SyncHistory';
 import type { MonitorRead } from '../health/monitorRead';
 
 /** The arrays' names, the same array while they do not change (the health cards re-render only then). */
@@ -27,9 +29,6 @@ const lastCheckSpeeds = memoLast((model: HostModel) => model.arrays.flatMap(a =>
     (model: HostModel) => new Map(model.arrays.map(a =>
         [a.name, lastCheckSpeed(historyOf(model.history, a)?.operations ?? [])] as const)));
 
-/** The recorder's card here shows its state and switch; each array's operations are on its own page. */
-const NO_ARRAYS: readonly HistoryArray[] = [];
-
 export function HostSettings({ model, monitor }: { model: HostModel; monitor: MonitorRead }) {
     // Their dialogs' code, fetched now, so that a dialog opens at once.
     useEffect(() => {
@@ -37,26 +36,29 @@ export function HostSettings({ model, monitor }: { model: HostModel; monitor: Mo
         void preloadScheduleChange();
     }, []);
     const { state, error, reread } = monitor;
+    // One card, a line per setting: the arrays above stay the page's first business.
     return (
-        <>
-            <StackItem><GlobalLimits model={model} /></StackItem>
-            {model.mdAvailable && <StackItem><KeepAfterReboot /></StackItem>}
-            {model.mdAvailable && (
-                <StackItem>
-                    <AlertsCard state={state} error={error} reread={reread} arrays={model.arrays.length} />
-                </StackItem>
-            )}
-            {model.mdAvailable && state && (
-                <StackItem>
-                    <CheckSchedule state={state} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
-                        reread={reread} openWindow={openWindowEnd(model)} limitsOutside={limitsOutsideWindow(model)} />
-                </StackItem>
-            )}
-            {model.mdAvailable && (
-                <StackItem>
-                    <SyncHistory arrays={NO_ARRAYS} history={model.history} monitor={state} reread={reread} />
-                </StackItem>
-            )}
-        </>
+        <StackItem>
+            <Card isCompact id="host-settings" component="section" aria-labelledby="host-settings-title">
+                <CardHeader><CardTitle id="host-settings-title" component="h2">{_('Host settings')}</CardTitle></CardHeader>
+                <CardBody>
+                    <DataList aria-label={_('Host settings')} isCompact className="raidtune-settings">
+                        <GlobalLimits model={model} />
+                        {model.mdAvailable && <KeepAfterReboot />}
+                        {model.mdAvailable && (
+                            <AlertsCard state={state} error={error} reread={reread} arrays={model.arrays.length} />
+                        )}
+                        {model.mdAvailable && state && (
+                            <CheckSchedule state={state} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
+                                reread={reread} openWindow={openWindowEnd(model)}
+                                limitsOutside={limitsOutsideWindow(model)} />
+                        )}
+                        {model.mdAvailable && (
+                            <HistoryRecorderLine history={model.history} monitor={state} reread={reread} />
+                        )}
+                    </DataList>
+                </CardBody>
+            </Card>
+        </StackItem>
     );
 }

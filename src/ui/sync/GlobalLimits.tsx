@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { Content } from '../pf';
+import { SettingLine } from '../common/SettingLine';
 import { Flex, FlexItem } from '../pfDetails';
 import { GuardedButton } from '../common/GuardedButton';
 import { GlobalLimitsChange, PresetChange } from '../tuning/lazyChanges';
@@ -19,31 +20,31 @@ export function GlobalLimits({ model }: { model: HostModel }) {
     const [changing, setChanging] = useState(false);
     const [choosingPreset, setChoosingPreset] = useState(false);
     const actions = (
-        <Flex spaceItems={{ default: 'spaceItemsSm' }}>
+        <Flex spaceItems={{ default: 'spaceItemsSm' }} flexWrap={{ default: 'nowrap' }}>
             <FlexItem><GuardedButton variant="secondary" onClick={() => setChanging(true)}>{_('Change…')}</GuardedButton></FlexItem>
             <FlexItem><GuardedButton variant="secondary" onClick={() => setChoosingPreset(true)}>{_('Presets…')}</GuardedButton></FlexItem>
         </Flex>
     );
+    const summary = (
+        <Content component="p" className="raidtune-sync-facts">
+            <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>
+            <span><strong>{_('Maximum')}:</strong> {limit(model.global.speedMaxKiBs, KERNEL_DEFAULT_SPEED_MAX)}</span>
+            {model.global.syncIoDepth !== null && (
+                <span id="global-sync-io-depth"><strong>{_('Sync I/O depth')}:</strong> {syncIoDepthText(model.global.syncIoDepth)}</span>
+            )}
+        </Content>
+    );
+    const details = (
+        <Content component="p">
+            {_('A rebuild runs at up to the maximum when the disks are otherwise idle, and is slowed down toward the minimum while other I/O uses them.')}
+            {model.global.syncIoDepth !== null && ' ' + syncIoDepthHelp()}
+        </Content>
+    );
     return (
-        <Card isCompact id="global-limits" component="section" aria-labelledby="global-limits-title">
-            <CardHeader actions={{ actions }}>
-                <CardTitle id="global-limits-title" component="h2">{_('System rebuild speed limits (per disk)')}</CardTitle>
-            </CardHeader>
+        <SettingLine id="global-limits" title={_('System rebuild speed limits (per disk)')} summary={summary}
+            actions={actions} details={details}>
             {changing && <GlobalLimitsChange onClose={() => setChanging(false)} />}
             {choosingPreset && <PresetChange onClose={() => setChoosingPreset(false)} />}
-            <CardBody>
-                <Content component="p" className="raidtune-sync-facts">
-                    <span><strong>{_('Minimum')}:</strong> {limit(model.global.speedMinKiBs, KERNEL_DEFAULT_SPEED_MIN)}</span>
-                    <span><strong>{_('Maximum')}:</strong> {limit(model.global.speedMaxKiBs, KERNEL_DEFAULT_SPEED_MAX)}</span>
-                    {model.global.syncIoDepth !== null && (
-                        <span id="global-sync-io-depth"><strong>{_('Sync I/O depth')}:</strong> {syncIoDepthText(model.global.syncIoDepth)}</span>
-                    )}
-                </Content>
-                <Content component="small">
-                    {_('A rebuild runs at up to the maximum when the disks are otherwise idle, and is slowed down toward the minimum while other I/O uses them.')}
-                    {model.global.syncIoDepth !== null && ' ' + syncIoDepthHelp()}
-                </Content>
-            </CardBody>
-        </Card>
+        </SettingLine>
     );
 }

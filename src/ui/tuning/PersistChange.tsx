@@ -4,9 +4,10 @@
 // udev rule, previewed whole) or stop keeping them (both files removed).
 
 import { useState } from 'react';
-import { Card, CardBody, CardHeader, CardTitle, Content } from '../pf';
+import { Content } from '../pf';
+import { SettingLine } from '../common/SettingLine';
 import { Flex, FlexItem } from '../pfDetails';
-import { _, fmt } from '../../host/i18n';
+import { _, fmt, ngettext } from '../../host/i18n';
 import { formatKiB, formatRate } from '../../md/format';
 import type { HostModel } from '../../md/modelTypes';
 import {
@@ -76,28 +77,27 @@ export function KeepAfterReboot() {
     const keepReason = keep.errors ? text(keep.errors.persist!)
         : keep.plan.steps.length ? null
             : files.length ? _('The files already keep the current values.') : _('Every setting is at the value the kernel starts with.');
+    const differing = comparisons.filter(c => c.state !== 'kept').length;
+    const actions = (
+        <Flex spaceItems={{ default: 'spaceItemsSm' }} flexWrap={{ default: 'nowrap' }}>
+            <FlexItem><GuardedButton variant="secondary" disabledReason={keepReason} onClick={() => setOpen({ which: 'keep', model })}>{_('Keep after reboot…')}</GuardedButton></FlexItem>
+            {forget.steps.length > 0 && (
+                <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen({ which: 'forget', model })}>{_('Stop keeping…')}</GuardedButton></FlexItem>
+            )}
+        </Flex>
+    );
+    const summary = (
+        <Content component="p" className="raidtune-kept-files">
+            {files.length
+                ? fmt(_('Kept in $0.'), files.join(', '))
+                : _('Nothing is kept: md settings are lost at reboot and the kernel starts with its defaults.')}
+            {differing > 0 && ' ' + fmt(ngettext('$0 setting is not what a reboot brings back.',
+                '$0 settings are not what a reboot brings back.', differing), differing)}
+        </Content>
+    );
     return (
-        <Card isCompact id="keep-after-reboot" component="section" aria-labelledby="keep-after-reboot-title">
-            <CardHeader actions={{
-                actions: (
-                    <Flex spaceItems={{ default: 'spaceItemsSm' }}>
-                        <FlexItem><GuardedButton variant="secondary" disabledReason={keepReason} onClick={() => setOpen({ which: 'keep', model })}>{_('Keep after reboot…')}</GuardedButton></FlexItem>
-                        {forget.steps.length > 0 && (
-                            <FlexItem><GuardedButton variant="secondary" onClick={() => setOpen({ which: 'forget', model })}>{_('Stop keeping…')}</GuardedButton></FlexItem>
-                        )}
-                    </Flex>
-                ),
-            }}>
-                <CardTitle id="keep-after-reboot-title" component="h2">{_('Settings after a reboot')}</CardTitle>
-            </CardHeader>
-            <CardBody>
-                <Content component="p" className="raidtune-kept-files">
-                    {files.length
-                        ? fmt(_('Kept in $0.'), files.join(', '))
-                        : _('Nothing is kept: md settings are lost at reboot and the kernel starts with its defaults.')}
-                </Content>
-                {comparisons.length > 0 && <Comparisons comparisons={comparisons} />}
-            </CardBody>
+        <SettingLine id="keep-after-reboot" title={_('Settings after a reboot')} summary={summary} actions={actions}
+            details={comparisons.length > 0 && <Comparisons comparisons={comparisons} />}>
             {open?.which === 'keep' && (
                 <ChangeModal title={_('Keep after reboot')} plan={opened?.plan ?? null} warnings={opened?.warnings} recordOriginals={false} onClose={close}>
                     {_('The current values go into these files. At boot systemd-sysctl sets the system limits (after md is loaded), and udev writes the array settings when each array starts, recognising it by its UUID, and the disk settings when each disk appears, recognising it by its WWID.')}
@@ -108,6 +108,6 @@ export function KeepAfterReboot() {
                     {_('The files are removed; the live values stay until the next boot, which starts with the kernel defaults.')}
                 </ChangeModal>
             )}
-        </Card>
+        </SettingLine>
     );
 }

@@ -78,6 +78,19 @@ export async function showOverview(surface: Surface): Promise<void> {
     await surface.locator('#raidtune-overview, .pf-v6-c-empty-state').first().waitFor({ state: 'visible' });
 }
 
+/**
+ * A host setting's line on the overview (`global-limits`, `monitor-alerts`…) with its details shown,
+ * as an admin opens them with the line's toggle: collapsed at first, they stay open once opened.
+ */
+export async function settingDetails(surface: Surface, id: string): Promise<Locator> {
+    await showOverview(surface);
+    const line = surface.locator(`#${id}`);
+    const toggle = line.locator(`#${id}-toggle`);
+    if (await toggle.getAttribute('aria-expanded') !== 'true') await toggle.click();
+    await line.locator(`#${id}-details`).waitFor({ state: 'visible' });
+    return line;
+}
+
 /** The array's card on its own page (showArrayPage), scrolled to its top as a reader would. */
 export async function cardInView(surface: Surface, name: string): Promise<Locator> {
     const card = await showArrayPage(surface, name);

@@ -31,8 +31,8 @@ const copyStatic = {
     setup(build) {
         build.onEnd(async result => {
             if (result.errors.length) return;
-            for (const file of ['index.html', 'manifest.json'])
-                await copyFile(`src/${file}`, `dist/${file}`);
+            await copyFile('src/manifest.json', 'dist/manifest.json');
+            await writeIndexHtml(result.metafile);
             await compileTranslations();
         });
     },
@@ -169,12 +169,11 @@ async function writeBundledPackages(metafile) {
     await writeFile('build/bundled-provides.txt', lines.join('\n') + '\n');
 }
 
-// build/first-view.json: the files the page loads before its first view (the entry, the chunks it
-// imports statically, the ones it waits for, its CSS), for `make bench`; the others come later.
-async function writeFirstView(metafile) {
-    // The chunks the overview waits for before its first view though it imports them dynamically
-    // (src/ui/app/App.tsx): fetched as the page starts, they count as the first view's.
-    const awaited = ['src/ui/diagnosis/OverviewPace.tsx'];
+// The files the page loads before its first view: the entry, the chunks it imports statically, and
+// the one it waits for though it imports it dynamically (index.tsx imports main.tsx once the md read
+// is asked for), each with its static imports.
+function firstViewFiles(metafile) {
+    const awaited = ['src/main.tsx'];
     const files = [];
     const visit = output => {
         if (files.includes(output)) return;
@@ -185,12 +184,34 @@ async function writeFirstView(metafile) {
     visit('dist/index.js');
     for (const entry of awaited) {
         const output = Object.keys(metafile.outputs).find(o => metafile.outputs[o].entryPoint === entry);
-        if (!output) throw new Error(`${entry}: no chunk of its own any more (build.mjs writeFirstView)`);
+        if (!output) throw new Error(`${entry}: no chunk of its own any more (build.mjs firstViewFiles)`);
         visit(output);
     }
+    return files;
+}
+
+function distRelative(list) {
+    return list.map(o => o.replace(/^dist\//, ''));
+}
+
+// dist/index.html: src/index.html with a modulepreload link for each file of the first view but the
+// entry, so that the browser fetches them all as it reads the page, not a level of imports at a time.
+// After the entry, whose imports come first in the list: Cockpit serves a page's files about one at
+// a time, and the entry starts the md read.
+async function writeIndexHtml(metafile) {
+    const html = await readFile('src/index.html', 'utf8');
+    const entry = '  <script type="module" src="index.js"></script>\n';
+    if (!html.includes(entry)) throw new Error('src/index.html: no index.js script to put the preloads before');
+    const links = distRelative(firstViewFiles(metafile).slice(1))
+        .map(file => `  <link rel="modulepreload" href="${file}">\n`).join('');
+    await writeFile('dist/index.html', html.replace(entry, entry + links));
+}
+
+// build/first-view.json: the first view's files for `make bench`; the others come later.
+async function writeFirstView(metafile) {
+    const files = firstViewFiles(metafile);
     const later = Object.keys(metafile.outputs).filter(o => o.endsWith('.js') && !files.includes(o));
-    const relative = list => list.map(o => o.replace(/^dist\//, ''));
-    await writeFile('build/first-view.json', JSON.stringify({ js: relative(files), css: ['index.css'], later: relative(later) }, null, 2) + '\n');
+    await writeFile('build/first-view.json', JSON.stringify({ js: distRelative(files), css: ['index.css'], later: distRelative(later) }, null, 2) + '\n');
 }
 
 // The bundled packages' license notices in one dist/index.js.LEGAL.txt (the RPM's %license), not

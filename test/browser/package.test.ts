@@ -69,7 +69,7 @@ describe('the release tarball', () => {
         for (const file of ['dist/index.html', 'dist/index.js', 'dist/po.de.js', 'dist/po.zh_CN.js', 'cockpit-raidtune.spec',
             'Makefile', 'COPYING', 'po/de.po', 'po/LINGUAS', 'org.cockpit-project.raidtune.metainfo.xml', 'src/manifest.json'])
             expect(names).toContain(`raidtune-${VERSION}/${file}`);
-        expect(names.some(n => /\/dist\/chunks\/ChangeModal-[^/]+\.js$/.test(n))).toBe(true);
+        expect(names.some(n => /\/dist\/chunks\/later-[^/]+\.js$/.test(n))).toBe(true);
         expect(names.some(n => n.includes('/node_modules/') || n.endsWith('.map'))).toBe(false);
     });
 });
@@ -91,9 +91,9 @@ describe('the RPM', () => {
     test('installs the page, the metainfo, raidtune-metrics, raidtune-history and raidtune-check-window, nothing else', () => {
         const installed = files(root).sort();
         const assets = readdirSync(join(REPO, 'dist/assets')).map(a => `/usr/share/cockpit/raidtune/assets/${a}`);
-        // The code-split chunks index.js imports (statically, or when a dialog first opens).
+        // The chunks: the first view's and the one of everything else (src/later.ts).
         const chunks = readdirSync(join(REPO, 'dist/chunks')).map(c => `/usr/share/cockpit/raidtune/chunks/${c}`);
-        expect(chunks.some(c => c.includes('/ChangeModal-'))).toBe(true);
+        expect(chunks.some(c => c.includes('/later-'))).toBe(true);
         expect(installed).toEqual([
             ...assets,
             ...chunks,

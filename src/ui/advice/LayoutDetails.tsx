@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The opened "Layout and alignment" section (LayoutSection.tsx), in a chunk of its own: most
-// arrays' sections are never opened.
+// The opened "Layout and alignment" section (LayoutSection.tsx), in the later chunk (src/later.ts):
+// most arrays' sections are never opened.
 
 import { Alert, Content, Stack, StackItem } from '../pf';
 import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '../pfDetails';

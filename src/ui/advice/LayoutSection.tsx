@@ -12,7 +12,7 @@ import { layoutAdvice } from '../../md/advice/layout';
 import type { ArrayModel } from '../../md/modelTypes';
 
 // The details' code is fetched when a section first opens, or as the pointer or focus reaches its toggle.
-const details = lazyModule(() => import('./LayoutDetails'));
+const details = lazyModule(() => import('../../later').then(later => later.layoutDetails));
 const LayoutDetails = details.part('LayoutDetails');
 export const preloadLayoutDetails = () => void details.preload();
 

@@ -20,7 +20,7 @@ import { overviewRows } from '../../md/overview';
 import { ArrayOverview } from '../overview/ArrayOverview';
 import type { HostModel } from '../../md/modelTypes';
 import { useLoaded } from '../common/lazyPart';
-import { overviewPaceLoaded, preloadOverviewPace } from '../diagnosis/lazyOverviewPace';
+import { useAfterFirstPaint } from './afterFirstPaint';
 import { preloadChanges } from '../tuning/lazyChanges';
 import { ArrayPage, ArrayPageHeading, arrayPageLoaded, preloadArrayPage } from '../arrays/lazyArrayPage';
 import { HostSettings, hostSettingsLoaded, preloadHostSettings } from '../overview/lazyHostSettings';
@@ -50,34 +50,34 @@ const overviewRowsOf = memoLast((model: HostModel) => [model], overviewRows);
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
-    // Read beside the first model (index.tsx starts it): the host settings and an array's history show it.
-    const monitor = useMonitorState();
-    const monitorRead = monitor.state !== null || monitor.error !== null;
-    // The code each page waits for (fetched since the page started, index.tsx): the overview's
-    // pace column, or an array's page with its chart and diagnosis. A part that came later would
-    // grow and move what is below it.
+    // The code an array's page waits for, with its chart and diagnosis (fetched since the page
+    // started when the address names an array, main.tsx): a part that came later would grow and
+    // move what is below it. The overview's code is the first view's own.
     const selected = useSelectedArray();
-    const paceCode = useLoaded(preloadOverviewPace, overviewPaceLoaded, selected === null);
     const pageCode = useLoaded(preloadArrayPage, arrayPageLoaded, selected !== null);
     const bannersCode = useLoaded(preloadBanners, bannersLoaded, latest !== null && bannersNeeded(latest));
     // Only the first view waits: once shown, the page never goes back to the spinner for code (that
     // would unmount an open dialog); code still on its way then is a part that comes in place.
     const [shownOnce, setShownOnce] = useState(false);
-    const model = latest && (shownOnce || (paceCode && pageCode && bannersCode)) ? latest : null;
+    const model = latest && (shownOnce || (pageCode && bannersCode)) ? latest : null;
     const shown = model !== null;
     if (shown && !shownOnce) setShownOnce(true);
+    // What the first view does not show waits for its paint, so as not to slow it down: the monitor's
+    // read (the host settings and an array's history show it), the host settings' code, and the code
+    // of what the first view did not need, so that a dialog opens at once.
+    const painted = useAfterFirstPaint(shown);
+    const monitor = useMonitorState(painted);
+    const monitorRead = monitor.state !== null || monitor.error !== null;
     // The host settings come below the overview once their code and the monitor state are in, all
     // at once (HostSettings.tsx); nothing is below them to move.
-    const settingsCode = useLoaded(preloadHostSettings, hostSettingsLoaded, shown);
-    const settingsShown = model !== null && settingsCode && (monitorRead || !model.mdAvailable);
-    // What the first view did not need, fetched once it is up, so that a dialog opens at once.
+    const settingsCode = useLoaded(preloadHostSettings, hostSettingsLoaded, painted);
+    const settingsShown = model !== null && painted && settingsCode && (monitorRead || !model.mdAvailable);
     useEffect(() => {
-        if (!shown) return;
+        if (!painted) return;
         preloadChanges();
         void preloadArrayPage();
-        void preloadOverviewPace();
         void preloadBanners();
-    }, [shown]);
+    }, [painted]);
     // Another page starts at its top with the focus on its heading, as a link to another document
     // would start it (the next Tab reaches the way back first); the first page keeps the browser's own.
     const pageChanged = useRef(false);

@@ -3,7 +3,7 @@
 // syncs, slow when idle, stopped while the page is hidden. A failed refresh keeps the last good
 // model on screen and says what went wrong.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { readHostConfig, type HostConfig } from '../../host/config';
 import { readGatherOutput } from '../../host/readSnapshot';
 import { isPageHidden, onVisibilityChange } from '../../host/visibility';
@@ -51,7 +51,10 @@ export function useHostModel(): HostState {
         refreshRef.current();
     }, [builder]);
 
-    useEffect(() => {
+    // Started as the first render commits, before the browser paints it: when the early read is in
+    // (index.tsx started it while the page's code came), the model follows in the same task and the
+    // first frame is the overview, not a spinner painted and laid out once for nothing.
+    useLayoutEffect(() => {
         let timer: ReturnType<typeof setTimeout> | undefined;
         let inFlight = false;
         // A refresh asked for while one is running (e.g. right after a write) runs right after it.

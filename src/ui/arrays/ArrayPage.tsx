@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // An array's own page (#/md0, issue #33): the way back to the overview, the array's card (health,
 // facts, the sync with its chart and diagnosis, members, layout) and the operations its history
-// kept. Its code is a chunk of its own (lazyArrayPage.ts): the overview does not wait for it.
+// kept. Its code is in the later chunk (src/later.ts, lazyArrayPage.ts): the overview does not
+// wait for it.
 
 import { memo, useEffect } from 'react';
-// Breadcrumb by deep path, not through pf.ts: what pf.ts re-exports is in the first view's chunk.
+// Breadcrumb by deep path, not through pf.ts: what pf.ts re-exports is in the first view.
 import { Breadcrumb, BreadcrumbItem } from '@patternfly/react-core/dist/esm/components/Breadcrumb/index.js';
 import { StackItem, Title } from '../pf';
 import { _, fmt } from '../../host/i18n';

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// A component whose code is in a chunk of its own (esbuild's splitting), fetched when first needed
-// or earlier by preload(): the first view does not wait for code it does not show.
+// A component whose code is not the first view's (it is in the later chunk, src/later.ts), fetched
+// when first needed or earlier by preload(): the first view does not wait for code it does not show.
 
 import { lazy, Suspense, useEffect, useState, type ComponentProps, type ComponentType, type ReactNode } from 'react';
 

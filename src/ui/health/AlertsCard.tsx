@@ -17,7 +17,7 @@ import { lazyModule } from '../common/lazyPart';
 import { ChangeModal } from '../plan/lazyChangeModal';
 
 // The alerts' dialog, fetched when it first opens (or once the first view is up: App.tsx).
-const alertsChange = lazyModule(() => import('./AlertsChange'));
+const alertsChange = lazyModule(() => import('../../later').then(later => later.alertsChange));
 const AlertsChange = alertsChange.part('AlertsChange');
 const TestAlertConfirm = alertsChange.part('TestAlertConfirm');
 export const preloadAlertsChange = alertsChange.preload;

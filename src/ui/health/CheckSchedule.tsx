@@ -34,7 +34,7 @@ import type { Plan } from '../../md/plan';
 import { scheduleRows, type ScheduleRow } from '../../md/alerts/scheduleRows';
 
 // The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.
-const scheduleChange = lazyModule(() => import('./ScheduleChange'));
+const scheduleChange = lazyModule(() => import('../../later').then(later => later.scheduleChange));
 const ScheduleChange = scheduleChange.part('ScheduleChange');
 export const preloadScheduleChange = scheduleChange.preload;
 

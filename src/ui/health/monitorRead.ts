@@ -4,7 +4,7 @@
 
 import { useCallback, useEffect, useState } from 'react';
 import { useHostConfig } from '../common/HostContext';
-import { readMonitorLater, takeEarlyMonitor } from '../../host/earlyReads';
+import type { HostConfig } from '../../host/config';
 import type { MonitorState } from '../../md/alerts/monitor';
 
 export interface MonitorRead {
@@ -13,18 +13,24 @@ export interface MonitorRead {
     reread: () => void;
 }
 
-/** The host's monitor state, read when the page opens (before the first model too) and on reread(). */
-export function useMonitorState(): MonitorRead {
+/** The monitor's state, its reading code in the chunk of what the first view does not show. */
+function readMonitorLater(config: HostConfig): Promise<MonitorState> {
+    return import('../../later').then(later => later.monitorAlerts.readMonitorState(config));
+}
+
+/** The host's monitor state, read once `wanted` (after the first view: App.tsx) and on reread(). */
+export function useMonitorState(wanted: boolean): MonitorRead {
     const config = useHostConfig();
     type Read = { state: MonitorState | null; error: string | null };
     const [read, setRead] = useState<Read>({ state: null, error: null });
     const [generation, setGeneration] = useState(0);
     useEffect(() => {
+        if (!wanted) return;
         let current = true;
-        (takeEarlyMonitor() ?? readMonitorLater(config)).then(state => current && setRead({ state, error: null }),
+        readMonitorLater(config).then(state => current && setRead({ state, error: null }),
             (error: Error) => current && setRead({ state: null, error: error.message }));
         return () => { current = false; };
-    }, [config, generation]);
+    }, [config, generation, wanted]);
     return { ...read, reread: useCallback(() => setGeneration(g => g + 1), []) };
 }
 

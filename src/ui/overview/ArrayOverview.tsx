@@ -13,7 +13,7 @@ import { ArrayLink } from '../common/ArrayLink';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { levelName, syncActionName } from '../common/labels';
 import { useTooltipReach } from '../common/useTooltipReach';
-import { OverviewPace } from '../diagnosis/lazyOverviewPace';
+import { OverviewPace } from '../diagnosis/OverviewPace';
 import { estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
 
 /**

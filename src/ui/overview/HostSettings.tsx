@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The host's settings below the overview (issue #33), a line each with its action: the system's
 // rebuild speed limits, what is kept after a reboot, who is told when a disk fails, the scheduled
-// checks and the history recorder. A chunk of its own (lazyHostSettings.ts): the overview, what an admin opens the page
-// for, shows without waiting for it; it comes in below the overview, where it moves nothing.
+// checks and the history recorder. In the later chunk (src/later.ts, lazyHostSettings.ts): the
+// overview, what an admin opens the page for, shows without waiting for it; this comes in below the
+// overview, where it moves nothing.
 
 import { useEffect } from 'react';
 import { Card, CardBody, CardHeader, CardTitle, StackItem } from '../pf';

@@ -22,7 +22,7 @@ import {
     StripeCacheChange,
 } from './lazyChanges';
 
-const ArrayMenu = lazyPart(() => import('./ArrayMenu').then(module => module.ArrayMenu));
+const ArrayMenu = lazyPart(() => import('../../later').then(later => later.arrayMenu.ArrayMenu));
 
 /** The menu's code and the dialogs', fetched once the pointer or the focus reaches the toggle. */
 function preloadMenu(): void {

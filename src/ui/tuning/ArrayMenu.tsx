@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The menu of an array's less frequent actions (issue #33, item 6), in a chunk of its own: PatternFly's
-// Menu is ~10 KB of gzipped JavaScript that the first view does not need. Its toggle is the action
+// The menu of an array's less frequent actions (issue #33, item 6), in the later chunk
+// (src/later.ts): PatternFly's Menu is ~10 KB of gzipped JavaScript that the first view does not
+// need. Its toggle is the action
 // bar's own button (ArrayActions.tsx), so the menu only places itself beside it.
 
 import type { RefObject } from 'react';

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The settings dialogs, in one chunk the page loads when one first opens (or once the first view is
-// up, or as the pointer reaches a button that opens one): import them from lazyChanges.ts.
+// The settings dialogs, in the later chunk (src/later.ts) the page loads once the first view is
+// painted (or when one first opens, or as the pointer reaches a button that opens one): import them
+// from lazyChanges.ts.
 export { ArrayLimitsChange } from './ArrayLimitsChange';
 export { BitmapChange } from './BitmapChange';
 export { DiskQueueChange } from './DiskQueueChange';

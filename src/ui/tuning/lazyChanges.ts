@@ -5,7 +5,7 @@
 import { lazyModule } from '../common/lazyPart';
 import { preloadChangeModal } from '../plan/lazyChangeModal';
 
-const changes = lazyModule(() => import('./changes'));
+const changes = lazyModule(() => import('../../later').then(later => later.changes));
 
 /** The dialogs' code and ChangeModal's, which each of them shows. */
 export function preloadChanges(): void {

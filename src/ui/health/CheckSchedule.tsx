@@ -115,9 +115,9 @@ interface ColumnContext {
 }
 
 const columns = ({ window, kept, starts, split, limitsPath, cronAnswer }: ColumnContext): Column<ScheduleRow>[] => [
-    { title: _('Arrays'), cell: r => arrayNamesText(r.arrays), rowHeader: true },
-    { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler] },
-    { title: _('Action'), cell: r => actionText(r.action) },
+    { title: _('Arrays'), cell: r => arrayNamesText(r.arrays), rowHeader: true, nowrap: true },
+    { title: _('Scheduled by'), cell: r => SCHEDULER_NAME[r.schedule.scheduler], nowrap: true },
+    { title: _('Action'), cell: r => actionText(r.action), nowrap: true },
     {
         title: _('Next run'),
         cell: r => whenWithWindow(r.schedule, cronAnswer, window, kept, starts.get(r.schedule.scheduler) ?? null,

@@ -6,6 +6,7 @@
 import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
 import { arraySectors, isParityLevel, isRedundant, parityDisks, STRIPE_SIZE_BYTES } from '../model/levels';
 import { mismatchCount } from '../model/sync';
+import { enclosureSlotName, SIM_ENCLOSURE } from '../model/devices';
 import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
 import { bandwidthLimit, effectiveLimits } from '../physics/speed';
@@ -210,7 +211,24 @@ function renderPartitions(files: FileSet, dir: string, partitions: PartitionPlac
     }
 }
 
+/**
+ * The SES enclosure the SAS disks sit in, as the kernel's ses driver lists it: a folder per slot
+ * (its number in `slot`, Linux 4.x and later; its locate LED in `locate`), whose `device` is the
+ * SCSI device, with the disk under its block/ folder.
+ */
+function renderEnclosureSlot(files: FileSet, disk: Disk): void {
+    if (!disk.enclosureSlot) return;
+    const dir = `sys/class/enclosure/${SIM_ENCLOSURE}/${enclosureSlotName(disk.enclosureSlot.number)}`;
+    files.attribute(`${dir}/slot`, disk.enclosureSlot.number);
+    files.attribute(`${dir}/locate`, disk.enclosureSlot.locate ? 1 : 0, true);
+    files.attribute(`${dir}/fault`, 0, true);
+    files.attribute(`${dir}/device/block/${disk.name}/dev`, `${disk.major}:${disk.minor}`);
+}
+
 export function renderSysfs(files: FileSet, state: HostState): void {
-    for (const disk of state.disks) renderDisk(files, disk);
+    for (const disk of state.disks) {
+        renderDisk(files, disk);
+        renderEnclosureSlot(files, disk);
+    }
     for (const array of state.arrays) renderArray(files, state, array);
 }

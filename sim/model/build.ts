@@ -59,6 +59,7 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
         partitions: [],
         backgroundIo: ioLoad(spec.backgroundIo),
         stats: newIoStats(),
+        enclosureSlot: kind === 'sas' ? { number: numbers.enclosureSlot(), locate: false } : null,
     };
     for (const p of partitionLayout(spec)) {
         disk.partitions.push({

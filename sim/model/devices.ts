@@ -43,8 +43,22 @@ export function partitionName(diskName: string, number: number): string {
 }
 
 /** Hands out device numbers in registration order, like the kernel does at boot. */
+/** The SCSI address of the host's one SES enclosure, its name in /sys/class/enclosure. */
+export const SIM_ENCLOSURE = '6:0:16:0';
+
+/** A slot's component name as SES enclosures often give it. */
+export function enclosureSlotName(number: number): string {
+    return `Slot ${String(number).padStart(2, '0')}`;
+}
+
 export class DeviceNumbers {
     private nextExtMinor = 0;
+    private nextSlot = 0;
+
+    /** The next free slot of the host's one enclosure, in the order the disks are declared. */
+    enclosureSlot(): number {
+        return this.nextSlot++;
+    }
 
     disk(name: string, kind: DiskKind): { major: number; minor: number } {
         const letters = NAME_PATTERNS[kind].exec(name)?.[1];

@@ -76,6 +76,11 @@ export interface Disk {
     partitions: Partition[];
     backgroundIo: IoLoad | null;
     stats: IoStats;
+    /**
+     * Its slot in the host's SES enclosure (SAS disks, in their order, from 0), with the slot's locate
+     * LED; null for the other kinds, which sit in no enclosure here.
+     */
+    enclosureSlot: { number: number; locate: boolean } | null;
 }
 
 /** A partition as sysfs lists it under its device: /sys/block/DEV/NAME/{partition,start,size}. */

@@ -4,7 +4,7 @@
 // refusals. A refused write leaves the old value, so the file is put back.
 
 import { isReadOnly, isStarted } from '../model/array';
-import { defaultNrRequests } from '../model/devices';
+import { defaultNrRequests, enclosureSlotName, SIM_ENCLOSURE } from '../model/devices';
 import { isParityLevel, isRedundant } from '../model/levels';
 import { interruptSync } from '../model/sync';
 import type { BlockQueue, Disk, HostState, MdArray } from '../model/types';
@@ -183,5 +183,14 @@ export function applyAttributeWrite(state: HostState, path: string, text: string
     match = /^sys\/block\/([^/]+)\/device\/queue_depth$/.exec(path);
     const disk = match ? state.disks.find(d => d.name === match![1]) : undefined;
     if (disk) return writeQueueDepth(disk, text);
+
+    // The ses driver's locate LED: any number but 0 turns it on (what ledctl locate= writes).
+    match = /^sys\/class\/enclosure\/([^/]+)\/([^/]+)\/locate$/.exec(path);
+    const slotted = match && match[1] === SIM_ENCLOSURE
+        ? state.disks.find(d => d.enclosureSlot && enclosureSlotName(d.enclosureSlot.number) === match![2]) : undefined;
+    if (slotted?.enclosureSlot) {
+        slotted.enclosureSlot.locate = parseLenientUnsigned(text) !== 0;
+        return APPLIED;
+    }
     return null;
 }

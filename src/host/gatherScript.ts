@@ -96,6 +96,20 @@ const sysSettingGlobs = [
     ...PARTITION_ATTRIBUTES.map(a => `block/*/*/${a}`),
 ];
 
+/**
+ * The disks that sit in an enclosure's slot (the kernel's ses driver: /sys/class/enclosure/ENCLOSURE/
+ * COMPONENT/, whose device/ is the disk's SCSI device), at full reads, keyed by the disk:
+ * /enclosure/sdb/{enclosure,component,slot,locate}. Not grep's path:line records, as the enclosure's
+ * name is a SCSI address with colons in it; \`read\` is the shell's own, no process per slot.
+ */
+export const ENCLOSURE_ROOT = 'enclosure';
+const ENCLOSURE_SLOTS = `for d in class/enclosure/*/*/device/block/*; do
+      [ -d "$d" ] || continue
+      s=\${d%/device/block/*}; e=\${s#class/enclosure/}; b=\${d##*/}
+      n=; l=; read -r n 2>/dev/null < "$s/slot"; read -r l 2>/dev/null < "$s/locate"
+      printf '%s/enclosure:%s\\n%s/component:%s\\n%s/slot:%s\\n%s/locate:%s\\n' "$b" "\${e%%/*}" "$b" "\${e#*/}" "$b" "$n" "$b" "$l"
+    done`;
+
 // /dev/null keeps grep from reading stdin when every glob is empty; -s hides the
 // "No such file" noise of unmatched globs (attributes that a level or kernel lacks).
 export const GATHER_SCRIPT = `
@@ -114,9 +128,12 @@ if cd "$2" 2>/dev/null; then
   grep -H -s '' /dev/null ${sysSyncGlobs.join(' ')}
   if [ "$8" = fast ]; then
     echo "@@reused sys settings"
+    echo "@@reused ${ENCLOSURE_ROOT}"
   else
     echo "@@root sys settings"
     grep -H -s '' /dev/null ${sysSettingGlobs.join(' ')}
+    echo "@@root ${ENCLOSURE_ROOT}"
+    ${ENCLOSURE_SLOTS}
   fi
 else
   echo "@@missing sys"

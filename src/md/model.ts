@@ -16,7 +16,8 @@ import type { MdstatArray, MdstatMember } from './mdstat';
 import { parseMdstatReusing, type MdstatReused } from './mdstatReuse';
 import { mismatchMeaning } from './mismatches';
 import {
-    CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type HostModel, type MemberModel, type MemberRole,
+    CAPPED_SHARE, type ArrayHealth, type ArrayModel, type DiskModel, type EnclosureSlot, type HostModel,
+    type MemberModel, type MemberRole,
 } from './modelTypes';
 import { ARRAY_SETTINGS, DISK_SETTINGS, readDeviceSettings, readGlobalSettings } from './settings/registry';
 import { buildBitmap, buildSync, stoppedPosition } from './modelSync';
@@ -140,12 +141,17 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
 function changedDevices(paths: ReadonlySet<string>): Set<string> {
     const devices = new Set<string>();
     for (const path of paths) {
-        if (!path.startsWith(SYS_BLOCK)) continue;
-        const end = path.indexOf('/', SYS_BLOCK.length);
-        devices.add(path.slice(SYS_BLOCK.length, end < 0 ? path.length : end));
+        // A disk's enclosure slot is its own too (its locate LED turned on or off).
+        const prefix = path.startsWith(SYS_BLOCK) ? SYS_BLOCK : path.startsWith(ENCLOSURE) ? ENCLOSURE : null;
+        if (prefix === null) continue;
+        const end = path.indexOf('/', prefix.length);
+        devices.add(path.slice(prefix.length, end < 0 ? path.length : end));
     }
     return devices;
 }
+
+/** Where the gather's enclosure records are: /enclosure/DISK/WHAT. */
+const ENCLOSURE = '/enclosure/';
 
 /**
  * An idle array's model depends only on its mdstat entry and on what is read under its own and its
@@ -390,6 +396,20 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
         wwid: read('device/wwid') ?? read('wwid'),
         // QEMU's virtio disks without serial= show an empty file.
         serial: (read('device/serial') ?? read('serial'))?.trim() || null,
+        enclosureSlot: readEnclosureSlot(snapshot, name),
+    };
+}
+
+/** The disk's enclosure slot, from the gather's /enclosure/DISK/ records (src/host/gatherScript.ts). */
+function readEnclosureSlot(snapshot: Snapshot, disk: string): EnclosureSlot | null {
+    const read = (what: string) => readValue(snapshot, `${ENCLOSURE}${disk}/${what}`);
+    const enclosure = read('enclosure');
+    const component = read('component');
+    if (!enclosure || !component) return null;
+    const locate = read('locate');
+    return {
+        enclosure, component, slot: parseIntValue(read('slot')),
+        locate: locate === '1' ? true : locate === '0' ? false : null,
     };
 }
 

@@ -153,6 +153,19 @@ export interface DiskModel {
     wwid: string | null;
     /** The serial number it reports as text (virtio-blk serial, NVMe device/serial); SATA's is inside its wwid. */
     serial: string | null;
+    /** The enclosure slot it sits in, where the kernel's ses driver knows one: how to find it in the rack. */
+    enclosureSlot: EnclosureSlot | null;
+}
+
+export interface EnclosureSlot {
+    /** The enclosure's name in /sys/class/enclosure (its SCSI address, 6:0:16:0). */
+    enclosure: string;
+    /** The slot's component name there ("Slot 01", "ArrayDevice03", "0"). */
+    component: string;
+    /** The slot's number (its `slot` file, Linux 4.x and later), when the enclosure gives one. */
+    slot: number | null;
+    /** Its locate LED (`locate`): on, off, or unknown where the enclosure does not say. */
+    locate: boolean | null;
 }
 
 export interface HostModel {

@@ -7,7 +7,7 @@
 
 import { failuresLeft, failuresTolerated } from '../levels';
 import { msg, N_, type Message } from '../message';
-import type { ArrayModel, DiskModel, MemberModel } from '../modelTypes';
+import type { ArrayModel, DiskModel, EnclosureSlot, MemberModel } from '../modelTypes';
 import { parseMdstat } from '../mdstat';
 import type { RunCommandStep } from '../plan';
 import type { PlanResult } from '../tuning/result';
@@ -22,6 +22,8 @@ export interface DiskIdentity {
     /** Whitespace runs shown as one blank (SATA wwids are padded). */
     wwid: string | null;
     serial: string | null;
+    /** Where it sits in the rack, where an enclosure says. */
+    enclosureSlot: EnclosureSlot | null;
 }
 
 export interface MemberTrouble {
@@ -75,7 +77,10 @@ function serialFromWwid(wwid: string | null): string | null {
 
 export function diskIdentity(diskName: string, disk: DiskModel | undefined): DiskIdentity {
     const wwid = disk?.wwid?.trim().replace(/\s+/g, ' ') || null;
-    return { disk: diskName, wwid, serial: disk?.serial ?? serialFromWwid(disk?.wwid ?? null) };
+    return {
+        disk: diskName, wwid, serial: disk?.serial ?? serialFromWwid(disk?.wwid ?? null),
+        enclosureSlot: disk?.enclosureSlot ?? null,
+    };
 }
 
 function trouble(member: MemberModel, disks: ReadonlyMap<string, DiskModel>): MemberTrouble {

@@ -5,6 +5,8 @@ import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, MemberModel } from '../../md/modelTypes';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { memberRoleText } from '../common/labels';
+import { useHostDisks } from '../common/HostContext';
+import { LocateLed } from './LocateLed';
 
 /** A mark beside a member that may be failing: md corrected its read errors, or the sync waits for it. */
 function MemberMarks({ member, slow }: { member: MemberModel; slow: boolean }) {
@@ -22,6 +24,7 @@ type Row = { member: MemberModel; rebuilt: number | null } | { slot: number };
 
 /** `slow`: the members the running sync waits for, space-separated (the health alert says more). */
 function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) {
+    const disks = useHostDisks();
     const rebuiltPercent = (sectors: number | null) => {
         const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
@@ -56,6 +59,17 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
         { title: _('Kernel state'), cell: row => ('slot' in row ? _('missing') : row.member.states.join(', ') || '—') },
         { title: _('Errors'), cell: row => ('slot' in row ? '—' : row.member.errors ?? '—'), nowrap: true },
     ];
+    // Where the disks sit in an enclosure (the ses driver says so): their slot and locate LED.
+    const slotOf = (row: Row) => ('slot' in row ? null : disks.get(row.member.disk)?.enclosureSlot ?? null);
+    if (rows.some(row => slotOf(row) !== null)) {
+        columns.push({
+            title: _('Location'),
+            cell: row => {
+                const slot = slotOf(row);
+                return slot && !('slot' in row) ? <LocateLed disk={row.member.disk} slot={slot} /> : '—';
+            },
+        });
+    }
     return (
         <CompactTable className="raidtune-members" label={fmt(_('Members of $0'), array.name)} columns={columns} rows={rows}
             rowKey={row => ('slot' in row ? `missing-${row.slot}` : row.member.name)}
@@ -65,7 +79,8 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
 
 /**
  * A syncing array changes at every refresh, its members seldom (buildModel reuses unchanged ones as
- * the same objects): the table renders again only when what it shows changed. It shows the array's
+ * the same objects): the table renders again only when what it shows changed (and when a disk
+ * changed: its slot's LED, through useHostDisks). It shows the array's
  * name, members and missing slots, a rebuilding member's share of the sync's total, and which
  * members the sync waits for.
  */

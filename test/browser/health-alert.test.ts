@@ -39,6 +39,9 @@ test('md0: a danger alert at the top of the card names the empty slot and the fa
     const card = await cardInView(env.page, 'md0');
     expect(await simValue(env, '/sys/block/md0/md/dev-sdc1/state')).toBe('faulty');
     expect(await simValue(env, '/sys/block/md0/md/degraded')).toBe('1');
+    // No redundancy left: the title's health word is red too, as the alert is danger.
+    await expect(card.locator('.raidtune-health').innerText()).resolves.toBe('Degraded');
+    await expect(card.locator('.raidtune-health').getAttribute('class')).resolves.toMatch(/pf-m-red/);
 
     // Right under the card's header, before its facts.
     const order = await card.evaluate(el => [...el.querySelectorAll('.pf-v6-c-card__header, .raidtune-health-alert, .pf-v6-c-description-list')]

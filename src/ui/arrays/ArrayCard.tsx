@@ -22,6 +22,7 @@ import { ArrayActions } from '../tuning/ArrayActions';
 import { readAheadText, workerThreadsText } from '../tuning/settingTexts';
 import { RepairFlow } from '../sync/lazySyncParts';
 import { slowMemberNames } from '../../md/diagnosis/slowMembers';
+import { failuresLeft } from '../../md/levels';
 
 /** What a count a check found means on this level (mismatches.ts), below the count. */
 function MismatchMeaningText({ array }: { array: ArrayModel }) {
@@ -50,9 +51,14 @@ function disksText(array: ArrayModel): string {
         : fmt(_('$0 of $1 working'), working, array.raidDisks);
 }
 
-/** The card's title: the array's name (its link), level and health word. */
+/**
+ * The card's title: the array's name, level and health word, red where one more failed disk loses
+ * data (as the alert below it and the overview's redundancy say), not only where it is lost.
+ */
 export const ArrayTitle = memo(function ArrayTitle({ array }: { array: ArrayModel }) {
     const health = HEALTH_LABEL[array.health];
+    const noneLeft = array.health === 'degraded' &&
+        failuresLeft(array.level, array.raidDisks, array.layout, array.missingSlots) === 0;
     return (
         <Flex alignItems={{ default: 'alignItemsCenter' }}>
             <FlexItem>
@@ -61,12 +67,12 @@ export const ArrayTitle = memo(function ArrayTitle({ array }: { array: ArrayMode
                 </CardTitle>
             </FlexItem>
             <FlexItem>{levelName(array.level)}</FlexItem>
-            <FlexItem><Label className="raidtune-health" color={health.color}>{health.text()}</Label></FlexItem>
+            <FlexItem><Label className="raidtune-health" color={noneLeft ? 'red' : health.color}>{health.text()}</Label></FlexItem>
         </Flex>
     );
 }, (before, after) => before.array.name === after.array.name &&
     before.array.device === after.array.device && before.array.level === after.array.level &&
-    before.array.health === after.array.health);
+    before.array.health === after.array.health && before.array.missingSlots.join() === after.array.missingSlots.join());
 
 /**
  * `syncing`: a sync runs, which keeps the stripe cache full as a matter of course. `slow`: the

@@ -16,6 +16,8 @@ test('shows the degraded RAID6 and who is being rebuilt', async () => {
     const text = await card.innerText();
     expect(text).toContain('RAID 6');
     expect(text).toContain('Degraded');
+    // It survives one more failure: a warning's colour, not danger's.
+    await expect(card.locator('.raidtune-health').getAttribute('class')).resolves.toMatch(/pf-m-orange/);
     expect(text).toContain('4 of 5 working');
     expect(text).toContain('64 KiB'); // chunk
     expect(await memberRoles(env.page, 'md0')).toEqual({

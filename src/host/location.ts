@@ -71,7 +71,11 @@ export function hasStoragePage(): boolean {
     return Boolean(window.cockpit?.manifests.storage) && inShell();
 }
 
-/** Opens Cockpit's Storage page (inside the shell: in its frame, like a menu click). */
-export function openStoragePage(): void {
-    cockpitApi().jump('/storage');
+/**
+ * Opens Cockpit's Storage page (inside the shell: in its frame, like a menu click), at a block
+ * device's own page where one is named (`#/sda`: its drive, SMART data and partitions, in the
+ * Storage page of Cockpit 287 and of today's alike).
+ */
+export function openStoragePage(device?: string): void {
+    cockpitApi().jump(device ? `/storage#/${encodeURIComponent(device)}` : '/storage');
 }

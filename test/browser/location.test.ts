@@ -182,9 +182,20 @@ describe('with Cockpit\'s Storage page installed', () => {
         await storageFrame.waitForSelector('#storage');
     });
 
+    test('each member\'s disk links to its own place there (its SMART data): #/sda for sda1', async () => {
+        const shell = await env.shellPage('md0');
+        const link = shell.frame.locator('#array-md0 tr[data-member="sda1"] .raidtune-member-storage');
+        await expect(link.getAttribute('aria-label')).resolves.toBe('Open disk sda in the Storage page');
+        await link.click();
+        await shell.page.waitForURL(/\/storage#\/sda$/);
+        const storageFrame = await shell.waitForFrame('cockpit1:localhost/storage');
+        await storageFrame.waitForSelector('#storage');
+    });
+
     test('the page opened alone has no such link (cockpit.jump() only navigates in the shell)', async () => {
         await env.page.waitForSelector('#array-md0');
         expect(await env.page.locator('.raidtune-storage-link').count()).toBe(0);
+        expect(await env.page.locator('.raidtune-member-storage').count()).toBe(0);
     });
 
     test('the menu lists the page with the simulated host; the manifest carries requires and conditions', async () => {

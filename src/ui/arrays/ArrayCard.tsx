@@ -121,7 +121,7 @@ function HeaderActions({ array, host }: { array: ArrayModel; host: HostModel }) 
             {array.health !== 'inactive' && <FlexItem><ArrayActions array={array} host={host} /></FlexItem>}
             {hasStoragePage() && (
                 <FlexItem>
-                    <Button variant="link" isInline className="raidtune-storage-link" onClick={openStoragePage}
+                    <Button variant="link" isInline className="raidtune-storage-link" onClick={() => openStoragePage()}
                         aria-label={fmt(_('Open $0 in the Storage page'), array.device)}>
                         {_('Storage')}
                     </Button>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
-import { Label } from '../pf';
+import { Button, Label } from '../pf';
+import { hasStoragePage, openStoragePage } from '../../host/location';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, MemberModel } from '../../md/modelTypes';
 import { CompactTable, type Column } from '../common/CompactTable';
@@ -19,12 +20,23 @@ function MemberMarks({ member, slow }: { member: MemberModel; slow: boolean }) {
     );
 }
 
+/** The member's disk on Cockpit's Storage page: its SMART data, model and serial, its partitions. */
+function DiskInStorage({ disk }: { disk: string }) {
+    return (
+        <Button variant="link" isInline className="raidtune-member-storage" onClick={() => openStoragePage(disk)}
+            aria-label={fmt(_('Open disk $0 in the Storage page'), disk)}>
+            {_('Storage')}
+        </Button>
+    );
+}
+
 /** A member, or a slot no working disk fills. */
 type Row = { member: MemberModel; rebuilt: number | null } | { slot: number };
 
 /** `slow`: the members the running sync waits for, space-separated (the health alert says more). */
 function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) {
     const disks = useHostDisks();
+    const storage = hasStoragePage();
     const rebuiltPercent = (sectors: number | null) => {
         const total = array.sync?.perDevice ? array.sync.totalKiB : null;
         return sectors === null || !total ? null : Math.min(100, (sectors / 2 / total) * 100);
@@ -43,6 +55,7 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
                 <>
                     <span className="raidtune-member-device">{`/dev/${row.member.name}`}</span>
                     <MemberMarks member={row.member} slow={slowSet.has(row.member.name)} />
+                    {storage && <> <DiskInStorage disk={row.member.disk} /></>}
                 </>
             )),
         },

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Frame, type Page } from 'playwright-core';
 import { recordChannels } from './channelRecord';
-import { chromiumProcesses, describeRendering, producesFrames, type ChromiumProcess } from './frames';
+import { chromiumProcesses, currentGpuProcess, describeRendering, producesFrames, type ChromiumProcess } from './frames';
 import { tagEnv } from './proc';
 import { cockpitUnderTest, type CockpitInstall } from './versions';
 
@@ -31,6 +31,8 @@ export interface LaunchedBrowser extends Browser {
     renderingReport(): Promise<string>;
     /** This browser's processes, with their state. */
     processes(): ChromiumProcess[];
+    /** The pid of the GPU process the browser uses now (it composites every page's frames); null if none. */
+    gpuProcess(): Promise<number | null>;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function launchBrowser(): Promise<LaunchedBrowser> {
             },
             renderingReport: () => describeRendering(browser, logSwitch, logFile),
             processes: () => chromiumProcesses(logSwitch),
+            gpuProcess: () => currentGpuProcess(browser),
         });
     } catch (err) {
         rmSync(logDir, { recursive: true, force: true });

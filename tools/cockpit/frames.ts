@@ -79,14 +79,39 @@ async function freshPageRenders(browser: Browser, withinMs: number): Promise<str
     }
 }
 
+/**
+ * The process Chromium itself names as its GPU process now (DevTools' SystemInfo.getProcessInfo),
+ * null when it names none or cannot be asked. A process list can hold a GPU process that is
+ * already on its way out while its successor composites; only the browser knows which is current.
+ */
+export async function currentGpuProcess(browser: Browser): Promise<number | null> {
+    try {
+        const session = await browser.newBrowserCDPSession();
+        try {
+            const { processInfo } = await session.send('SystemInfo.getProcessInfo') as
+                { processInfo: { type: string; id: number }[] };
+            return processInfo.find(p => p.type === 'GPU')?.id ?? null;
+        } finally {
+            await session.detach();
+        }
+    } catch {
+        return null;
+    }
+}
+
+/** One line per process: pid, type, state and CPU time. */
+export function formatProcesses(processes: ChromiumProcess[]): string[] {
+    return processes.map(p => `    ${p.pid} ${p.type} state ${p.state}, ${p.cpuSeconds.toFixed(1)} s of CPU`);
+}
+
 /** What a stalled page's report says about the browser it runs in. */
 export async function describeRendering(browser: Browser, logSwitch: string, logFile: string): Promise<string> {
     const fresh = await freshPageRenders(browser, 10000);
-    const processes = chromiumProcesses(logSwitch)
-        .map(p => `    ${p.pid} ${p.type} state ${p.state}, ${p.cpuSeconds.toFixed(1)} s of CPU`);
+    const gpu = await currentGpuProcess(browser);
     return [
         `  a new page of the same browser renders: ${fresh}`,
-        '  Chromium processes:', ...processes,
+        `  the GPU process, as Chromium names it: ${gpu ?? 'none named'}`,
+        '  Chromium processes:', ...formatProcesses(chromiumProcesses(logSwitch)),
         '  Chromium log, last lines:', ...logTail(logFile, 30).map(l => `    ${l}`),
     ].join('\n');
 }

@@ -10,6 +10,6 @@ export {
     launchBrowser, openPage, formatProblems, isKnownShellNoise, CHROMIUM, CHROMIUM_ARGS,
     type LaunchedBrowser, type Problem, type ProblemKind, type RecordedPage,
 } from './browser';
-export { producesFrames } from './frames';
+export { formatProcesses, producesFrames } from './frames';
 export { cockpitUnderTest, type CockpitInstall, type CockpitVersionKey } from './versions';
 export { repoRoot, processesTagged, HARNESS_RUN, HARNESS_CHILD } from './proc';

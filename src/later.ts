@@ -14,5 +14,6 @@ export * as changes from './ui/tuning/changes';
 export * as hostSettings from './ui/overview/HostSettings';
 export * as layoutDetails from './ui/advice/LayoutDetails';
 export * as monitorAlerts from './host/monitorAlerts';
+export * as replaceDisk from './ui/replace/ReplaceDiskDialog';
 export * as scheduleChange from './ui/health/ScheduleChange';
 export * as syncParts from './ui/sync/syncParts';

@@ -11,6 +11,10 @@ export interface HostConfig {
     mdadm: string;
     /** The program kernel attributes are written with (a simulated host's tests point it at its own). */
     tee: string;
+    /** What a disk replacement reads and runs (util-linux): the block devices, their signatures, partition tables. */
+    lsblk: string;
+    wipefs: string;
+    sfdisk: string;
     /** Root-owned folder for the restore journal. */
     stateDir: string;
     /** Where "Keep after reboot" writes the global limits (sysctl.d), the md driver's early load
@@ -34,7 +38,7 @@ export interface HostConfig {
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
-    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', stateDir: '/var/lib/raidtune',
+    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', lsblk: 'lsblk', wipefs: 'wipefs', sfdisk: 'sfdisk', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
     mdadmConfDir: '/etc', systemctl: 'systemctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
 };
@@ -61,7 +65,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
-    for (const program of ['mdadm', 'tee', 'systemctl'] as const) {
+    for (const program of ['mdadm', 'tee', 'systemctl', 'lsblk', 'wipefs', 'sfdisk'] as const) {
         if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
     }
     if (raw.refreshIntervalMs !== undefined) {

@@ -28,6 +28,14 @@ export interface ApplyResult {
     failed: { step: Step; reason: string } | null;
 }
 
+/** The programs a plan runs that a simulated host has stand-ins for; others run as named. */
+const CONFIGURED_PROGRAMS = ['mdadm', 'wipefs', 'sfdisk'] as const;
+
+/** The program to run for a plan's command: the configured one for mdadm, wipefs and sfdisk. */
+export function configuredProgram(config: HostConfig, program: string): string {
+    return (CONFIGURED_PROGRAMS as readonly string[]).includes(program) ? config[program as typeof CONFIGURED_PROGRAMS[number]] : program;
+}
+
 /** A canonical /sys or /proc path on the configured roots (a simulated host in tests). */
 export function hostPath(config: HostConfig, path: string): string {
     if (path.startsWith('/sys/')) return config.sysRoot + path.slice(4);
@@ -75,7 +83,7 @@ async function applyStep(config: HostConfig, step: Step): Promise<StepOutcome> {
         return { step, readBack, differs: !readBackMatches(step.path, step.to, readBack) };
     }
     case 'run': {
-        const argv = step.argv[0] === 'mdadm' ? [config.mdadm, ...step.argv.slice(1)] : step.argv;
+        const argv = [configuredProgram(config, step.argv[0]), ...step.argv.slice(1)];
         const spawned = cockpit.spawn(argv, options);
         await (step.stdin === undefined ? spawned : spawned.input(step.stdin));
         await verifyRun(config, step, options);

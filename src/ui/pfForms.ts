@@ -7,3 +7,4 @@ export * from '@patternfly/react-core/dist/esm/components/HelperText/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Modal/index.js';
 export * from '@patternfly/react-core/dist/esm/components/Radio/index.js';
 export * from '@patternfly/react-core/dist/esm/components/TextInput/index.js';
+export * from '@patternfly/react-core/dist/esm/components/Checkbox/index.js';

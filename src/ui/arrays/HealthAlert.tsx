@@ -12,12 +12,14 @@ import {
     type DiskIdentity, type HealthAdvice, type MemberTrouble,
 } from '../../md/advice/health';
 import type { ArrayModel } from '../../md/modelTypes';
+import type { Replacing } from '../../md/replace/replaceDisk';
 import { describeArgv } from '../../md/plan';
 import { useHostDisks } from '../common/HostContext';
 import { CopyableCommands } from '../common/CopyableCommands';
 import { GuardedButton } from '../common/GuardedButton';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
+import { ReplaceDiskDialog } from '../replace/lazyReplaceDisk';
 
 export function identityText({ disk, wwid, serial, enclosureSlot }: DiskIdentity): string {
     const parts = [fmt(_('disk $0'), disk)];
@@ -128,9 +130,33 @@ function RemoveFailed({ array, member, identity, onClose }: {
 }
 
 type OnRemove = (member: MemberTrouble) => void;
+type OnReplace = (replacing: Replacing) => void;
 
-function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: HealthAdvice; onRemove: OnRemove }) {
+interface ReplaceAction {
+    label: string;
+    replacing: Replacing;
+}
+
+/**
+ * The disk replacements the alert offers: each failed member (removed, then its slot rebuilt), an
+ * empty slot where no failed member is left, each member that still works but is failing or slow
+ * (copied while it serves).
+ */
+function replaceActions(advice: HealthAdvice): ReplaceAction[] {
+    if (advice.situation === 'inactive' || advice.situation === 'failed') return [];
+    const failed = advice.failed.map(f => ({ label: fmt(_('Replace $0…'), f.member), replacing: { kind: 'failed', member: f.member } as const }));
+    const emptySlot = advice.situation === 'degraded' && failed.length === 0 && advice.emptySlots.length > 0
+        ? [{ label: _('Add a disk…'), replacing: { kind: 'empty-slot' } as const }] : [];
+    const working = [...advice.failing, ...advice.slow]
+        .map(f => ({ label: fmt(_('Replace $0…'), f.member), replacing: { kind: 'working', member: f.member } as const }));
+    return [...failed, ...emptySlot, ...working];
+}
+
+function AdviceBody({ array, advice, onRemove, onReplace }: {
+    array: ArrayModel; advice: HealthAdvice; onRemove: OnRemove; onReplace: OnReplace;
+}) {
     const removable = advice.failed.filter(f => advice.commands.some(c => c.purpose === 'remove' && c.member === f.member));
+    const replacements = replaceActions(advice);
     const redundancy = redundancyText(array, advice);
     return (
         <Stack hasGutter>
@@ -149,8 +175,14 @@ function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: He
                 <CopyableCommands id={`${array.name}-health`} className="raidtune-health-commands"
                     commands={advice.commands.map(c => describeArgv(c.argv))} />
             )}
-            {removable.length > 0 && (
+            {(replacements.length > 0 || removable.length > 0) && (
                 <Flex>
+                    {replacements.map((r, index) => (
+                        <FlexItem key={`replace-${r.label}`}>
+                            <GuardedButton variant={index === 0 ? 'primary' : 'secondary'} className="raidtune-replace-disk"
+                                onClick={() => onReplace(r.replacing)}>{r.label}</GuardedButton>
+                        </FlexItem>
+                    ))}
                     {removable.map(f => (
                         <FlexItem key={f.member}>
                             <GuardedButton variant="secondary" onClick={() => onRemove(f)}>{fmt(_('Remove $0…'), f.member)}</GuardedButton>
@@ -162,14 +194,16 @@ function AdviceBody({ array, advice, onRemove }: { array: ArrayModel; advice: He
     );
 }
 
-function TroubleAlert({ array, slow, onRemove }: { array: ArrayModel; slow: string; onRemove: OnRemove }) {
+function TroubleAlert({ array, slow, onRemove, onReplace }: {
+    array: ArrayModel; slow: string; onRemove: OnRemove; onReplace: OnReplace;
+}) {
     const disks = useHostDisks();
     const advice = useMemo(() => healthAdvice(array, disks, slow ? slow.split(' ') : []), [array, disks, slow]);
     if (!advice) return null;
     return (
         <CardBody>
             <Alert isInline variant={advice.severity} className="raidtune-health-alert" title={titleText(array, advice)}>
-                <AdviceBody array={array} advice={advice} onRemove={onRemove} />
+                <AdviceBody array={array} advice={advice} onRemove={onRemove} onReplace={onReplace} />
             </Alert>
         </CardBody>
     );
@@ -182,11 +216,13 @@ function TroubleAlert({ array, slow, onRemove }: { array: ArrayModel; slow: stri
 export function HealthAlert({ array, slow }: { array: ArrayModel; slow: string }) {
     // Here, not in the alert: the dialog stays open to show the outcome when the removal ends the alert.
     const [removing, setRemoving] = useState<MemberTrouble | null>(null);
+    const [replacing, setReplacing] = useState<Replacing | null>(null);
     const troubled = array.health === 'degraded' || array.health === 'failed' || array.health === 'inactive' ||
         array.members.some(m => m.role === 'faulty' || (m.role === 'active' && (m.errors ?? 0) > 0)) || slow !== '';
     return (
         <>
-            {troubled && <TroubleAlert array={array} slow={slow} onRemove={setRemoving} />}
+            {troubled && <TroubleAlert array={array} slow={slow} onRemove={setRemoving} onReplace={setReplacing} />}
+            {replacing && <ReplaceDiskDialog array={array} replacing={replacing} onClose={() => setReplacing(null)} />}
             {removing && (
                 <RemoveFailed array={array} member={removing.member} identity={removing.identity}
                     onClose={() => setRemoving(null)} />

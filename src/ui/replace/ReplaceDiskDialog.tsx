@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Replace disk… (issue #34): reads the host's block devices when it opens, lists the devices that
+// can take the member's place and, for every other one, why not; the device chosen becomes a plan
+// (wipe what the admin chose to wipe, copy the partition table where members are partitions, add
+// or replace), previewed and applied by ChangeModal like every change.
+
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Content, Spinner, Stack } from '../pf';
+import { ExpandableSection } from '../pfDetails';
+import { Checkbox, Form, FormGroup, Radio } from '../pfForms';
+import { _, fmt } from '../../host/i18n';
+import { readForReplacement } from '../../host/replaceReads';
+import { formatKiB } from '../../md/format';
+import type { ArrayModel } from '../../md/modelTypes';
+import { offeredCandidates, type CandidateVerdict } from '../../md/replace/candidates';
+import {
+    replaceChoices, replaceDiskPlan, type ReplaceChoices, type ReplaceReads, type ReplaceSituation, type Replacing,
+} from '../../md/replace/replaceDisk';
+import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
+import { text } from '../common/message';
+import { ChangeModal } from '../plan/ChangeModal';
+
+function bytesText(bytes: number): string {
+    return formatKiB(bytes / 1024);
+}
+
+/** What the dialog does to the array, said before the choice. */
+function purposeText(array: ArrayModel, replacing: Replacing): string {
+    switch (replacing.kind) {
+    case 'empty-slot':
+        return fmt(_('md rebuilds the empty slot of $0 onto the device chosen.'), array.name);
+    case 'failed':
+        return fmt(_('$0 failed: it is removed from $1, and md rebuilds its slot onto the device chosen.'), replacing.member, array.name);
+    case 'working':
+        return fmt(_('$0 still works: md copies it onto the device chosen while it goes on serving (mdadm --replace), so $1 keeps its redundancy all along. At the end md marks $0 faulty; remove it then and pull its disk.'),
+            replacing.member, array.name);
+    }
+}
+
+/** Size, kind and identity of a device, as an admin matches it to the label on a disk. */
+function deviceDetails(v: CandidateVerdict): string {
+    const d = v.device;
+    const parts = [bytesText(d.sizeBytes)];
+    if (d.logicalBlockBytes !== null) parts.push(fmt(_('$0-byte logical blocks'), d.logicalBlockBytes));
+    if (d.rotational !== null) parts.push(d.rotational ? _('rotating') : _('solid-state'));
+    if (d.transport) parts.push(d.transport.toUpperCase());
+    if (d.serial) parts.push(fmt(_('serial $0'), d.serial));
+    return parts.join(', ');
+}
+
+function signaturesText(v: CandidateVerdict): string {
+    return fmt(_('Signatures on it: $0. Chosen, it is wiped first.'),
+        v.signatures.map(s => fmt(_('$0 on $1'), s.type, s.device)).join(', '));
+}
+
+function CandidateChoice({ verdict, chosen, onChoose }: {
+    verdict: CandidateVerdict; chosen: boolean; onChoose: () => void;
+}) {
+    const notes = [
+        ...verdict.warnings.map(w => text(w)),
+        ...(verdict.signatures.length > 0 ? [signaturesText(verdict)] : []),
+    ];
+    return (
+        <Radio id={`replace-candidate-${verdict.device.name}`} name="replace-candidate" isChecked={chosen} onChange={onChoose}
+            className="raidtune-replace-candidate"
+            label={verdict.device.path} description={deviceDetails(verdict)}
+            body={notes.length > 0 && <ul className="raidtune-replace-notes">{notes.map(n => <li key={n}>{n}</li>)}</ul>} />
+    );
+}
+
+function Refused({ verdicts, expanded }: { verdicts: CandidateVerdict[]; expanded: boolean }) {
+    const [open, setOpen] = useState(expanded);
+    if (verdicts.length === 0) return null;
+    return (
+        <ExpandableSection isExpanded={open} onToggle={(_event, value) => setOpen(value)}
+            toggleText={fmt(_('Not usable ($0)'), verdicts.length)} className="raidtune-replace-refused">
+            <ul>
+                {verdicts.map(v => (
+                    <li key={v.device.name} data-device={v.device.name}>
+                        <strong>{v.device.path}</strong> ({bytesText(v.device.sizeBytes)}): {v.refusals.map(r => text(r)).join(' ')}
+                    </li>
+                ))}
+            </ul>
+        </ExpandableSection>
+    );
+}
+
+function needsText(choices: ReplaceChoices): string {
+    const { needs, sourceDisk } = choices;
+    return sourceDisk === null
+        ? fmt(_('The new device needs at least $0 and logical blocks of at most $1 bytes.'), bytesText(needs.minimumBytes), needs.logicalBlockBytes)
+        : fmt(_('The members are partitions: a whole disk of at least $0, with logical blocks of at most $1 bytes, gets the partition table of $2, and each array with a member on $2 gets its partition.'),
+            bytesText(needs.minimumBytes), needs.logicalBlockBytes, sourceDisk);
+}
+
+function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
+    situation: ReplaceSituation; reads: ReplaceReads; chosen: string | null; wipe: boolean;
+    onChoose: (name: string) => void; onWipe: (wipe: boolean) => void;
+}) {
+    const choices = useMemo(() => replaceChoices(situation, reads), [situation, reads]);
+    const offered = offeredCandidates(choices.verdicts, wipe);
+    const refused = choices.verdicts.filter(v => v.refusals.length > 0);
+    const withSignatures = choices.verdicts.filter(v => v.refusals.length === 0 && v.signatures.length > 0);
+    return (
+        <Form onSubmit={e => e.preventDefault()}>
+            <Content>
+                <p>{purposeText(situation.array, situation.replacing)}</p>
+                <p className="raidtune-replace-needs">{needsText(choices)}</p>
+            </Content>
+            <FormGroup role="radiogroup" isStack fieldId="replace-candidate" label={_('New device')}>
+                {offered.length === 0 && (
+                    <Alert isInline isPlain variant="warning" className="raidtune-replace-none"
+                        title={_('No device here can take its place. Connect a new disk: the list is read again when this dialog opens.')} />
+                )}
+                {offered.map(v => (
+                    <CandidateChoice key={v.device.name} verdict={v} chosen={chosen === v.device.name}
+                        onChoose={() => onChoose(v.device.name)} />
+                ))}
+            </FormGroup>
+            {withSignatures.length > 0 && (
+                <Checkbox id="replace-wipe" isChecked={wipe} onChange={(_event, value) => onWipe(value)}
+                    label={fmt(_('Also offer devices with signatures on them ($0): the one chosen is wiped (wipefs --all)'),
+                        withSignatures.map(v => v.device.name).join(', '))} />
+            )}
+            <Refused verdicts={refused} expanded={offered.length === 0} />
+        </Form>
+    );
+}
+
+/** The first device offered, kept while it still is. */
+function currentChoice(situation: ReplaceSituation, reads: ReplaceReads, chosen: string | null,
+    wipe: boolean): string | null {
+    const offered = offeredCandidates(replaceChoices(situation, reads).verdicts, wipe).map(v => v.device.name);
+    return chosen !== null && offered.includes(chosen) ? chosen : offered[0] ?? null;
+}
+
+export function ReplaceDiskDialog({ array, replacing, onClose }: {
+    array: ArrayModel; replacing: Replacing; onClose: () => void;
+}) {
+    const { config, model } = useHostAsOpened();
+    const situation = useMemo<ReplaceSituation>(
+        () => ({ array: arrayAsOpened(model, array), arrays: model.arrays, host: model, replacing }),
+        [model, array, replacing]);
+    const [reads, setReads] = useState<ReplaceReads | null>(null);
+    const [readError, setReadError] = useState<string | null>(null);
+    const [picked, setPicked] = useState<string | null>(null);
+    const [wipe, setWipe] = useState(false);
+    useEffect(() => {
+        let current = true;
+        readForReplacement(config, situation).then(
+            result => current && setReads(result),
+            (error: Error) => current && setReadError(error.message));
+        return () => { current = false; };
+    }, [config, situation]);
+    const chosen = reads && currentChoice(situation, reads, picked, wipe);
+    const result = reads && chosen !== null
+        ? replaceDiskPlan(situation, reads, replaceChoices(situation, reads), chosen, wipe) : null;
+    const title = replacing.kind === 'empty-slot'
+        ? fmt(_('Add a disk to $0'), array.name)
+        : fmt(_('Replace $0 in $1'), replacing.member, array.name);
+    return (
+        <ChangeModal title={title} plan={result && 'plan' in result ? result.plan : null} recordOriginals={false}
+            applyLabel={replacing.kind === 'empty-slot' ? _('Add') : _('Replace')} onClose={onClose}>
+            <Stack hasGutter>
+                {readError && <Alert isInline variant="danger" title={readError} />}
+                {!reads && !readError && <Spinner size="lg" aria-label={_('Reading the block devices')} />}
+                {reads && (
+                    <ReplaceForm situation={situation} reads={reads} chosen={chosen} wipe={wipe}
+                        onChoose={setPicked} onWipe={setWipe} />
+                )}
+                {result && 'error' in result && <Alert isInline variant="danger" title={text(result.error)} />}
+            </Stack>
+        </ChangeModal>
+    );
+}

@@ -153,3 +153,22 @@ function withoutMember(array: ArrayModel, member: string): ArrayModel {
             ? array.missingSlots : [...array.missingSlots, slot],
     };
 }
+
+/**
+ * How long md takes to fill the new member, before it starts: each member's used size at the
+ * array's maximum speed (the shortest it can take) and at its minimum (the pace other I/O can hold
+ * it to). The disks may be slower than the maximum; once it runs, the array's row measures it.
+ */
+export interface RebuildBounds {
+    componentKiB: number;
+    /** The effective limits, KiB/s, and the seconds at each; null where the limit is unknown or 0. */
+    maxKiBs: number | null;
+    minKiBs: number | null;
+    shortestSeconds: number | null;
+    longestSeconds: number | null;
+}
+
+export function rebuildBounds(componentKiB: number, minKiBs: number | null, maxKiBs: number | null): RebuildBounds {
+    const at = (kiBs: number | null) => (kiBs !== null && kiBs > 0 ? componentKiB / kiBs : null);
+    return { componentKiB, minKiBs, maxKiBs, shortestSeconds: at(maxKiBs), longestSeconds: at(minKiBs) };
+}

@@ -10,14 +10,16 @@ import { ExpandableSection } from '../pfDetails';
 import { Checkbox, Form, FormGroup, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import { readForReplacement } from '../../host/replaceReads';
-import { formatKiB } from '../../md/format';
-import type { ArrayModel } from '../../md/modelTypes';
+import { formatKiB, formatRateWithRaw } from '../../md/format';
+import { effectiveLimits, type ArrayModel } from '../../md/modelTypes';
 import { offeredCandidates, type CandidateVerdict } from '../../md/replace/candidates';
 import {
-    replaceChoices, replaceDiskPlan, type ReplaceChoices, type ReplaceReads, type ReplaceSituation, type Replacing,
+    rebuildBounds, replaceChoices, replaceDiskPlan,
+    type ReplaceChoices, type ReplaceReads, type ReplaceSituation, type Replacing,
 } from '../../md/replace/replaceDisk';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { text } from '../common/message';
+import { durationText } from '../common/syncTexts';
 import { ChangeModal } from '../plan/ChangeModal';
 
 function bytesText(bytes: number): string {
@@ -93,6 +95,16 @@ function needsText(choices: ReplaceChoices): string {
             bytesText(needs.minimumBytes), needs.logicalBlockBytes, sourceDisk);
 }
 
+/** How long the rebuild or copy takes, between the array's limits. */
+function durationBoundsText(situation: ReplaceSituation, reads: ReplaceReads): string | null {
+    const { minKiBs, maxKiBs } = effectiveLimits(situation.array, situation.host);
+    const bounds = rebuildBounds(reads.facts.componentKiB, minKiBs, maxKiBs);
+    if (bounds.shortestSeconds === null || bounds.longestSeconds === null) return null;
+    return fmt(_('md writes $0 onto the new member. At the maximum of $1 that takes at least $2; held at the minimum of $3 by other I/O, up to $4. Once it runs, the array\'s row shows the estimate and what sets its pace.'),
+        formatKiB(bounds.componentKiB), formatRateWithRaw(bounds.maxKiBs), durationText(bounds.shortestSeconds),
+        formatRateWithRaw(bounds.minKiBs), durationText(bounds.longestSeconds));
+}
+
 function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
     situation: ReplaceSituation; reads: ReplaceReads; chosen: string | null; wipe: boolean;
     onChoose: (name: string) => void; onWipe: (wipe: boolean) => void;
@@ -101,6 +113,7 @@ function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
     const offered = offeredCandidates(choices.verdicts, wipe);
     const refused = choices.verdicts.filter(v => v.refusals.length > 0);
     const withSignatures = choices.verdicts.filter(v => v.refusals.length === 0 && v.signatures.length > 0);
+    const duration = durationBoundsText(situation, reads);
     return (
         <Form onSubmit={e => e.preventDefault()}>
             <Content>
@@ -123,6 +136,7 @@ function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
                         withSignatures.map(v => v.device.name).join(', '))} />
             )}
             <Refused verdicts={refused} expanded={offered.length === 0} />
+            {duration && <Content><p className="raidtune-replace-duration">{duration}</p></Content>}
         </Form>
     );
 }

@@ -10,7 +10,8 @@ import { parseLsblk, type Signature } from '../../../../src/md/replace/blockDevi
 import { offeredCandidates } from '../../../../src/md/replace/candidates';
 import { parseSfdiskDump } from '../../../../src/md/replace/partitionCopy';
 import {
-    partitionSourceDisk, replaceChoices, replaceDiskPlan, tableBytes, type ReplaceReads, type ReplaceSituation,
+    partitionSourceDisk, rebuildBounds, replaceChoices, replaceDiskPlan, tableBytes,
+    type ReplaceReads, type ReplaceSituation,
 } from '../../../../src/md/replace/replaceDisk';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 
@@ -159,4 +160,12 @@ EOF
 mdadm /dev/md1 --add /dev/sdk1
 mdadm /dev/md2 --add /dev/sdk2`);
     });
+});
+
+test('before it starts, the rebuild of a 2 TB member takes at least its size at the maximum, at most its size at the minimum', () => {
+    // 1953382400 KiB per member (a 2 TB disk less md's data offset), limits 1000 and 200000 KiB/s.
+    const bounds = rebuildBounds(1953382400, 1000, 200000);
+    expect(bounds.shortestSeconds).toBeCloseTo(9766.9, 1);
+    expect(bounds.longestSeconds).toBeCloseTo(1953382.4, 1);
+    expect(rebuildBounds(1024, 0, null)).toMatchObject({ shortestSeconds: null, longestSeconds: null });
 });

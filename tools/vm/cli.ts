@@ -2,6 +2,8 @@
 // Command line for the test guest (run through tools/vm/guest.sh, which bundles this file).
 //
 //   guest.sh serve [--disks N] [--disk-mib M] [--port P]   boot + host cockpit-ws; prints the URL
+//         (every boot also takes --extra-disk MIB[:LOGICAL[:PHYSICAL]], repeatable: a disk of its
+//         own size and block sizes after the uniform ones, e.g. --extra-disk 64:4096, a 4Kn disk)
 //                                                           and stays until Ctrl-C
 //   guest.sh run [--disks N] [--disk-mib M] 'CMD' ...       boot, run each CMD in the guest, print
 //                                                           the output, stop; exit code of the last
@@ -13,7 +15,7 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { attachGuest, startGuest, vmBuildDir, type Guest, type GuestControl, type GuestOptions } from './vm';
+import { attachGuest, startGuest, vmBuildDir, type ExtraDisk, type Guest, type GuestControl, type GuestOptions } from './vm';
 import { startGuestCockpit, type GuestCockpit } from './ws';
 
 function parse(argv: string[]): { options: GuestOptions; port?: number; rest: string[] } {
@@ -31,9 +33,26 @@ function parse(argv: string[]): { options: GuestOptions; port?: number; rest: st
         else if (a === '--boot-systemd') options.bootMode = 'systemd';
         else if (a === '--disk-dir') options.diskDir = argv[++i];
         else if (a === '--persist-dir') options.persistDir = argv[++i];
+        else if (a === '--extra-disk') (options.extraDisks ??= []).push(parseExtraDisk(argv[++i]));
         else rest.push(a);
     }
     return { options, port, rest };
+}
+
+/**
+ * `--extra-disk MIB[:LOGICAL[:PHYSICAL]]`, e.g. 64:4096 for a 4Kn disk of 64 MiB; vm.ts checks
+ * the values when the guest starts.
+ */
+function parseExtraDisk(text: string | undefined): ExtraDisk {
+    const m = /^(\d+)(?::(\d+))?(?::(\d+))?$/.exec(text ?? '');
+    if (!m)
+        throw new Error(`--extra-disk ${text ?? ''}: MIB[:LOGICAL[:PHYSICAL]] (block sizes in bytes), e.g. 64:4096`);
+    const disk: ExtraDisk = { miB: Number(m[1]) };
+    if (m[2] !== undefined)
+        disk.logicalBlockBytes = Number(m[2]) as ExtraDisk['logicalBlockBytes'];
+    if (m[3] !== undefined)
+        disk.physicalBlockBytes = Number(m[3]);
+    return disk;
 }
 
 /**
@@ -133,7 +152,7 @@ async function main() {
     }
     default:
         process.stderr.write('usage: guest.sh serve|run|shell [--disks N] [--disk-mib M] [--port P] [--scsi] [--keep]\n' +
-            '       [--boot-systemd] [--disk-dir DIR] [--persist-dir DIR] [CMD...]\n');
+            '       [--extra-disk MIB[:LOGICAL[:PHYSICAL]]]... [--boot-systemd] [--disk-dir DIR] [--persist-dir DIR] [CMD...]\n');
         process.exit(2);
     }
 }

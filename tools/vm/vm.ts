@@ -40,6 +40,11 @@ export interface GuestOptions {
     /** 'virtio' (default, /dev/vdX) or 'scsi' (virtio-scsi, /dev/sdX, has device/queue_depth). */
     diskInterface?: 'virtio' | 'scsi';
     /**
+     * Disks of their own size and block sizes after the `disks` uniform ones, on the same interface;
+     * their names go on from there (8 disks: the first extra one is vdi or sdi). Default: none.
+     */
+    extraDisks?: ExtraDisk[];
+    /**
      * QEMU I/O throttling of every disk (`throttling.<option>=<value>` on each -drive), a disk model
      * for make bench-rebuild (tools/vm/diskModels.ts). Default: none.
      */
@@ -77,6 +82,70 @@ export interface GuestOptions {
      * leaves them. A guest started on the disks and persistDir of a stopped one is that one rebooted.
      */
     diskDir?: string;
+}
+
+/** A disk that differs from the uniform ones: its size and what block sizes the guest sees. */
+export interface ExtraDisk {
+    /** Size in MiB (a sparse file on /dev/shm like the others). */
+    miB: number;
+    /**
+     * The logical block size the guest's kernel reads in queue/logical_block_size (QEMU's
+     * logical_block_size): 4096 is a 4Kn disk. Default QEMU's, 512.
+     */
+    logicalBlockBytes?: 512 | 4096;
+    /**
+     * queue/physical_block_size (QEMU's physical_block_size): 4096 with 512 logical is a 512e disk.
+     * Default the logical size when that is given (QEMU refuses a physical one below it), else QEMU's.
+     */
+    physicalBlockBytes?: number;
+}
+
+/**
+ * The -device suffix for an extra disk's block sizes; '' when it sets none, so such a disk gets
+ * the same QEMU command line as a uniform one. Throws on what QEMU or the kernel would refuse.
+ */
+export function blockSizeDeviceOptions(disk: ExtraDisk): string {
+    const logical = disk.logicalBlockBytes;
+    const physical = disk.physicalBlockBytes ?? logical;
+    if (logical !== undefined && logical !== 512 && logical !== 4096)
+        throw new Error(`extraDisks: logicalBlockBytes ${logical}, not 512 or 4096`);
+    if (physical !== undefined && !isBlockSize(physical))
+        throw new Error(`extraDisks: physicalBlockBytes ${physical}, not a power of two from 512 to 32768`);
+    if (physical !== undefined && physical < (logical ?? 512))
+        throw new Error(`extraDisks: physicalBlockBytes ${physical} below the logical block size ${logical ?? 512}`);
+    return (logical !== undefined ? `,logical_block_size=${logical}` : '') +
+        (physical !== undefined ? `,physical_block_size=${physical}` : '');
+}
+
+// A power of two, as QEMU requires; 512 to 32 KiB spans what real disks report, and keeps a typo
+// (4069, 40960) from booting a guest that tests something no disk does.
+function isBlockSize(n: number): boolean {
+    return Number.isInteger(n) && n >= 512 && n <= 32768 && (n & (n - 1)) === 0;
+}
+
+/** An extra disk's size: a whole number of MiB, at least 1 (the image is truncated to it). */
+function checkedMiB(disk: ExtraDisk): number {
+    if (!Number.isInteger(disk.miB) || disk.miB < 1)
+        throw new Error(`extraDisks: miB ${disk.miB}, not a whole number of MiB >= 1`);
+    return disk.miB;
+}
+
+/** One disk of the guest as startGuest() builds its image and QEMU options. */
+export interface DiskSpec {
+    miB: number;
+    /** Appended to the disk's -device option (block sizes), '' for a uniform disk. */
+    deviceOptions: string;
+}
+
+/** The uniform disks, then the extra ones: index i is the guest's i-th disk (d<i>.img, serial raidtune<i>). */
+export function diskSpecs(disks: number, diskMiB: number, extra: ExtraDisk[] = []): DiskSpec[] {
+    const uniform: DiskSpec[] = Array.from({ length: disks }, () => ({ miB: diskMiB, deviceOptions: '' }));
+    return [...uniform, ...extra.map(d => ({ miB: checkedMiB(d), deviceOptions: blockSizeDeviceOptions(d) }))];
+}
+
+/** The guest's name for its i-th disk: vda..vdz, vdaa.. (sda.. on SCSI), as the kernel names them. */
+export function guestDiskName(i: number, scsi: boolean): string {
+    return (scsi ? 'sd' : 'vd') + diskLetter(i);
 }
 
 /**
@@ -345,8 +414,8 @@ export function recordRunChild(runDir: string, pid: number, mark: string): void 
 export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
     const buildDir = resolve(options.buildDir ?? vmBuildDir());
     const build = guestBuild(buildDir);
-    const nDisks = options.disks ?? 8;
-    const diskMiB = options.diskMiB ?? 256;
+    // Checked before anything starts: a bad extra disk throws here, not from QEMU.
+    const disks = diskSpecs(options.disks ?? 8, options.diskMiB ?? 256, options.extraDisks);
     const scsi = options.diskInterface === 'scsi';
     const pluginDir = options.pluginDir === null ? null : resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
     if (pluginDir && !existsSync(join(pluginDir, 'manifest.json')))
@@ -366,7 +435,7 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         shellSocket: join(runDir, 'shell.sock'),
         consoleLog: join(runDir, 'console.log'),
         accel,
-        disks: Array.from({ length: nDisks }, (_, i) => (scsi ? 'sd' : 'vd') + diskLetter(i)),
+        disks: disks.map((_, i) => guestDiskName(i, scsi)),
     };
     let servedPlugin = pluginDir;
     if (pluginDir && options.pluginCopy) {
@@ -383,15 +452,15 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
     const throttle = throttleDriveOptions(options.diskThrottle);
-    for (let i = 0; i < nDisks; i++) {
+    disks.forEach((disk, i) => {
         const file = join(diskDir, `d${i}.img`);
         if (!existsSync(file)) {
             closeSync(openSync(file, 'w'));
-            truncateSync(file, diskMiB * 1024 * 1024);
+            truncateSync(file, disk.miB * 1024 * 1024);
         }
         drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads${throttle}`,
-            '-device', `${scsi ? `scsi-hd,bus=scsi0.0,wwn=${scsiWwn(i)}` : 'virtio-blk-pci'},drive=d${i},serial=raidtune${i}`);
-    }
+            '-device', `${scsi ? `scsi-hd,bus=scsi0.0,wwn=${scsiWwn(i)}` : 'virtio-blk-pci'},drive=d${i},serial=raidtune${i}${disk.deviceOptions}`);
+    });
     const port = (name: string, socket: string) => [
         '-chardev', `socket,id=${name},path=${socket},server=on,wait=off`,
         '-device', `virtserialport,bus=vser0.0,chardev=${name},name=${name}`,

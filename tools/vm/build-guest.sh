@@ -37,8 +37,10 @@ B=${RAIDTUNE_VM_BUILD:-$REPO/build/vm/$CHOICE}
 # cockpit-bridge, libc-bin's getconf, coreutils/grep/dash), so the guest's user space matches
 # what ldd resolves here.
 # gcc and libc6-dev: the rebuild benchmark's load generator (tools/vm/ratedread.c) is built static.
+# util-linux, fdisk, e2fsprogs: the disk tools below (fdisk, which has sfdisk, is not in a minimal
+# Debian 12; the other two are, but are named so the list says where each tool comes from).
 PACKAGES=(qemu-system-x86 busybox-static mdadm cpio kmod socat cockpit-bridge cockpit-ws chromium
-          xz-utils zstd gzip gcc libc6-dev udev systemd)
+          xz-utils zstd gzip gcc libc6-dev udev systemd util-linux fdisk e2fsprogs)
 # Kernel modules the guest wants, in load order. Each kernel packs the ones it really has as
 # modules (modules.builtin ones are skipped, missing ones left out with a note: 7.x has no
 # crc32c_generic or linear), listed in the initramfs's /etc/raidtune-modules for guest-init.
@@ -179,7 +181,17 @@ for r in 63-md-raid-arrays.rules 64-md-raid-assembly.rules 60-persistent-storage
 done
 mapfile -t BOOT_RULES < <(find "$BOOT_RULES_DIR" -name '*.rules' | sort)
 # ---- end of boot tools ----
-BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}" "${BOOT_TOOLS[@]}")
+# ---- disk tools: what the Replace disk dialog reads and writes (issue #34) ----
+# util-linux's lsblk and wipefs, fdisk's sfdisk (no busybox applet has their --json or --dump), and
+# e2fsprogs' mke2fs (as mkfs.ext4, with its mke2fs.conf) so a test can leave a filesystem on a
+# disk. Copied to the host's paths (/usr/sbin is first in the guest's PATH). Busybox's own
+# mke2fs/mkswap applets stay: the control channel's sh runs applets before PATH, so tests name
+# these by their full path.
+DISK_TOOLS=(/usr/bin/lsblk /usr/sbin/wipefs /usr/sbin/sfdisk /usr/sbin/mke2fs)
+DISK_TOOL_FILES=(/etc/mke2fs.conf)
+# ---- end of disk tools ----
+BINARIES=(/bin/busybox /sbin/mdadm /usr/bin/cockpit-bridge /usr/bin/getconf "${GNU_TOOLS[@]}" "${BOOT_TOOLS[@]}"
+          "${DISK_TOOLS[@]}")
 # Output captured before grep -q reads it: busybox --list write()s each name on its own, so when
 # piped, grep quits at the match while busybox still writes, busybox dies of SIGPIPE and pipefail
 # fails the check (it did once in a clean-clone CI run under load).
@@ -191,6 +203,7 @@ for bin in "${BINARIES[@]}"; do
     if grep -q 'not found' <<<"$(ldd "$bin" 2>&1)"; then die "$bin: ldd reports missing libraries"; fi
     while read -r l; do LIBS+=("$l"); done < <(libs_of "$bin")
 done
+for f in "${DISK_TOOL_FILES[@]}"; do [ -r "$f" ] || die "$f missing (package e2fsprogs)"; done
 mapfile -t LIBS < <(printf '%s\n' "${LIBS[@]}" | sort -u)
 mapfile -t BASE1 < <(find /usr/share/cockpit/base1 -type f | sort)
 
@@ -198,7 +211,7 @@ key=$( {
     sha256sum "$HERE/build-guest.sh" "$HERE/guest-init"
     echo "kernel $kver"
     printf '%s\n' "${MODULES[@]}"
-    stat -L -c '%n %s %Y' "${BINARIES[@]}" "${LIBS[@]}" "${BASE1[@]}" "${BOOT_RULES[@]}" /etc/os-release
+    stat -L -c '%n %s %Y' "${BINARIES[@]}" "${LIBS[@]}" "${BASE1[@]}" "${BOOT_RULES[@]}" "${DISK_TOOL_FILES[@]}" /etc/os-release
 } | sha256sum | cut -c1-16)
 
 if [ "${RAIDTUNE_VM_FORCE:-0}" != 1 ] && [ -s "$B/initrd.img" ] && [ -s "$B/vmlinuz" ] &&
@@ -248,6 +261,13 @@ done
 ln -s ../../bin/udevadm "$R/usr/lib/systemd/systemd-udevd" # udevadm runs as the daemon under this name
 mkdir -p "$R$BOOT_RULES_DIR"
 cp "${BOOT_RULES[@]}" "$R$BOOT_RULES_DIR/"
+# ---- disk tools, copied (the list is above) ----
+for t in "${DISK_TOOLS[@]}" "${DISK_TOOL_FILES[@]}"; do
+    mkdir -p "$R$(dirname "$t")"
+    cp -L "$t" "$R$t"
+done
+ln -s mke2fs "$R/usr/sbin/mkfs.ext4" # mke2fs makes ext4 under this name (mke2fs.conf's fs_types)
+# ---- end of disk tools ----
 # Groups and users the shipped rules name (GROUP="disk" ...), so udevd applies them without a warning.
 BOOT_GROUPS=$(sed -n 's/.*GROUP="\([a-z_-]*\)".*/\1/p' "${BOOT_RULES[@]}" | sort -u)
 # ---- end of boot tools ----

@@ -33,7 +33,8 @@ const CONFIGURED_PROGRAMS = ['mdadm', 'wipefs', 'sfdisk'] as const;
 
 /** The program to run for a plan's command: the configured one for mdadm, wipefs and sfdisk. */
 export function configuredProgram(config: HostConfig, program: string): string {
-    return (CONFIGURED_PROGRAMS as readonly string[]).includes(program) ? config[program as typeof CONFIGURED_PROGRAMS[number]] : program;
+    const configured = CONFIGURED_PROGRAMS.find(name => name === program);
+    return configured ? config[configured] : program;
 }
 
 /** A canonical /sys or /proc path on the configured roots (a simulated host in tests). */
@@ -130,13 +131,23 @@ async function editFile(step: EditFileStep): Promise<EditFileStep> {
     return { ...step, opened: current };
 }
 
-/** Reads the kernel's view after a command: a removed member must be gone from /proc/mdstat. */
+/**
+ * Reads the kernel's view after a command: a removed member must be gone from /proc/mdstat, an
+ * added one listed there (mdadm --add reports success before md has taken the device).
+ */
 async function verifyRun(config: HostConfig, step: RunCommandStep, options: { superuser: 'require'; err: 'message' }): Promise<void> {
-    const removed = step.verify?.memberRemoved;
-    if (!removed) return;
+    if (!step.verify) return;
     const mdstat = await cockpitApi().spawn(['cat', hostPath(config, '/proc/mdstat')], options);
-    if (memberStillListed(mdstat, removed.array, removed.member)) {
-        throw new Error(fmt(_('mdadm finished, but the kernel still lists $0 in $1.'), removed.member, removed.array));
+    if ('memberRemoved' in step.verify) {
+        const { array, member } = step.verify.memberRemoved;
+        if (memberStillListed(mdstat, array, member)) {
+            throw new Error(fmt(_('mdadm finished, but the kernel still lists $0 in $1.'), member, array));
+        }
+    } else {
+        const { array, member } = step.verify.memberAdded;
+        if (!memberStillListed(mdstat, array, member)) {
+            throw new Error(fmt(_('mdadm finished, but the kernel does not list $0 in $1.'), member, array));
+        }
     }
 }
 

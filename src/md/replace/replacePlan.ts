@@ -74,9 +74,13 @@ function memberSteps(target: ReplacementTarget): RunCommandStep[] {
     const setting = msg(N_('members of $0'), target.device);
     const member = dev(target.newMember);
     const takeOut = ['mdadm', target.device, '--fail', member, '--remove', member];
-    if (target.replaces === null) return [{ kind: 'run', setting, argv: ['mdadm', target.device, '--add', member], undoArgv: takeOut }];
+    // mdadm says "added" and exits 0 before md has taken the device: the kernel's list decides.
+    const verify = { memberAdded: { array: target.device.replace(/^\/dev\//, ''), member: target.newMember } };
+    if (target.replaces === null) {
+        return [{ kind: 'run', setting, argv: ['mdadm', target.device, '--add', member], undoArgv: takeOut, verify }];
+    }
     return [
-        { kind: 'run', setting, argv: ['mdadm', target.device, '--add-spare', member], undoArgv: takeOut },
+        { kind: 'run', setting, argv: ['mdadm', target.device, '--add-spare', member], undoArgv: takeOut, verify },
         { kind: 'run', setting, argv: ['mdadm', target.device, '--replace', dev(target.replaces), '--with', member], undoArgv: null },
     ];
 }

@@ -127,7 +127,9 @@ export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads
     if (choices.sourceDisk !== null && reads.table !== null) {
         const oldDisk = replacing.kind === 'working' ? replaced!.disk : null;
         const after = replacing.kind === 'failed' ? situation.arrays.map(a => a.name === array.name ? withoutMember(a, replacing.member) : a) : situation.arrays;
-        targets = partitionTargets(after, choices.sourceDisk, chosen, oldDisk);
+        // In the table's order (/boot's partition first), whatever order the kernel lists the arrays in.
+        targets = partitionTargets(after, choices.sourceDisk, chosen, oldDisk)
+            .sort((x, y) => partitionOrder(chosen, x) - partitionOrder(chosen, y));
         if (targets.length === 0) return { error: msg(N_('No array has a member on $0 to take a partition of $1.'), choices.sourceDisk, chosen) };
     } else {
         targets = [{ device: array.device, newMember: chosen, replaces: replacing.kind === 'working' ? replacing.member : null }];
@@ -140,6 +142,10 @@ export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads
     });
     const removalSteps = removals?.plan?.steps ?? [];
     return { plan: { ...plan, steps: [...removalSteps, ...plan.steps] }, targets };
+}
+
+function partitionOrder(disk: string, target: ReplacementTarget): number {
+    return partitionNumberOn(disk, target.newMember) ?? 0;
 }
 
 /** The array as it is once the failed member is removed: its slot empty. */

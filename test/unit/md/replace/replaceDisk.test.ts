@@ -103,7 +103,8 @@ describe('members on partitions: the new disk gets a working member\'s table', (
     const raid1 = (name: string, n: number): ArrayModel => ({
         ...md0, name, device: `/dev/${name}`, level: 'raid1', raidDisks: 2, missingSlots: [1], members: [member(`sda${n}`, 'sda', 0)],
     });
-    const arrays = [raid1('md1', 1), raid1('md2', 2)];
+    // As /proc/mdstat lists them: the newest first.
+    const arrays = [raid1('md2', 2), raid1('md1', 1)];
     const dump = `label: gpt
 label-id: 0D3C1E6A-3B34-4C2B-9D5E-2B3D7B5E8F01
 device: /dev/sda
@@ -127,7 +128,7 @@ sector-size: 512
             dev('sdk', 'disk', 2 * GiB, { pttype: 'gpt' }, [dev('sdk1', 'part', 2 * GiB - 2 * MiB)]),
         ],
     }));
-    const situation: ReplaceSituation = { array: arrays[1], arrays, host, replacing: { kind: 'empty-slot' } };
+    const situation: ReplaceSituation = { array: arrays[0], arrays, host, replacing: { kind: 'empty-slot' } };
     const read: ReplaceReads = {
         devices: tree, facts: { componentKiB: 1500 * 1024, logicalBlockBytes: 512 }, table,
         signatures: new Map(Object.entries({ sdg: [], sdh: [], sdk: [{ device: 'sdk', type: 'gpt', offset: '0x200' }], sdk1: [] })),

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+// Issue #34 on the real kernel and mdadm, through the page: a RAID 5 whose member failed and was
+// removed gets a blank disk from Add a disk…, which lists the 4Kn disk (vdi) as refused with its
+// reason, and the disk that held the removed member as offered only once its wipe is chosen; md
+// rebuilds onto the disk chosen and mdadm --detail then reads clean. Two RAID 1 arrays on the
+// partitions of two disks, one disk gone: a blank disk gets the other's partition table and each
+// of its partitions joins its array.
+import { arrayCard, openDialog } from '../browser/harness/raidtunePage';
+import { applyAndWait, dialog, footerButton, previewedCommands } from './harness/dialog';
+import { createSlowly, mdCreate, partitionCommands, waitForCard } from './harness/scenarios';
+import { DEFAULT_SPEED_LIMIT_MAX, setupVm } from './harness/vmEnv';
+
+const vm = setupVm();
+
+test('RAID 5, a member failed and removed: a blank disk added from the page, rebuilt, clean; the 4Kn disk refused with its reason', async () => {
+    await createSlowly(vm.guest, mdCreate('md0', 'raid5', ['vda', 'vdb', 'vdc'], '--assume-clean'));
+    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdc --remove /dev/vdc 2>&1');
+    expect((await vm.guest.runOk('cat /sys/block/vdi/queue/logical_block_size')).trim()).toBe('4096');
+
+    const { page } = await vm.openPage();
+    await waitForCard(page, 'md0', false);
+    const alert = arrayCard(page, 'md0').locator('.raidtune-health-alert');
+    await openDialog(alert.getByRole('button', { name: 'Add a disk…' }));
+    await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
+
+    const offered = await dialog(page).getByRole('radio').evaluateAll(radios => radios.map(r => (r as HTMLInputElement).labels?.[0]?.textContent));
+    // vdc still carries md0's superblock: offered only once the admin chooses to wipe it.
+    expect(offered).toEqual(['/dev/vdd', '/dev/vde', '/dev/vdf', '/dev/vdg', '/dev/vdh']);
+    await dialog(page).getByRole('button', { name: /^Not usable/ }).click();
+    await expect(dialog(page).locator('.raidtune-replace-refused li[data-device="vdi"]').innerText()).resolves
+        .toMatch(/^\/dev\/vdi \(256 MiB\): Its logical block size is 4096 bytes, larger than the 512 bytes of md0/);
+    await expect(dialog(page).locator('.raidtune-replace-refused li[data-device="vda"]').innerText()).resolves
+        .toContain('It holds a member of md0 now.');
+    await dialog(page).locator('#replace-wipe').check();
+    await dialog(page).getByRole('radio', { name: '/dev/vdc' }).check();
+    expect(await previewedCommands(page)).toBe('wipefs --all /dev/vdc\nmdadm /dev/md0 --add /dev/vdc');
+
+    await dialog(page).getByRole('radio', { name: '/dev/vdd' }).check();
+    expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --add /dev/vdd');
+    // Nothing ran before the confirmation.
+    expect(await vm.guest.runOk('cat /proc/mdstat')).not.toContain('vdd');
+    const outcome = await applyAndWait(page, 'Add');
+    expect(outcome[0]).toMatch(/^Done\./);
+    await footerButton(page, 'Close').click();
+
+    await rebuildToTheEnd(['md0']);
+    const detail = await vm.guest.runOk('mdadm --detail /dev/md0');
+    expect(detail).toMatch(/^\s*State : clean\s*$/m);
+    expect(detail).toMatch(/active sync\s+\/dev\/vdd$/m);
+    expect((await vm.guest.runOk('cat /sys/block/md0/md/degraded')).trim()).toBe('0');
+}, 240000);
+
+/** Waits in the guest until no array syncs, at full speed. */
+async function rebuildToTheEnd(arrays: string[]): Promise<void> {
+    await vm.guest.runOk([`echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_min`,
+        ...arrays.map(a => `mdadm --wait /dev/${a} || true`)].join('\n'), { timeoutMs: 120000 });
+}
+
+test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the partition table, each partition joins its array', async () => {
+    await createSlowly(vm.guest, [
+        partitionCommands(['vda', 'vdb'], 64),
+        mdCreate('md1', 'raid1', ['vda1', 'vdb1'], '--assume-clean --metadata=1.2'),
+        mdCreate('md2', 'raid1', ['vda2', 'vdb2'], '--assume-clean --metadata=1.2'),
+        'mdadm /dev/md1 --fail /dev/vdb1 --remove /dev/vdb1 2>&1',
+        'mdadm /dev/md2 --fail /dev/vdb2 --remove /dev/vdb2 2>&1',
+    ].join('\n'));
+    const sourceTable = await vm.guest.runOk('/usr/sbin/sfdisk --dump /dev/vda');
+
+    const { page } = await vm.openPage();
+    await waitForCard(page, 'md2', false);
+    const alert = arrayCard(page, 'md2').locator('.raidtune-health-alert');
+    await openDialog(alert.getByRole('button', { name: 'Add a disk…' }));
+    await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
+    await expect(dialog(page).locator('.raidtune-replace-needs').innerText()).resolves.toMatch(/^The members are partitions: a whole disk/);
+    const commands = await previewedCommands(page);
+    expect(commands).toMatch(/^sfdisk \/dev\/vdc <<'EOF'\nlabel: dos\n/);
+    expect(commands).toMatch(/\nEOF\nmdadm \/dev\/md1 --add \/dev\/vdc1\nmdadm \/dev\/md2 --add \/dev\/vdc2$/);
+    // The source's own identifiers stay behind: sfdisk gives the new disk its own.
+    expect(commands).not.toMatch(/label-id|device:|uuid=/);
+
+    const outcome = await applyAndWait(page, 'Add');
+    expect(outcome[0]).toMatch(/^Done\./);
+    await footerButton(page, 'Close').click();
+    await rebuildToTheEnd(['md1', 'md2']);
+
+    const copied = await vm.guest.runOk('/usr/sbin/sfdisk --dump /dev/vdc');
+    const layout = (dump: string) => dump.split('\n').filter(l => l.includes('start=')).map(l => l.replace(/^\S+\s*:\s*/, ''));
+    expect(layout(copied)).toEqual(layout(sourceTable));
+    expect(copied.match(/^label-id: (.*)$/m)?.[1]).not.toBe(sourceTable.match(/^label-id: (.*)$/m)?.[1]);
+    for (const [array, member] of [['md1', 'vdc1'], ['md2', 'vdc2']]) {
+        const detail = await vm.guest.runOk(`mdadm --detail /dev/${array}`);
+        expect(detail).toMatch(/^\s*State : clean\s*$/m);
+        expect(detail).toMatch(new RegExp(`active sync\\s+/dev/${member}$`, 'm'));
+    }
+}, 240000);

@@ -16,7 +16,7 @@ function kernelPackageHas(kernel: string, module: string): boolean {
         ko.test(readFileSync(join(modules, 'modules.builtin'), 'utf8'));
 }
 
-test('the guest runs the kernel build-guest.sh packed, with md and 8 empty disks', async () => {
+test('the guest runs the kernel build-guest.sh packed, with md, 8 empty disks and a 4Kn one', async () => {
     const kernel = readFileSync(join(vmBuildDir(), 'guest.env'), 'utf8').match(/^KERNEL=(.*)$/m)![1];
     expect((await vm.guest.runOk('uname -r')).trim()).toBe(kernel);
     const mdstat = await vm.guest.runOk('cat /proc/mdstat');
@@ -26,9 +26,10 @@ test('the guest runs the kernel build-guest.sh packed, with md and 8 empty disks
     // and 7.x builds: the guest has it exactly when the kernel package does.
     expect(mdstat.includes('[linear]')).toBe(kernelPackageHas(kernel, 'linear') || kernelPackageHas(kernel, 'md-linear'));
     expect(kernelPackageHas(kernel, 'raid456')).toBe(true);
-    expect(vm.info.disks).toEqual(['vda', 'vdb', 'vdc', 'vdd', 'vde', 'vdf', 'vdg', 'vdh']);
-    const sizes = await vm.guest.runOk('for d in /sys/block/vd?; do echo "${d##*/} $(cat $d/size)"; done');
-    expect(sizes.trim().split('\n')).toEqual(vm.info.disks.map(d => `${d} ${256 * 2048}`));
+    expect(vm.info.disks).toEqual(['vda', 'vdb', 'vdc', 'vdd', 'vde', 'vdf', 'vdg', 'vdh', 'vdi']);
+    // Sizes in 512-byte sectors whatever the block size; vdi alone has 4096-byte logical blocks.
+    const sizes = await vm.guest.runOk('for d in /sys/block/vd?; do echo "${d##*/} $(cat $d/size) $(cat $d/queue/logical_block_size)"; done');
+    expect(sizes.trim().split('\n')).toEqual(vm.info.disks.map(d => `${d} ${256 * 2048} ${d === 'vdi' ? 4096 : 512}`));
     expect((await vm.guest.runOk('id -u; mdadm --version 2>&1')).split('\n')[0]).toBe('0');
 });
 

@@ -4,8 +4,10 @@
 // reason, and the disk that held the removed member as offered only once its wipe is chosen; md
 // rebuilds onto the disk chosen and mdadm --detail then reads clean. Two RAID 1 arrays on the
 // partitions of two disks, one disk gone: a blank disk gets the other's partition table and each
-// of its partitions joins its array.
-import { arrayCard, openDialog } from '../browser/harness/raidtunePage';
+// of its partitions joins its array; when an add is refused after the table was copied, the dialog
+// says what ran and what did not, and its undo wipes the copied table.
+import type { Page } from 'playwright-core';
+import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, footerButton, previewedCommands } from './harness/dialog';
 import { createSlowly, mdCreate, partitionCommands, waitForCard } from './harness/scenarios';
 import { DEFAULT_SPEED_LIMIT_MAX, setupVm } from './harness/vmEnv';
@@ -56,21 +58,30 @@ async function rebuildToTheEnd(arrays: string[]): Promise<void> {
         ...arrays.map(a => `mdadm --wait /dev/${a} || true`)].join('\n'), { timeoutMs: 120000 });
 }
 
-test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the partition table, each partition joins its array', async () => {
-    await createSlowly(vm.guest, [
+/** md1 and md2, RAID 1 on partitions 1 and 2 of vda and vdb, vdb failed and removed from both. */
+function twoArraysOnePartitionedDiskGone(): Promise<string> {
+    return createSlowly(vm.guest, [
         partitionCommands(['vda', 'vdb'], 64),
         mdCreate('md1', 'raid1', ['vda1', 'vdb1'], '--assume-clean --metadata=1.2'),
         mdCreate('md2', 'raid1', ['vda2', 'vdb2'], '--assume-clean --metadata=1.2'),
         'mdadm /dev/md1 --fail /dev/vdb1 --remove /dev/vdb1 2>&1',
         'mdadm /dev/md2 --fail /dev/vdb2 --remove /dev/vdb2 2>&1',
     ].join('\n'));
+}
+
+/** md2's Add a disk… dialog, its candidates read. */
+async function openAddDisk(page: Page): Promise<void> {
+    await waitForCard(page, 'md2', false);
+    await openDialog(arrayCard(page, 'md2').locator('.raidtune-health-alert').getByRole('button', { name: 'Add a disk…' }));
+    await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
+}
+
+test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the partition table, each partition joins its array', async () => {
+    await twoArraysOnePartitionedDiskGone();
     const sourceTable = await vm.guest.runOk('/usr/sbin/sfdisk --dump /dev/vda');
 
     const { page } = await vm.openPage();
-    await waitForCard(page, 'md2', false);
-    const alert = arrayCard(page, 'md2').locator('.raidtune-health-alert');
-    await openDialog(alert.getByRole('button', { name: 'Add a disk…' }));
-    await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
+    await openAddDisk(page);
     await expect(dialog(page).locator('.raidtune-replace-needs').innerText()).resolves.toMatch(/^The members are partitions: a whole disk/);
     const commands = await previewedCommands(page);
     expect(commands).toMatch(/^sfdisk \/dev\/vdc <<'EOF'\nlabel: dos\n/);
@@ -92,4 +103,23 @@ test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the 
         expect(detail).toMatch(/^\s*State : clean\s*$/m);
         expect(detail).toMatch(new RegExp(`active sync\\s+/dev/${member}$`, 'm'));
     }
+}, 240000);
+
+test('cut short: md1 stopped after the dialog opened, the table is copied and md1\'s add refused; the dialog says what ran and what did not; undo wipes the table', async () => {
+    await twoArraysOnePartitionedDiskGone();
+    const { page } = await vm.openPage();
+    await openAddDisk(page);
+    await vm.guest.runOk('mdadm --stop /dev/md1 2>&1');
+
+    const outcome = await applyAndWait(page, 'Add');
+    expect(outcome[0]).toMatch(/^Changing the members of \/dev\/md1 failed: /);
+    await expect(dialog(page).locator('.raidtune-cut-short-done').innerText()).resolves.toMatch(/^sfdisk \/dev\/vdc <<'EOF'\n[^]*\nEOF$/);
+    await expect(dialog(page).locator('.raidtune-cut-short-left').innerText()).resolves.toBe('mdadm /dev/md2 --add /dev/vdc2');
+    expect(await vm.guest.runOk('cat /proc/partitions')).toMatch(/ vdc1\n/);
+    expect(await vm.guest.runOk('cat /proc/mdstat')).not.toContain('vdc');
+
+    await footerButton(page, 'Undo the 1 change already made').click();
+    await dialog(page).getByText('The changes made before the failure were undone.').waitFor();
+    await waitUntil('vdc without partitions', async () => !/ vdc\d/.test(await vm.guest.runOk('cat /proc/partitions')));
+    expect((await vm.guest.runOk('/usr/sbin/wipefs --no-act /dev/vdc')).trim()).toBe('');
 }, 240000);

@@ -50,9 +50,9 @@ type Phase =
     | { name: 'changed'; changes: ChangedSinceOpened[] }
     | { name: 'done'; result: ApplyResult; undone?: ApplyResult };
 
-function Commands({ steps }: { steps: Step[] }) {
+function Commands({ steps, className = 'raidtune-commands' }: { steps: Step[]; className?: string }) {
     return (
-        <CodeBlock className="raidtune-commands">
+        <CodeBlock className={className}>
             <CodeBlockCode>{steps.map(describeStep).join('\n')}</CodeBlockCode>
         </CodeBlock>
     );
@@ -94,7 +94,35 @@ function doneText(result: ApplyResult): string {
         : _('Done.');
 }
 
-function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (reason: string) => string | null }) {
+/**
+ * A plan of several steps stopped part way (a partition table copied, the add refused): what ran
+ * before the failure and what did not run, as the commands, so the admin knows where the host is.
+ * Steps run in order and stop at the first failure.
+ */
+function CutShort({ result, planned }: { result: ApplyResult; planned: Step[] }) {
+    const left = planned.slice(result.done.length + 1);
+    if (!result.failed || planned.length < 2) return null;
+    return (
+        <Stack hasGutter className="raidtune-cut-short">
+            {result.done.length > 0 && (
+                <>
+                    <p>{_('Done before the failure:')}</p>
+                    <Commands steps={result.done.map(o => o.step)} className="raidtune-cut-short-done" />
+                </>
+            )}
+            {left.length > 0 && (
+                <>
+                    <p>{_('Not run:')}</p>
+                    <Commands steps={left} className="raidtune-cut-short-left" />
+                </>
+            )}
+        </Stack>
+    );
+}
+
+function Outcome({ result, planned, failureHint }: {
+    result: ApplyResult; planned: Step[]; failureHint?: (reason: string) => string | null;
+}) {
     const kept = result.done.filter(o => o.differs);
     return (
         <Stack hasGutter>
@@ -108,6 +136,7 @@ function Outcome({ result, failureHint }: { result: ApplyResult; failureHint?: (
                     </Alert>
                 )
                 : <Alert isInline variant="success" title={doneText(result)} />}
+            <CutShort result={result} planned={planned} />
             {kept.map(o => (
                 <Alert key={describeStep(o.step)} isInline variant="warning"
                     title={fmt(_('The kernel kept $0 for the $1 (asked for $2).'), o.readBack ?? '?', text(o.step.setting),
@@ -182,7 +211,11 @@ export function ChangeModal({
                     )}
                     {!done && !changed && toApply.length > 0 && <AutomationScript steps={toApply} title={title} />}
                     {!done && plan && toApply.length === 0 && <StackItem>{_('Nothing to change: the values are already set.')}</StackItem>}
-                    {done && <StackItem><Outcome result={done.result} failureHint={failureHint} /></StackItem>}
+                    {done && (
+                        <StackItem>
+                            <Outcome result={done.result} planned={toApply} failureHint={failureHint} />
+                        </StackItem>
+                    )}
                     {done?.undone && (
                         <StackItem>
                             {done.undone.failed

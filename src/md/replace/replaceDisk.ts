@@ -125,7 +125,8 @@ export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads
     if (removals && !removals.plan) return { error: removals.errors?.member ?? msg(N_('$0 cannot be removed.'), replaced!.name) };
     let targets: ReplacementTarget[];
     if (choices.sourceDisk !== null && reads.table !== null) {
-        const oldDisk = replacing.kind === 'working' ? replaced!.disk : null;
+        // The old disk goes as a whole: its partitions that still work in other arrays are replaced too.
+        const oldDisk = replaced?.disk ?? null;
         const after = replacing.kind === 'failed' ? situation.arrays.map(a => a.name === array.name ? withoutMember(a, replacing.member) : a) : situation.arrays;
         // In the table's order (/boot's partition first), whatever order the kernel lists the arrays in.
         targets = partitionTargets(after, choices.sourceDisk, chosen, oldDisk)

@@ -101,7 +101,7 @@ function guidance(advice: HealthAdvice): string[] {
     }
     if (has('remove')) lines.push(_('md no longer uses a failed member but keeps it listed until it is removed; remove it before pulling its disk.'));
     if (advice.commands.some(c => c.purpose === 'add' && c.argv.includes(NEW_DEVICE_PLACEHOLDER))) {
-        lines.push(fmt(_('Add a new disk or partition at least as large as the other members in place of $0 (the page cannot know which one is new): md rebuilds the empty slot onto it.'), NEW_DEVICE_PLACEHOLDER));
+        lines.push(fmt(_('Add a new disk or partition at least as large as the other members in place of $0: md rebuilds the empty slot onto it. Add a disk… lists the devices of this host that can take its place, and why the others cannot.'), NEW_DEVICE_PLACEHOLDER));
     }
     if (has('replace')) {
         lines.push(_('mdadm --replace copies a failing member onto a spare while the member still serves reads, so the array is never degraded on the way.'));

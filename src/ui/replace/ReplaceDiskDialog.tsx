@@ -17,6 +17,7 @@ import {
     rebuildBounds, replaceChoices, replaceDiskPlan,
     type ReplaceChoices, type ReplaceReads, type ReplaceSituation, type Replacing,
 } from '../../md/replace/replaceDisk';
+import type { ReplacementTarget } from '../../md/replace/replacePlan';
 import { arrayAsOpened, useHostAsOpened } from '../common/HostContext';
 import { text } from '../common/message';
 import { durationText } from '../common/syncTexts';
@@ -70,6 +71,13 @@ function CandidateChoice({ verdict, chosen, onChoose }: {
     );
 }
 
+/** The refused devices, without the partitions of a refused disk: the disk's line says why. */
+function refusedToList(verdicts: CandidateVerdict[]): CandidateVerdict[] {
+    const refused = verdicts.filter(v => v.refusals.length > 0);
+    const refusedDisks = new Set(refused.filter(v => v.device.type === 'disk').flatMap(v => v.device.children.map(c => c.name)));
+    return refused.filter(v => !refusedDisks.has(v.device.name));
+}
+
 function Refused({ verdicts, expanded }: { verdicts: CandidateVerdict[]; expanded: boolean }) {
     const [open, setOpen] = useState(expanded);
     if (verdicts.length === 0) return null;
@@ -111,7 +119,7 @@ function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
 }) {
     const choices = useMemo(() => replaceChoices(situation, reads), [situation, reads]);
     const offered = offeredCandidates(choices.verdicts, wipe);
-    const refused = choices.verdicts.filter(v => v.refusals.length > 0);
+    const refused = refusedToList(choices.verdicts);
     const withSignatures = choices.verdicts.filter(v => v.refusals.length === 0 && v.signatures.length > 0);
     const duration = durationBoundsText(situation, reads);
     return (
@@ -138,6 +146,24 @@ function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
             <Refused verdicts={refused} expanded={offered.length === 0} />
             {duration && <Content><p className="raidtune-replace-duration">{duration}</p></Content>}
         </Form>
+    );
+}
+
+/** What each array gets: its empty slot filled, or a working member copied before it goes. */
+function TargetsList({ targets }: { targets: ReplacementTarget[] }) {
+    if (targets.length < 2 && targets.every(t => t.replaces === null)) return null;
+    return (
+        <Content>
+            <ul className="raidtune-replace-targets">
+                {targets.map(t => (
+                    <li key={t.device}>
+                        {t.replaces === null
+                            ? fmt(_('$0: $1 fills the empty slot.'), t.device, t.newMember)
+                            : fmt(_('$0: $1 takes the place of $2, which serves until the copy ends.'), t.device, t.newMember, t.replaces)}
+                    </li>
+                ))}
+            </ul>
+        </Content>
     );
 }
 
@@ -182,6 +208,7 @@ export function ReplaceDiskDialog({ array, replacing, onClose }: {
                     <ReplaceForm situation={situation} reads={reads} chosen={chosen} wipe={wipe}
                         onChoose={setPicked} onWipe={setWipe} />
                 )}
+                {result && 'targets' in result && <TargetsList targets={result.targets} />}
                 {result && 'error' in result && <Alert isInline variant="danger" title={text(result.error)} />}
             </Stack>
         </ChangeModal>

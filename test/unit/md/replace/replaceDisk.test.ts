@@ -161,6 +161,20 @@ EOF
 mdadm /dev/md1 --add /dev/sdk1
 mdadm /dev/md2 --add /dev/sdk2`);
     });
+
+    test('a partition failed, its disk\'s other partition still working: the whole disk is replaced, the working one without a degraded window', () => {
+        const failedPart: MemberModel = { ...member('sdb2', 'sdb', 1), role: 'faulty', slot: null, states: ['faulty'] };
+        const md2 = { ...arrays[0], members: [member('sda2', 'sda', 0), failedPart] };
+        const md1 = { ...arrays[1], missingSlots: [], members: [member('sda1', 'sda', 0), member('sdb1', 'sdb', 1)] };
+        const failed: ReplaceSituation = { array: md2, arrays: [md2, md1], host, replacing: { kind: 'failed', member: 'sdb2' } };
+        const result = replaceDiskPlan(failed, read, replaceChoices(failed, read), 'sdg', false);
+        expect('plan' in result && describePlan(result.plan).split('\n').filter(l => l.startsWith('mdadm'))).toEqual([
+            'mdadm /dev/md2 --fail /dev/sdb2 --remove /dev/sdb2',
+            'mdadm /dev/md1 --add-spare /dev/sdg1',
+            'mdadm /dev/md1 --replace /dev/sdb1 --with /dev/sdg1',
+            'mdadm /dev/md2 --add /dev/sdg2',
+        ]);
+    });
 });
 
 test('before it starts, the rebuild of a 2 TB member takes at least its size at the maximum, at most its size at the minimum', () => {

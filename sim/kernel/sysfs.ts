@@ -3,10 +3,11 @@
 // kernel's sysfs groups do), per member dev-X/, and per block device size, ro and queue files.
 // Values use the kernel's exact formats ("1000 (system)", "123 / 456", "4 (3)", "[none] mq-deadline ").
 
-import { arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
+import { arrayBlockBytes, arrayStateName, degradedCount, isStarted, loadActive } from '../model/array';
 import { arraySectors, isParityLevel, isRedundant, parityDisks, STRIPE_SIZE_BYTES } from '../model/levels';
 import { mismatchCount } from '../model/sync';
 import { enclosureSlotName, SIM_ENCLOSURE } from '../model/devices';
+import { diskSerial, diskWwid } from '../model/identity';
 import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
 import { bandwidthLimit, effectiveLimits } from '../physics/speed';
@@ -63,6 +64,11 @@ function renderQueue(files: FileSet, dir: string, queue: BlockQueue, isMd: boole
     files.attribute(`${dir}/queue/scheduler`, scheduler, writable('scheduler'));
 }
 
+function renderBlockSizes(files: FileSet, dir: string, sizes: { logical: number; physical: number }): void {
+    files.attribute(`${dir}/queue/logical_block_size`, sizes.logical);
+    files.attribute(`${dir}/queue/physical_block_size`, sizes.physical);
+}
+
 function renderMembers(files: FileSet, dir: string, array: MdArray): void {
     for (const member of array.members) {
         const memberDir = `${dir}/md/dev-${member.name}`;
@@ -103,6 +109,7 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
     files.attribute(`${dir}/size`, started ? arraySectors(array) : 0);
     files.attribute(`${dir}/ro`, array.baseState === 'readonly' ? 1 : 0);
     renderQueue(files, dir, array.queue, true);
+    renderBlockSizes(files, dir, arrayBlockBytes(array));
 
     attr('level', array.level);
     attr('raid_disks', array.reshape ? `${array.raidDisks} (${array.reshape.fromRaidDisks})` : array.raidDisks);
@@ -158,40 +165,12 @@ function stripeCacheActive(state: HostState, array: MdArray): number {
     return writing ? Math.min(array.stripeCacheSize, 64) : 0;
 }
 
-/**
- * The World Wide ID each kind reports, in the kernel's formats: SCSI disks a NAA id and SATA disks
- * behind libata the padded "t10.ATA <model> <serial>" (both in device/wwid), NVMe namespaces an
- * EUI-64 in their own wwid; virtio-blk none. Derived from the device number, so stable per scenario.
- */
-function diskWwid(disk: Disk): { file: string; value: string } | null {
-    const id = (0x5000c50000000000n + BigInt(disk.major * 256 + disk.minor)).toString(16);
-    switch (disk.kind) {
-    case 'sata': return { file: 'device/wwid', value: `t10.ATA     SIMDISK ST2000DM008-2FR102              ZFL${id.slice(-5).toUpperCase()}` };
-    case 'sas': return { file: 'device/wwid', value: `naa.${id}` };
-    case 'nvme': return { file: 'wwid', value: `eui.${id}` };
-    case 'virtio': return null;
-    }
-}
-
-/**
- * The serial number as text where the kernel has a file for it: virtio-blk's own `serial`, an NVMe
- * controller's `serial` (device/ is the controller). SATA and SAS disks have none (SATA's serial
- * is the last word of its t10 wwid; SAS keeps it in the binary vpd_pg80).
- */
-function diskSerial(disk: Disk): { file: string; value: string } | null {
-    const id = (disk.major * 256 + disk.minor).toString(16).toUpperCase().padStart(6, '0');
-    switch (disk.kind) {
-    case 'nvme': return { file: 'device/serial', value: `SIMNVME${id}` };
-    case 'virtio': return { file: 'serial', value: `SIMVIRT${id}` };
-    default: return null;
-    }
-}
-
 function renderDisk(files: FileSet, disk: Disk): void {
     const dir = `sys/block/${disk.name}`;
     files.attribute(`${dir}/size`, disk.sizeSectors);
     files.attribute(`${dir}/ro`, 0);
     renderQueue(files, dir, disk.queue, false);
+    renderBlockSizes(files, dir, { logical: disk.logicalBlockBytes, physical: disk.physicalBlockBytes });
     // blk-mq's tags per hardware queue: without a scheduler nr_requests may not exceed them.
     files.attribute(`${dir}/mq/0/nr_tags`, disk.queue.hwTags);
     if (disk.queueDepth) files.attribute(`${dir}/device/queue_depth`, disk.queueDepth.value, true);

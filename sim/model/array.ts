@@ -66,3 +66,15 @@ export function arrayStateName(array: MdArray, time: number): string {
         return 'active';
     return array.baseState;
 }
+
+/**
+ * The array's queue/logical_block_size and physical_block_size: md stacks its members' limits, so
+ * the largest of theirs (the simulated kernel refuses a member whose logical block is larger).
+ */
+export function arrayBlockBytes(array: MdArray): { logical: number; physical: number } {
+    const disks = array.members.map(m => m.disk);
+    return {
+        logical: Math.max(512, ...disks.map(d => d.logicalBlockBytes)),
+        physical: Math.max(512, ...disks.map(d => d.physicalBlockBytes)),
+    };
+}

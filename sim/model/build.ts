@@ -3,6 +3,8 @@
 // mdadm would choose by default (device numbers, data offsets, read-ahead, nr_requests...).
 
 import { uuidFromText } from '../random';
+import { signatureFromSpec, superblockSignature } from '../blockdev/signatures';
+import { LINUX_RAID_GUID, newPartitionUuid, newTable } from '../blockdev/table';
 import { memberSlots, partitionLayout } from '../scenario/derive';
 import { DEFAULT_DISK_KIND, type ArraySpec, type DiskKind, type DiskSpec, type IoLoadSpec, type MemberSpec, type ScenarioSpec } from '../scenario/types';
 import { ScenarioError } from '../scenario/validate';
@@ -14,12 +16,17 @@ import type { BlockQueue, Disk, HostState, IoLoad, IoStats, MdArray, Member, Mem
 const DEBIAN_PERSONALITIES = ['linear', 'raid0', 'raid1', 'raid10', 'raid6', 'raid5', 'raid4'];
 
 /** Per kind: sync bandwidth, hardware tags, queue_depth, and whether it has a scheduler by default. */
+/**
+ * Per kind: sync bandwidth, hardware tags, queue_depth, whether it has a scheduler by default, and
+ * its physical block when not given: today's SATA and SAS disks are mostly 512e (4 KiB physical
+ * blocks behind 512-byte logical ones), NVMe namespaces and QEMU's virtio disks 512 unless formatted otherwise.
+ */
 const KIND_DEFAULTS: Record<DiskKind,
-    { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string }> = {
-    sata: { bandwidthKiBs: 160_000, hwTags: 32, queueDepth: 32, scheduler: 'mq-deadline' },
-    sas: { bandwidthKiBs: 220_000, hwTags: 256, queueDepth: 128, scheduler: 'mq-deadline' },
-    nvme: { bandwidthKiBs: 2_000_000, hwTags: 1023, queueDepth: null, scheduler: 'none' },
-    virtio: { bandwidthKiBs: 400_000, hwTags: 256, queueDepth: null, scheduler: 'none' },
+    { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string; physicalBlockBytes: number }> = {
+    sata: { bandwidthKiBs: 160_000, hwTags: 32, queueDepth: 32, scheduler: 'mq-deadline', physicalBlockBytes: 4096 },
+    sas: { bandwidthKiBs: 220_000, hwTags: 256, queueDepth: 128, scheduler: 'mq-deadline', physicalBlockBytes: 4096 },
+    nvme: { bandwidthKiBs: 2_000_000, hwTags: 1023, queueDepth: null, scheduler: 'none', physicalBlockBytes: 512 },
+    virtio: { bandwidthKiBs: 400_000, hwTags: 256, queueDepth: null, scheduler: 'none', physicalBlockBytes: 512 },
 };
 
 export function newIoStats(): IoStats {
@@ -50,6 +57,7 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
         rotational: spec.rotational ?? kind !== 'nvme',
     };
     const depth = spec.queueDepth ?? defaults.queueDepth;
+    const logicalBlockBytes = spec.logicalBlockBytes ?? 512;
     const disk: Disk = {
         name: spec.name, kind, ...numbers.disk(spec.name, kind),
         sizeSectors: Math.floor(spec.sizeBytes / 512),
@@ -60,11 +68,25 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
         backgroundIo: ioLoad(spec.backgroundIo),
         stats: newIoStats(),
         enclosureSlot: kind === 'sas' ? { number: numbers.enclosureSlot(), locate: false } : null,
+        logicalBlockBytes,
+        physicalBlockBytes: spec.physicalBlockBytes ?? Math.max(logicalBlockBytes, defaults.physicalBlockBytes),
+        table: null,
+        signatures: (spec.signatures ?? []).map(s => signatureFromSpec(s, spec.name)),
+        mountpoint: spec.mounted ?? null,
+        leftovers: [],
     };
-    for (const p of partitionLayout(spec)) {
+    // A scenario's partitions are on a GPT, of md's type: they are there for arrays.
+    if (spec.partitions?.length) disk.table = newTable(disk, 'gpt', 'scenario');
+    for (const [index, p] of partitionLayout(spec).entries()) {
+        const pspec = spec.partitions![index];
+        const name = partitionName(disk.name, p.number);
         disk.partitions.push({
-            ...p, name: partitionName(disk.name, p.number), ...numbers.partition(disk, p.number), disk,
+            ...p, name, ...numbers.partition(disk, p.number), disk,
             stats: newIoStats(),
+            typeId: LINUX_RAID_GUID,
+            uuid: newPartitionUuid(disk, p.number, 'scenario'),
+            signatures: (pspec.signatures ?? []).map(s => signatureFromSpec(s, name)),
+            mountpoint: pspec.mounted ?? null,
         });
     }
     return disk;
@@ -223,6 +245,8 @@ export function buildHostState(spec: ScenarioSpec): HostState {
         for (const partition of disk.partitions) devices.set(partition.name, { kind: 'partition', partition });
     }
     const totalKiB = spec.memory?.totalKiB ?? 16 * 1024 * 1024;
+    const arrays = (spec.arrays ?? []).map(a => buildArray(a, spec.name, devices));
+    for (const array of arrays) for (const member of array.members) writeSuperblock(array, member);
     return {
         time: 0,
         kernel: {
@@ -237,6 +261,15 @@ export function buildHostState(spec: ScenarioSpec): HostState {
         personalities: spec.kernel?.personalities ?? DEBIAN_PERSONALITIES,
         jitter: spec.jitter ?? 0,
         disks,
-        arrays: (spec.arrays ?? []).map(a => buildArray(a, spec.name, devices)),
+        arrays,
     };
+}
+
+/** mdadm wrote its superblock on every member when it made the array (or added the member): wipefs sees it. */
+export function writeSuperblock(array: MdArray, member: Member): void {
+    const signatures = member.device.kind === 'disk' ? member.device.disk.signatures : member.device.partition.signatures;
+    const superblock = superblockSignature(array, deviceSectors(member.device));
+    // It overwrites an older one at its place; blkid probes md superblocks before filesystems: it comes first.
+    const kept = signatures.filter(s => !(s.type === superblock.type && s.offset === superblock.offset));
+    signatures.splice(0, signatures.length, superblock, ...kept);
 }

@@ -81,6 +81,37 @@ export interface Disk {
      * LED; null for the other kinds, which sit in no enclosure here.
      */
     enclosureSlot: { number: number; locate: boolean } | null;
+    /** queue/logical_block_size and queue/physical_block_size, bytes. */
+    logicalBlockBytes: number;
+    physicalBlockBytes: number;
+    /** The partition table (its signatures are derived from it: see sim/blockdev/signatures.ts); null when none. */
+    table: PartitionTable | null;
+    /** What else wipefs finds on the whole disk: an md superblock, a filesystem... */
+    signatures: Signature[];
+    /** Where it is mounted; null when it is not. */
+    mountpoint: string | null;
+    /**
+     * Partitions' signatures left on the platter when their table went (wipefs of the disk only): a
+     * new partition starting at the same sector finds them again, as on a real disk.
+     */
+    leftovers: { startSector: number; signatures: Signature[] }[];
+}
+
+/** A signature as blkid reports it; offset in bytes from the device's start. */
+export interface Signature {
+    type: string;
+    offset: number;
+    uuid: string | null;
+    label: string | null;
+}
+
+/** The disk label sfdisk writes and dumps; LBAs in the disk's logical blocks. */
+export interface PartitionTable {
+    label: 'gpt' | 'dos';
+    /** GPT: the disk GUID (upper case); dos: "0x" and 8 hex digits. */
+    id: string;
+    firstLba: number;
+    lastLba: number;
 }
 
 /** A partition as sysfs lists it under its device: /sys/block/DEV/NAME/{partition,start,size}. */
@@ -100,6 +131,12 @@ export interface Partition {
     sizeSectors: number;
     disk: Disk;
     stats: IoStats;
+    /** GPT type GUID (upper case) or dos type code ("fd"). */
+    typeId: string;
+    /** GPT partition GUID (upper case); null on dos. */
+    uuid: string | null;
+    signatures: Signature[];
+    mountpoint: string | null;
 }
 
 /** What an md member sits on. */

@@ -21,6 +21,16 @@ export type ArrayStateName = typeof ARRAY_STATES[number];
 export const MEMBER_ROLES = ['in_sync', 'recovering', 'spare', 'faulty'] as const;
 export type MemberRole = typeof MEMBER_ROLES[number];
 
+/**
+ * Signatures wipefs finds (blkid's names) that a scenario may leave on a disk or partition: a
+ * filesystem, swap, an LVM or LUKS header, an md superblock of an array no longer there.
+ */
+export const SIGNATURE_TYPES = ['ext4', 'xfs', 'btrfs', 'swap', 'LVM2_member', 'crypto_LUKS', 'linux_raid_member'] as const;
+export type SignatureType = typeof SIGNATURE_TYPES[number];
+
+/** A type alone, or with the uuid and label blkid would read (an old member's array uuid, say). */
+export type SignatureSpec = SignatureType | { type: SignatureType; uuid?: string; label?: string };
+
 /** Member flags shown in dev-X/state besides the role (kernel spelling). */
 export const MEMBER_FLAGS = ['write_mostly', 'blocked', 'write_error', 'want_replacement', 'replacement', 'failfast'] as const;
 export type MemberFlag = typeof MEMBER_FLAGS[number];
@@ -99,6 +109,14 @@ export interface DiskSpec {
     partitions?: PartitionSpec[];
     /** I/O on this disk that is not md's (another partition, a swap file...). */
     backgroundIo?: IoLoadSpec;
+    /** queue/logical_block_size: 512 (default) or 4096 (a 4Kn disk). */
+    logicalBlockBytes?: number;
+    /** queue/physical_block_size: default 4096 for sata/sas (512e disks), the logical size for nvme/virtio. */
+    physicalBlockBytes?: number;
+    /** What is left on the disk itself (wipefs): a filesystem on the whole disk, say. */
+    signatures?: SignatureSpec[];
+    /** Where the disk is mounted (lsblk MOUNTPOINTS): in use, so never a candidate. */
+    mounted?: string;
 }
 
 export interface PartitionSpec {
@@ -107,6 +125,9 @@ export interface PartitionSpec {
     startSector?: number;
     /** Default: the rest of the disk. */
     sizeBytes?: number;
+    /** What is left on the partition (an md superblock of an array it left, a filesystem...). */
+    signatures?: SignatureSpec[];
+    mounted?: string;
 }
 
 export interface MemberSpec {
@@ -197,6 +218,6 @@ export interface ArrayFamilySpec {
     spares?: number;
     faulty?: number;
     recovering?: number;
-    disk: Omit<DiskSpec, 'name' | 'partitions'>;
+    disk: Omit<DiskSpec, 'name' | 'partitions' | 'signatures' | 'mounted'>;
     array: Omit<ArraySpec, 'name' | 'members'>;
 }

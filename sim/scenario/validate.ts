@@ -8,7 +8,7 @@ import { isParityLevel, isRedundant } from '../model/levels';
 import { memberSlots, partitionLayout } from './derive';
 import { arrayOf, boolean, integer, number, object, oneOf, optional, required, string, type Problems, type Rule } from './schema';
 import {
-    ARRAY_STATES, BITMAP_KINDS, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SYNC_ACTIONS,
+    ARRAY_STATES, BITMAP_KINDS, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SIGNATURE_TYPES, SYNC_ACTIONS,
     type ArraySpec, type DiskSpec, type IoLoadSpec, type ScenarioSpec,
 } from './types';
 
@@ -26,6 +26,18 @@ const ioLoad = object({
     untilSeconds: optional(number({ min: 0 })),
 });
 
+/** A signature's type alone ("ext4"), or with what blkid reads from it ({ "type": ..., "uuid": ... }). */
+const signature: Rule = (value, path, problems) => {
+    const rule = typeof value === 'string' ? oneOf(SIGNATURE_TYPES) : object({
+        type: required(oneOf(SIGNATURE_TYPES)),
+        uuid: optional(string(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, 'a lower-case uuid')),
+        label: optional(string()),
+    });
+    rule(value, path, problems);
+};
+
+const mountpoint = optional(string(/^\/\S*$/, 'an absolute path like /srv'));
+
 const diskFields = {
     kind: optional(oneOf(DISK_KINDS)),
     sizeBytes: required(integer({ min: 1 << 20 })),
@@ -38,18 +50,24 @@ const diskFields = {
     queueDepth: optional(integer({ min: 1 })),
     queueDepthMax: optional(integer({ min: 1 })),
     backgroundIo: optional(ioLoad),
+    logicalBlockBytes: optional(integer({ min: 512, max: 4096 })),
+    physicalBlockBytes: optional(integer({ min: 512, max: 65536 })),
 };
 
 const partitions = optional(arrayOf(object({
     number: required(integer({ min: 1, max: 128 })),
     startSector: optional(integer({ min: 1 })),
     sizeBytes: optional(integer({ min: 1 << 20 })),
+    signatures: optional(arrayOf(signature)),
+    mounted: mountpoint,
 })));
 
 const disk = object({
     name: required(string(/^(sd[a-z]+|vd[a-z]+|nvme\d+n\d+)$/, 'a disk name like sda, vdb or nvme0n1')),
     ...diskFields,
     partitions,
+    signatures: optional(arrayOf(signature)),
+    mounted: mountpoint,
 });
 
 const member = object({
@@ -185,6 +203,7 @@ function checkDisks(disks: DiskSpec[], problems: Problems): Map<string, { partit
         if (d.queueDepth !== undefined && kind !== 'sata' && kind !== 'sas')
             problems.push(`${path}.queueDepth: only sata and sas disks have device/queue_depth`);
         checkLoad(d.backgroundIo, `${path}.backgroundIo`, problems);
+        checkBlockSizes(d, path, problems);
         const diskSectors = Math.floor(d.sizeBytes / 512);
         const numbers = new Set<number>();
         let previousEnd = 0;
@@ -199,6 +218,17 @@ function checkDisks(disks: DiskSpec[], problems: Problems): Map<string, { partit
         });
     });
     return devices;
+}
+
+const isPowerOfTwo = (n: number) => (n & (n - 1)) === 0;
+
+/** Block sizes the kernel accepts: powers of two, the physical not below the logical, the disk whole blocks. */
+function checkBlockSizes(d: DiskSpec, path: string, problems: Problems): void {
+    const logical = d.logicalBlockBytes ?? 512;
+    if (!isPowerOfTwo(logical)) problems.push(`${path}.logicalBlockBytes: must be a power of two`);
+    if (d.physicalBlockBytes !== undefined && (!isPowerOfTwo(d.physicalBlockBytes) || d.physicalBlockBytes < logical))
+        problems.push(`${path}.physicalBlockBytes: must be a power of two, at least the logical block size`);
+    if (d.sizeBytes % logical !== 0) problems.push(`${path}.sizeBytes: not a whole number of ${logical}-byte blocks`);
 }
 
 function checkKernel(spec: ScenarioSpec, problems: Problems): void {

@@ -109,7 +109,8 @@ const styles = {
 };
 
 const simulator = {
-    entryPoints: { 'mdsim': 'sim/main.ts', 'demo': 'tools/demo.ts', 'mdadm-sim': 'sim/mdadm/main.ts', 'tee-sim': 'sim/tee/main.ts' },
+    entryPoints: { 'mdsim': 'sim/main.ts', 'demo': 'tools/demo.ts', 'mdadm-sim': 'sim/mdadm/main.ts', 'tee-sim': 'sim/tee/main.ts',
+        'blockdev-sim': 'sim/blockdev/main.ts' },
     outdir: 'build',
     bundle: true,
     platform: 'node',

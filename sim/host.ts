@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { markReady, prepareRoot, TreeWriter } from './fs/tree';
 import { renderTree } from './kernel/render';
-import { MdadmInbox, type MdadmEvent } from './mdadm/inbox';
+import { MdadmInbox, type BlockdevEvent, type MdadmEvent } from './mdadm/inbox';
 import { buildHostState } from './model/build';
 import type { HostState } from './model/types';
 import { advanceHost, startHost } from './physics/tick';
@@ -30,6 +30,8 @@ export interface SimulatedHostOptions {
     onWrite?: (event: WriteEvent) => void;
     /** Told about every request of the simulated mdadm (sim/mdadm/README.md) and its outcome. */
     onMdadm?: (event: MdadmEvent) => void;
+    /** Told about every request of the simulated lsblk, wipefs and sfdisk and its outcome. */
+    onBlockdev?: (event: BlockdevEvent) => void;
 }
 
 export interface SimulatedHost {
@@ -85,7 +87,7 @@ class Host implements SimulatedHost {
             this.options.onWrite?.({ path, value, outcome });
         }
         this.mdadm.receive(this.state, this.options.onMdadm, (write, outcome) =>
-            this.options.onWrite?.({ path: write.path, value: write.value, outcome }));
+            this.options.onWrite?.({ path: write.path, value: write.value, outcome }), this.options.onBlockdev);
     }
 
     /** Rewrite the tree, then answer the programs: when one exits, the tree shows what it did. */

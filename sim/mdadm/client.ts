@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { parseMdadmArgs, type MdadmOutcome, type MdadmRequest } from './args';
 import { answerPath, inboxDir, requestPath, writeAtomically } from './protocol';
 import type { WriteRequest } from '../tee/request';
+import type { BlockdevRequest } from '../blockdev/request';
 import { isTestAlert, runTestAlert } from '../monitor/testAlert';
 
 export interface AskOptions {
@@ -42,7 +43,7 @@ function newRequestId(): string {
 }
 
 /** Send one request to the simulator running on `root` and wait for what the program would print. */
-export async function askSimulator(root: string, request: MdadmRequest | WriteRequest,
+export async function askSimulator(root: string, request: MdadmRequest | WriteRequest | BlockdevRequest,
     options: AskOptions = {}): Promise<MdadmOutcome> {
     if (!existsSync(join(root, '.ready')) || !existsSync(inboxDir(root))) return failure(`no simulated md host at ${root}`, options.program);
     const id = newRequestId();

@@ -7,15 +7,22 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostState } from '../model/types';
-import type { BitmapRequest, ManageRequest, MdadmOutcome, MdadmRequest } from './args';
+import { MANAGE_OPERATIONS, type BitmapRequest, type ManageRequest, type MdadmOutcome, type MdadmRequest } from './args';
 import { growBitmap } from './grow';
 import { manageMembers } from './manage';
 import { answerPath, inboxDir, REQUEST_SUFFIX, writeAtomically } from './protocol';
 import { applyWriteRequest, isWriteRequest, type WriteRequest } from '../tee/request';
+import { applyBlockdevRequest, isBlockdevRequest, type BlockdevRequest } from '../blockdev/request';
 import type { WriteOutcome } from '../writes/attributes';
 
 export interface MdadmEvent {
     request: MdadmRequest | null;
+    outcome: MdadmOutcome;
+}
+
+/** A request of the simulated lsblk, wipefs or sfdisk and its answer, as SimulatedHostOptions.onBlockdev reports it. */
+export interface BlockdevEvent {
+    request: BlockdevRequest['blockdev'];
     outcome: MdadmOutcome;
 }
 
@@ -31,7 +38,7 @@ function isBitmapRequest(data: unknown): data is BitmapRequest {
 function isManageRequest(data: unknown): data is ManageRequest {
     const r = data as ManageRequest;
     return typeof r?.device === 'string' && typeof r.array === 'string' && Array.isArray(r.operations) &&
-        r.operations.every(o => (o?.operation === 'fail' || o?.operation === 'remove') && typeof o.member === 'string');
+        r.operations.every(o => MANAGE_OPERATIONS.includes(o?.operation) && typeof o.member === 'string');
 }
 
 function apply(state: HostState, request: MdadmRequest): MdadmOutcome {
@@ -50,7 +57,8 @@ export class MdadmInbox {
     }
 
     /** Apply the requests that arrived since the last tick, oldest first (ids start with the time). */
-    receive(state: HostState, onRequest?: (event: MdadmEvent) => void, onWrite?: TeeWriteHandler): void {
+    receive(state: HostState, onRequest?: (event: MdadmEvent) => void, onWrite?: TeeWriteHandler,
+        onBlockdev?: (event: BlockdevEvent) => void): void {
         const ids = readdirSync(inboxDir(this.root)).filter(name => name.endsWith(REQUEST_SUFFIX))
             .map(name => name.slice(0, -REQUEST_SUFFIX.length)).sort();
         for (const id of ids) {
@@ -68,6 +76,12 @@ export class MdadmInbox {
                 const { outcome, result } = applyWriteRequest(state, data);
                 onWrite?.(data.write, outcome);
                 this.answers.push({ id, outcome: result });
+                continue;
+            }
+            if (isBlockdevRequest(data)) {
+                const outcome = applyBlockdevRequest(state, data);
+                onBlockdev?.({ request: data.blockdev, outcome });
+                this.answers.push({ id, outcome });
                 continue;
             }
             const outcome = request ? apply(state, request) : BAD_REQUEST;

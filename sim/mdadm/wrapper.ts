@@ -15,21 +15,23 @@ export interface MdadmWrapperOptions {
     path: string;
     /** The simulated host's root (mdsim --root). */
     root: string;
-    /** build/mdadm-sim.mjs (or build/tee-sim.mjs: the same wrapper serves the simulated tee) */
+    /** build/mdadm-sim.mjs (or build/tee-sim.mjs, build/blockdev-sim.mjs: the same wrapper serves the other simulated tools) */
     program: string;
     /** What it stands in for, in the script's comment (default mdadm). */
     standsFor?: string;
+    /** Arguments before the caller's: build/blockdev-sim.mjs is told which tool it is ("lsblk"). */
+    leadingArgs?: string[];
     /** Node.js to run it with (default: the one running this code, by absolute path). */
     node?: string;
 }
 
-export function writeMdadmWrapper({ path, root, program, standsFor = 'mdadm', node = process.execPath }: MdadmWrapperOptions): void {
+export function writeMdadmWrapper({ path, root, program, standsFor = 'mdadm', leadingArgs = [], node = process.execPath }: MdadmWrapperOptions): void {
     writeFileSync(path, [
         '#!/bin/sh',
         `# ${standsFor} for a simulated md host (sim/mdadm/README.md)`,
         `MDSIM_ROOT=${shellWord(root)}`,
         'export MDSIM_ROOT',
-        `exec ${shellWord(node)} ${shellWord(program)} "$@"`,
+        `exec ${[node, program, ...leadingArgs].map(shellWord).join(' ')} "$@"`,
         '',
     ].join('\n'));
     chmodSync(path, 0o755); // also when the file was there already

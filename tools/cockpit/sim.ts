@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
+import { BLOCKDEV_TOOLS, type BlockdevTool } from '../../sim/blockdev/request';
 import { writeMonitorFiles, writeSendmailStandIn, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 import { memoryDir } from '../memoryDir';
@@ -110,17 +111,18 @@ function isFile(path: string): boolean {
     }
 }
 
-/** Where simulatedHostConfig() puts the simulated host's own mdadm or tee (what raidtune runs). */
-export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'systemctl'): string {
+/** Where simulatedHostConfig() puts the simulated host's own mdadm, tee, lsblk... (what raidtune runs). */
+export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'systemctl' | BlockdevTool): string {
     return join(sim.root, 'bin', tool);
 }
 
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
  * would write or run outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm.conf, mdadm,
- * systemctl, the mail program) inside the simulated root too,
- * so a demo or a test never touches this machine's /etc or /var. Writes the mdadm and tee wrappers:
- * the simulated tee applies an attribute write inside the write, as the kernel does.
+ * systemctl, the mail program, the Replace disk dialog's lsblk, wipefs and sfdisk) inside the
+ * simulated root too, so a demo or a test never touches this machine's /etc, /var or disks. Writes
+ * the wrappers of the simulated mdadm, tee and block-device tools: the simulated tee applies an
+ * attribute write inside the write, as the kernel does.
  */
 export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
     const mdadm = simulatedTool(sim, 'mdadm');
@@ -128,6 +130,11 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
     mkdirSync(dirname(mdadm), { recursive: true });
     writeMdadmWrapper({ path: mdadm, root: sim.root, program: join(repoRoot(), 'build', 'mdadm-sim.mjs') });
     writeMdadmWrapper({ path: tee, root: sim.root, program: join(repoRoot(), 'build', 'tee-sim.mjs'), standsFor: 'tee' });
+    const blockdev = Object.fromEntries(BLOCKDEV_TOOLS.map(tool => {
+        const path = simulatedTool(sim, tool);
+        writeMdadmWrapper({ path, root: sim.root, program: join(repoRoot(), 'build', 'blockdev-sim.mjs'), standsFor: tool, leadingArgs: [tool] });
+        return [tool, path];
+    })) as Record<BlockdevTool, string>;
     const systemctl = simulatedTool(sim, 'systemctl');
     writeSystemctlStandIn(systemctl, sim.root);
     writeMonitorFiles(sim.root);
@@ -142,6 +149,7 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         mdadmConfDir: join(sim.root, 'etc'),
         mdadm,
         tee,
+        ...blockdev,
         systemctl,
         sendmail,
     };

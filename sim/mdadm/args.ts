@@ -3,6 +3,8 @@
 //
 //     mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]
 //     mdadm [--manage] /dev/mdN --fail /dev/X --remove /dev/X     (also -f, -r, several devices)
+//     mdadm [--manage] /dev/mdN --add /dev/X | --add-spare /dev/X   (also -a, or a device before any operation)
+//     mdadm [--manage] /dev/mdN --replace /dev/OLD --with /dev/NEW
 //
 // Options may also be given as "--bitmap internal", "-b internal", "--bitmap-chunk 64M", in any
 // order after --grow. What mdadm itself refuses while parsing gets mdadm's words and exit status
@@ -31,7 +33,8 @@ export interface ManageRequest {
     operations: { operation: ManageOperation; member: string }[];
 }
 
-export type ManageOperation = 'fail' | 'remove';
+export const MANAGE_OPERATIONS = ['fail', 'remove', 'add', 'add-spare', 'replace', 'with'] as const;
+export type ManageOperation = typeof MANAGE_OPERATIONS[number];
 
 export type MdadmRequest = BitmapRequest | ManageRequest;
 
@@ -46,7 +49,7 @@ function refuse(...lines: string[]): { refused: MdadmOutcome } {
 /** mdadm would do it; the simulation does not. */
 function notSimulated(what: string): { refused: MdadmOutcome } {
     return refuse(`mdadm (simulated): ${what}; only "mdadm --grow /dev/mdN --bitmap=internal|none [--bitmap-chunk=SIZE]" ` +
-        'and "mdadm /dev/mdN --fail|--remove /dev/X ..." are simulated');
+        'and "mdadm /dev/mdN --fail|--remove|--add|--add-spare|--replace|--with /dev/X ..." are simulated');
 }
 
 const SECTORS_PER_UNIT: Record<string, number> = { '': 2, K: 2, M: 2 * 1024, G: 2 * 1024 ** 2, T: 2 * 1024 ** 3 };
@@ -85,7 +88,10 @@ export function parseMdadmArgs(argv: readonly string[]): ParsedCommand {
     return notSimulated(`"${argv[0] ?? ''}" is not simulated`);
 }
 
-const MANAGE_OPTIONS: Record<string, ManageOperation> = { '--fail': 'fail', '-f': 'fail', '--remove': 'remove', '-r': 'remove' };
+const MANAGE_OPTIONS: Record<string, ManageOperation> = {
+    '--fail': 'fail', '-f': 'fail', '--remove': 'remove', '-r': 'remove', '--add': 'add', '-a': 'add',
+    '--add-spare': 'add-spare', '--replace': 'replace', '--with': 'with',
+};
 
 /** The md device, then operations, each followed by the devices it applies to. */
 function parseManage(argv: readonly string[]): ParsedCommand {
@@ -101,12 +107,11 @@ function parseManage(argv: readonly string[]): ParsedCommand {
         } else {
             const member = /^\/dev\/([A-Za-z0-9._-]+)$/.exec(arg)?.[1];
             if (!member) return notSimulated(`device ${arg} (only /dev/NAME)`);
-            // mdadm: a device before any operation is added; adding is not simulated.
-            if (!operation) return notSimulated(`adding ${arg}`);
-            operations.push({ operation, member });
+            // mdadm: a device before any operation is added.
+            operations.push({ operation: operation ?? 'add', member });
         }
     }
-    if (operations.length === 0) return notSimulated('manage mode without --fail or --remove');
+    if (operations.length === 0) return notSimulated('manage mode without a device');
     return { request: { device: argv[0], array, operations } };
 }
 

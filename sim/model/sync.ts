@@ -4,9 +4,9 @@
 // the physics' business; this module only moves the state between those steps.
 
 import type { SyncAction } from '../scenario/types';
-import { degradedCount, isReadOnly, isStarted, memberInSlot, recoveringMembers, spareMembers } from './array';
+import { degradedCount, isReadOnly, isStarted, memberInSlot, recoveringMembers, slottedMembers, spareMembers } from './array';
 import { isRedundant, maxDegraded, mismatchUnit, roundDown, syncGranularity, syncTotalSectors } from './levels';
-import type { MdArray, SyncRun } from './types';
+import type { MdArray, Member, SyncRun } from './types';
 
 /** A check or repair: asked for through sync_action, compares copies, counts mismatches. */
 export function isRequestedSync(action: SyncAction | undefined): boolean {
@@ -24,11 +24,22 @@ export function neededSync(array: MdArray): SyncAction | null {
     if (array.reshape) return 'reshape';
     if (recoveringMembers(array).length > 0) return 'recover';
     if (degradedCount(array) > 0 && spareMembers(array).length > 0) return 'recover';
+    if (spareMembers(array).length > 0 && awaitingReplacement(array).length > 0) return 'recover';
     if (array.resyncCheckpoint !== null) return 'resync';
     return array.requested;
 }
 
-/** Put spares into the empty slots (remove_and_add_spares); they rebuild from the start. */
+/** Working members marked want_replacement that have no replacement yet. */
+function awaitingReplacement(array: MdArray): Member[] {
+    return slottedMembers(array).filter(m => m.flags.has('want_replacement') && !m.flags.has('replacement') &&
+        !slottedMembers(array).some(r => r !== m && r.slot === m.slot && r.flags.has('replacement')));
+}
+
+/**
+ * Put spares into the empty slots (remove_and_add_spares); they rebuild from the start. Spares left
+ * over become the replacement of a member marked want_replacement (raid1/5/10's add_disk does so
+ * when no slot is empty).
+ */
 export function activateSpares(array: MdArray): void {
     const spares = spareMembers(array);
     for (let slot = 0; slot < array.raidDisks && spares.length > 0; slot++) {
@@ -37,6 +48,12 @@ export function activateSpares(array: MdArray): void {
         spare.slot = slot;
         spare.inSync = false;
         spare.recoveryOffset = 0;
+    }
+    for (const original of awaitingReplacement(array)) {
+        const spare = spares.shift();
+        if (!spare) break;
+        Object.assign(spare, { slot: original.slot, inSync: false, recoveryOffset: 0 });
+        spare.flags.add('replacement');
     }
 }
 

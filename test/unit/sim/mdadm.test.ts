@@ -92,8 +92,8 @@ describe('command line (mdadm 4.2 parsing)', () => {
 
     test.each([
         [['--detail', '/dev/md0']],
-        [['/dev/md0', '/dev/sde1']],
-        [['/dev/md0', '--add', '/dev/sde1']],
+        [['/dev/md0', '--re-add', '/dev/sde1']],
+        [['/dev/md0', '--add-journal', '/dev/sde1']],
         [['/dev/md0']],
         [['/dev/md0', '--fail', 'sdc1']],
         [['--grow', '/dev/md0']],

@@ -14,6 +14,7 @@ import raid1Healthy from './raid1-healthy.json';
 import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
 import repairMismatches from './repair-mismatches.json';
+import replaceDisk from './replace-disk.json';
 import sharedDisks from './shared-disks.json';
 import slowRebuilds from './slow-rebuilds.json';
 
@@ -33,4 +34,5 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'newer-kernel': newerKernel,
     'newer-kernel-rebuild': newerKernelRebuild,
     'old-kernel': oldKernel,
+    'replace-disk': replaceDisk,
 };

@@ -5,7 +5,8 @@
 // rebuilds onto the disk chosen and mdadm --detail then reads clean. Two RAID 1 arrays on the
 // partitions of two disks, one disk gone: a blank disk gets the other's partition table and each
 // of its partitions joins its array; when an add is refused after the table was copied, the dialog
-// says what ran and what did not, and its undo wipes the copied table.
+// says what ran and what did not, and its undo wipes the copied table. A member with read errors is
+// replaced while it serves: md/degraded reads 0 throughout, and the old member ends faulty.
 import type { Page } from 'playwright-core';
 import { arrayCard, openDialog, waitUntil } from '../browser/harness/raidtunePage';
 import { applyAndWait, dialog, footerButton, previewedCommands } from './harness/dialog';
@@ -122,4 +123,49 @@ test('cut short: md1 stopped after the dialog opened, the table is copied and md
     await dialog(page).getByText('The changes made before the failure were undone.').waitFor();
     await waitUntil('vdc without partitions', async () => !/ vdc\d/.test(await vm.guest.runOk('cat /proc/partitions')));
     expect((await vm.guest.runOk('/usr/sbin/wipefs --no-act /dev/vdc')).trim()).toBe('');
+}, 240000);
+
+/** Samples md0's degraded count every 50 ms in the guest, from now until `stopSampling`. */
+async function startSamplingDegraded(): Promise<void> {
+    await vm.guest.runOk(`rm -f /tmp/degraded.log /tmp/stop-sampling
+/usr/bin/setsid -f sh -c 'while [ ! -e /tmp/stop-sampling ]; do cat /sys/block/md0/md/degraded >> /tmp/degraded.log; sleep 0.05; done' >/dev/null 2>&1`);
+}
+
+async function stopSampling(): Promise<string[]> {
+    const log = await vm.guest.runOk('touch /tmp/stop-sampling; sleep 0.2; cat /tmp/degraded.log');
+    return log.trim().split('\n');
+}
+
+test('a member with read errors replaced from the page: md copies it onto the new disk, degraded reads 0 at every sample, the old member ends faulty and is removed', async () => {
+    await createSlowly(vm.guest, mdCreate('md0', 'raid5', ['vda', 'vdb', 'vdc'], '--assume-clean'));
+    // md counts the read errors it corrected in dev-*/errors, which root may set.
+    await vm.guest.runOk('echo 7 > /sys/block/md0/md/dev-vdb/errors');
+
+    const { page } = await vm.openPage();
+    await waitForCard(page, 'md0', false);
+    const alert = arrayCard(page, 'md0').locator('.raidtune-health-alert');
+    await openDialog(alert.getByRole('button', { name: 'Replace vdb…' }));
+    await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
+    expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --add-spare /dev/vdd\nmdadm /dev/md0 --replace /dev/vdb --with /dev/vdd');
+
+    await startSamplingDegraded();
+    await vm.guest.runOk(`echo ${DEFAULT_SPEED_LIMIT_MAX} > /proc/sys/dev/raid/speed_limit_min`);
+    const outcome = await applyAndWait(page, 'Replace');
+    expect(outcome[0]).toMatch(/^Done\./);
+    await footerButton(page, 'Close').click();
+    await waitUntil('vdb faulty at the end of the copy', async () =>
+        /faulty/.test(await vm.guest.runOk('cat /sys/block/md0/md/dev-vdb/state')), 120000, 200);
+    const samples = await stopSampling();
+    expect(samples.length).toBeGreaterThan(3);
+    expect([...new Set(samples)]).toEqual(['0']);
+    await vm.guest.runOk('mdadm --wait /dev/md0 || true');
+    expect(await vm.guest.runOk('mdadm --detail /dev/md0')).toMatch(/active sync\s+\/dev\/vdd$/m);
+
+    // The page then offers to remove the old member, as for any failed one.
+    await openDialog(alert.getByRole('button', { name: 'Remove vdb…' }));
+    expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb');
+    expect((await applyAndWait(page, 'Remove'))[0]).toMatch(/^Done\./);
+    const detail = await vm.guest.runOk('mdadm --detail /dev/md0');
+    expect(detail).not.toContain('/dev/vdb');
+    expect(detail).toMatch(/^\s*State : clean\s*$/m);
 }, 240000);

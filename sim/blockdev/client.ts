@@ -9,6 +9,8 @@ import { BLOCKDEV_TOOLS, parseBlockdevArgs, type BlockdevTool } from './request'
 export interface BlockdevRunOptions {
     /** sfdisk's script: read only when a write needs it (a dump must not wait for stdin). */
     readStdin?: () => Promise<string>;
+    /** The script itself (tests): sent without waiting. */
+    stdin?: string;
     timeoutMs?: number;
     pollMs?: number;
 }
@@ -21,6 +23,7 @@ export async function runSimulatedBlockdev(tool: string, argv: readonly string[]
     if ('refused' in parsed) return parsed.refused;
     if (!root) return { exitCode: 1, stdout: '', stderr: `${tool} (simulated): MDSIM_ROOT is not set: run it through its wrapper (sim/README.md)\n` };
     const request = parsed.request.blockdev;
-    if (request.tool === 'sfdisk' && request.mode === 'write') request.script = options.readStdin ? await options.readStdin() : '';
+    if (request.tool === 'sfdisk' && request.mode === 'write')
+        request.script = options.stdin ?? (options.readStdin ? await options.readStdin() : '');
     return askSimulator(root, parsed.request, { program: tool, timeoutMs: options.timeoutMs, pollMs: options.pollMs });
 }

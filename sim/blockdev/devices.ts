@@ -10,7 +10,10 @@ export type HostDevice =
     { kind: 'disk'; name: string; disk: Disk; partition: null } |
     { kind: 'part'; name: string; disk: Disk; partition: Partition };
 
-/** "/dev/sda1" -> the partition sda1; null when the host has no such device (md arrays are not these tools' business). */
+/**
+ * "/dev/sda1" -> the partition sda1; null when the host has no such device
+ * (md arrays are not these tools' concern).
+ */
 export function findDevice(state: HostState, path: string): HostDevice | null {
     const name = /^\/dev\/([^/]+)$/.exec(path)?.[1];
     if (name === undefined) return null;
@@ -28,7 +31,8 @@ export function deviceSectors(device: HostDevice): number {
 
 /** Everything wipefs finds on the device: its own signatures, then a disk's partition table's. */
 export function deviceSignatures(device: HostDevice): Signature[] {
-    return device.partition ? device.partition.signatures : [...device.disk.signatures, ...tableSignatures(device.disk)];
+    if (device.partition) return device.partition.signatures;
+    return [...device.disk.signatures, ...tableSignatures(device.disk)];
 }
 
 /** The arrays a device is bound to (md holds it open), by its name: spares and failed members too, until removed. */
@@ -48,4 +52,10 @@ export function busyReason(state: HostState, device: HostDevice): string | null 
         if (d.mountpoint) return `${d.name} is mounted at ${d.mountpoint}`;
     }
     return null;
+}
+
+/** What the partitions hold, left on the platter when the kernel drops them (table wiped or replaced). */
+export function leftoversOf(disk: Disk): Disk['leftovers'] {
+    return disk.partitions.filter(p => p.signatures.length)
+        .map(p => ({ startSector: p.startSector, signatures: p.signatures }));
 }

@@ -131,7 +131,8 @@ function diskView(state: HostState, disk: Disk, index: number): View {
     const signature = firstSignature(disk.signatures);
     const view: View = {
         name: disk.name, majMin: `${disk.major}:${disk.minor}`, type: 'disk', sizeBytes: disk.sizeSectors * 512,
-        rotational: disk.queue.rotational, blocks: { logical: disk.logicalBlockBytes, physical: disk.physicalBlockBytes },
+        rotational: disk.queue.rotational,
+        blocks: { logical: disk.logicalBlockBytes, physical: disk.physicalBlockBytes },
         mountpoint: disk.mountpoint, fstype: signature?.type ?? null, pttype: disk.table?.label ?? null,
         uuid: signature?.uuid ?? null, label: signature?.label ?? null,
         identity: diskIdentity(disk, index), children: [],

@@ -20,7 +20,8 @@ export function isBlockdevRequest(data: unknown): data is BlockdevRequest {
     return typeof request === 'object' && request !== null && BLOCKDEV_TOOLS.includes(request.tool);
 }
 
-export function parseBlockdevArgs(tool: BlockdevTool, argv: readonly string[]): { request: BlockdevRequest } | { refused: ProgramOutcome } {
+export function parseBlockdevArgs(tool: BlockdevTool, argv: readonly string[]):
+    { request: BlockdevRequest } | { refused: ProgramOutcome } {
     const parsed = tool === 'lsblk' ? parseLsblkArgs(argv) : tool === 'wipefs' ? parseWipefsArgs(argv) : parseSfdiskArgs(argv);
     return 'refused' in parsed ? parsed : { request: { blockdev: parsed.request } };
 }

@@ -10,7 +10,7 @@ import { newIoStats } from '../model/build';
 import { partitionName } from '../model/devices';
 import type { Disk, HostState, Partition, PartitionTable } from '../model/types';
 import type { ProgramOutcome } from '../program';
-import { busyReason, findDevice } from './devices';
+import { busyReason, findDevice, leftoversOf } from './devices';
 import { humanSize } from './humanSize';
 import { failed, notSimulated, ok } from './outcome';
 import { textTable, type Column } from './scols';
@@ -99,7 +99,10 @@ function situation(disk: Disk, table: PartitionTable, partitions: NewPartition[]
 }
 
 function currentPartitions(disk: Disk): NewPartition[] {
-    return disk.partitions.map(p => ({ number: p.number, start: blocks(disk, p.startSector), size: blocks(disk, p.sizeSectors), typeId: p.typeId, uuid: p.uuid }));
+    return disk.partitions.map(p => ({
+        number: p.number, start: blocks(disk, p.startSector), size: blocks(disk, p.sizeSectors),
+        typeId: p.typeId, uuid: p.uuid,
+    }));
 }
 
 /** Lay out the script's partitions on the disk: the made-up parts, or sfdisk's refusal. */
@@ -116,14 +119,17 @@ function layOut(disk: Disk, script: Script, table: PartitionTable, seed: string)
         const number = index + 1;
         const path = `/dev/${partitionName(disk.name, number)}`;
         const start = p.start === null ? Math.ceil(next / grain) * grain : toBlocks(p.start, p.startBytes);
-        const size = p.size === null ? Math.floor((table.lastLba + 1) / grain) * grain - start : toBlocks(p.size, p.sizeBytes);
+        // The rest of the disk ends on the grain too (sfdisk 2.38: 3907028991 on a 2 TB disk, not 3907029134).
+        const size = p.size === null ? Math.floor((table.lastLba + 1) / grain) * grain - start
+            : toBlocks(p.size, p.sizeBytes);
         const end = start + size - 1;
         const typeId = partitionType(table.label, p.type);
         if (end > table.lastLba) {
             const words = table.label === 'gpt' ? `The last usable GPT sector is ${table.lastLba}, but ${end} is requested.\n` : `Value out of range.\n`;
             return { failure: `${words}Failed to add #${number} partition: Invalid argument\n`, report: `${report}${path}: Leaving.\n\n` };
         }
-        if (start < table.firstLba || start < next || size <= 0 || !Number.isInteger(start) || !Number.isInteger(size)) {
+        const misplaced = start < table.firstLba || start < next || size <= 0;
+        if (misplaced || !Number.isInteger(start) || !Number.isInteger(size)) {
             return { failure: `Sector ${start} already used.\nFailed to add #${number} partition: Numerical result out of range\n`, report: `${report}${path}: Leaving.\n\n` };
         }
         if (typeId === null) return { failure: `sfdisk: ${path}: unknown partition type ${p.type}\n`, report };
@@ -144,7 +150,7 @@ function partitionNumbers(state: HostState, disk: Disk, number: number): { major
 
 /** The kernel re-reads the table: the old partitions go (what they held stays on the disk), the new ones come. */
 function applyTable(state: HostState, disk: Disk, table: PartitionTable, partitions: NewPartition[]): void {
-    disk.leftovers.push(...disk.partitions.filter(p => p.signatures.length).map(p => ({ startSector: p.startSector, signatures: p.signatures })));
+    disk.leftovers.push(...leftoversOf(disk));
     disk.partitions = [];
     // The new GPT's entries cover what sat in the disk's first 16 KiB: an md 1.2 superblock, ext4's, swap's.
     disk.signatures = [];

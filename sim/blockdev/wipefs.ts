@@ -8,7 +8,7 @@
 
 import type { HostState, Signature } from '../model/types';
 import type { ProgramOutcome } from '../program';
-import { busyReason, deviceSignatures, findDevice, type HostDevice } from './devices';
+import { busyReason, deviceSignatures, findDevice, leftoversOf, type HostDevice } from './devices';
 import { failed, notSimulated, ok } from './outcome';
 import { jsonTable, textTable } from './scols';
 import { magicBytes } from './signatures';
@@ -86,8 +86,7 @@ function erase(device: HostDevice): void {
     const disk = device.disk;
     disk.signatures = [];
     if (!disk.table) return;
-    disk.leftovers.push(...disk.partitions.filter(p => p.signatures.length)
-        .map(p => ({ startSector: p.startSector, signatures: p.signatures })));
+    disk.leftovers.push(...leftoversOf(disk));
     disk.partitions = [];
     disk.table = null;
 }

@@ -43,7 +43,8 @@ class ManageRun {
     /** --with devices paired with the slot of the --replace before them (Manage_replace's 'w'). */
     private readonly withSlots = new Map<number, number>();
 
-    constructor(private readonly state: HostState, private readonly array: MdArray, private readonly request: ManageRequest) {}
+    constructor(private readonly state: HostState, private readonly array: MdArray,
+        private readonly request: ManageRequest) {}
 
     step(index: number, operation: ManageOperation, name: string): Step {
         const { array, request } = this;
@@ -85,7 +86,7 @@ class ManageRun {
     }
 }
 
-/** Apply `mdadm DEVICE --fail ... --remove ... --add ... --replace ... --with ...`; what mdadm prints and its exit status. */
+/** Apply `mdadm DEVICE --fail ... --add ... --replace ... --with ...`; what mdadm prints and its exit status. */
 export function manageMembers(state: HostState, request: ManageRequest): MdadmOutcome {
     const array = state.arrays.find(a => a.name === request.array);
     if (!array) return { exitCode: 1, stdout: '', stderr: line(`error opening ${request.device}: No such file or directory`) };

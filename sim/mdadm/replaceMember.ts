@@ -8,7 +8,8 @@
 import type { MdArray } from '../model/types';
 
 /** Mark `name` for replacement; its slot, or mdadm's words for a refusal. */
-export function markForReplacement(array: MdArray, name: string, path: string, arrayPath: string): { slot: number } | { refused: string } {
+export function markForReplacement(array: MdArray, name: string, path: string,
+    arrayPath: string): { slot: number } | { refused: string } {
     const member = array.members.find(m => m.name === name);
     if (!member) return { refused: `${path} not found in ${arrayPath} so cannot --replace it` };
     if (member.slot === null || member.faulty) return { refused: `${path} is not active and so cannot be replaced.` };
@@ -17,7 +18,8 @@ export function markForReplacement(array: MdArray, name: string, path: string, a
 }
 
 /** Make the spare `name` the replacement of the member in `slot` (slot_store, then the personality's hot_add_disk). */
-export function makeReplacement(array: MdArray, name: string, slot: number, path: string, arrayPath: string): string | null {
+export function makeReplacement(array: MdArray, name: string, slot: number, path: string,
+    arrayPath: string): string | null {
     const member = array.members.find(m => m.name === name);
     if (!member) return `${path} not found in ${arrayPath} so cannot make it preferred replacement`;
     if (member.faulty) return `${path} is faulty and cannot be a replacement`;

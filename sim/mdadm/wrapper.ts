@@ -15,7 +15,7 @@ export interface MdadmWrapperOptions {
     path: string;
     /** The simulated host's root (mdsim --root). */
     root: string;
-    /** build/mdadm-sim.mjs (or build/tee-sim.mjs, build/blockdev-sim.mjs: the same wrapper serves the other simulated tools) */
+    /** build/mdadm-sim.mjs (or build/tee-sim.mjs, build/blockdev-sim.mjs: the same wrapper serves the other tools) */
     program: string;
     /** What it stands in for, in the script's comment (default mdadm). */
     standsFor?: string;

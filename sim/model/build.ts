@@ -21,8 +21,15 @@ const DEBIAN_PERSONALITIES = ['linear', 'raid0', 'raid1', 'raid10', 'raid6', 'ra
  * its physical block when not given: today's SATA and SAS disks are mostly 512e (4 KiB physical
  * blocks behind 512-byte logical ones), NVMe namespaces and QEMU's virtio disks 512 unless formatted otherwise.
  */
-const KIND_DEFAULTS: Record<DiskKind,
-    { bandwidthKiBs: number; hwTags: number; queueDepth: number | null; scheduler: string; physicalBlockBytes: number }> = {
+interface KindDefaults {
+    bandwidthKiBs: number;
+    hwTags: number;
+    queueDepth: number | null;
+    scheduler: string;
+    physicalBlockBytes: number;
+}
+
+const KIND_DEFAULTS: Record<DiskKind, KindDefaults> = {
     sata: { bandwidthKiBs: 160_000, hwTags: 32, queueDepth: 32, scheduler: 'mq-deadline', physicalBlockBytes: 4096 },
     sas: { bandwidthKiBs: 220_000, hwTags: 256, queueDepth: 128, scheduler: 'mq-deadline', physicalBlockBytes: 4096 },
     nvme: { bandwidthKiBs: 2_000_000, hwTags: 1023, queueDepth: null, scheduler: 'none', physicalBlockBytes: 512 },

@@ -8,7 +8,8 @@ import { isParityLevel, isRedundant } from '../model/levels';
 import { memberSlots, partitionLayout } from './derive';
 import { arrayOf, boolean, integer, number, object, oneOf, optional, required, string, type Problems, type Rule } from './schema';
 import {
-    ARRAY_STATES, BITMAP_KINDS, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SIGNATURE_TYPES, SYNC_ACTIONS,
+    ARRAY_STATES, BITMAP_KINDS, DEFAULT_DISK_KIND, DISK_KINDS, LEVELS, MEMBER_FLAGS, MEMBER_ROLES, SIGNATURE_TYPES,
+    SYNC_ACTIONS,
     type ArraySpec, type DiskSpec, type IoLoadSpec, type ScenarioSpec,
 } from './types';
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Issue #34 on the real kernel and mdadm, through the page: a RAID 5 whose member failed and was
-// removed gets a blank disk from Add a disk…, which lists the 4Kn disk (vdi) as refused with its
-// reason, and the disk that held the removed member as offered only once its wipe is chosen; md
-// rebuilds onto the disk chosen and mdadm --detail then reads clean. Two RAID 1 arrays on the
+// removed gets a disk from Add a disk…, which lists the 4Kn disk (vdi) as refused with its reason,
+// and the disks with signatures (the removed member's superblock, a filesystem) as offered only
+// once their wipe is chosen; the one chosen is wiped, md rebuilds onto it and mdadm --detail then
+// reads clean. Two RAID 1 arrays on the
 // partitions of two disks, one disk gone: a blank disk gets the other's partition table and each
 // of its partitions joins its array; when an add is refused after the table was copied, the dialog
 // says what ran and what did not, and its undo wipes the copied table. A member with read errors is
@@ -15,9 +16,10 @@ import { DEFAULT_SPEED_LIMIT_MAX, setupVm } from './harness/vmEnv';
 
 const vm = setupVm();
 
-test('RAID 5, a member failed and removed: a blank disk added from the page, rebuilt, clean; the 4Kn disk refused with its reason', async () => {
+test('RAID 5, a member failed and removed: a disk with a filesystem offered once its wipe is chosen, wiped, added, rebuilt, clean; the 4Kn disk refused with its reason', async () => {
     await createSlowly(vm.guest, mdCreate('md0', 'raid5', ['vda', 'vdb', 'vdc'], '--assume-clean'));
-    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdc --remove /dev/vdc 2>&1');
+    // vdd: a disk someone used before, with a filesystem on it.
+    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdc --remove /dev/vdc 2>&1\n/usr/sbin/mkfs.ext4 -q /dev/vdd');
     expect((await vm.guest.runOk('cat /sys/block/vdi/queue/logical_block_size')).trim()).toBe('4096');
 
     const { page } = await vm.openPage();
@@ -27,8 +29,8 @@ test('RAID 5, a member failed and removed: a blank disk added from the page, reb
     await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
 
     const offered = await dialog(page).getByRole('radio').evaluateAll(radios => radios.map(r => (r as HTMLInputElement).labels?.[0]?.textContent));
-    // vdc still carries md0's superblock: offered only once the admin chooses to wipe it.
-    expect(offered).toEqual(['/dev/vdd', '/dev/vde', '/dev/vdf', '/dev/vdg', '/dev/vdh']);
+    // vdc still carries md0's superblock, vdd a filesystem: offered only once the admin chooses to wipe them.
+    expect(offered).toEqual(['/dev/vde', '/dev/vdf', '/dev/vdg', '/dev/vdh']);
     await dialog(page).getByRole('button', { name: /^Not usable/ }).click();
     await expect(dialog(page).locator('.raidtune-replace-refused li[data-device="vdi"]').innerText()).resolves
         .toMatch(/^\/dev\/vdi \(256 MiB\): Its logical block size is 4096 bytes, larger than the 512 bytes of md0/);
@@ -39,9 +41,12 @@ test('RAID 5, a member failed and removed: a blank disk added from the page, reb
     expect(await previewedCommands(page)).toBe('wipefs --all /dev/vdc\nmdadm /dev/md0 --add /dev/vdc');
 
     await dialog(page).getByRole('radio', { name: '/dev/vdd' }).check();
-    expect(await previewedCommands(page)).toBe('mdadm /dev/md0 --add /dev/vdd');
+    await expect(dialog(page).locator('.raidtune-replace-candidate', { hasText: '/dev/vdd' }).innerText()).resolves
+        .toContain('Signatures on it: ext4 on vdd. Chosen, it is wiped first.');
+    expect(await previewedCommands(page)).toBe('wipefs --all /dev/vdd\nmdadm /dev/md0 --add /dev/vdd');
     // Nothing ran before the confirmation.
     expect(await vm.guest.runOk('cat /proc/mdstat')).not.toContain('vdd');
+    expect(await vm.guest.runOk('/usr/sbin/wipefs --no-act /dev/vdd')).toContain('ext4');
     const outcome = await applyAndWait(page, 'Add');
     expect(outcome[0]).toMatch(/^Done\./);
     await footerButton(page, 'Close').click();
@@ -51,6 +56,10 @@ test('RAID 5, a member failed and removed: a blank disk added from the page, reb
     expect(detail).toMatch(/^\s*State : clean\s*$/m);
     expect(detail).toMatch(/active sync\s+\/dev\/vdd$/m);
     expect((await vm.guest.runOk('cat /sys/block/md0/md/degraded')).trim()).toBe('0');
+    // The filesystem is gone; md's superblock is what is on it now.
+    const left = await vm.guest.runOk('/usr/sbin/wipefs --no-act /dev/vdd');
+    expect(left).toContain('linux_raid_member');
+    expect(left).not.toContain('ext4');
 }, 240000);
 
 /** Waits in the guest until no array syncs, at full speed. */

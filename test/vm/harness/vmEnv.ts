@@ -51,6 +51,8 @@ for d in /sys/block/md*; do [ -e "$d" ] && { echo "could not stop \${d##*/}"; ca
 set --
 for d in /dev/vd* /dev/sd*; do [ -b "$d" ] && set -- "$@" "$d"; done
 [ $# -gt 0 ] && mdadm --zero-superblock "$@" >/dev/null 2>&1
+# And any other signature a test left (a filesystem for the Replace disk dialog to find).
+[ $# -gt 0 ] && /usr/sbin/wipefs --all --quiet "$@" >/dev/null 2>&1
 for p in /sys/block/*/*/partition; do
   [ -e "$p" ] || continue
   disk=\${p%/*/partition}; disk=\${disk##*/}

@@ -7,7 +7,7 @@ import { playbook } from './playbook';
 import { shellScript } from './shellScript';
 import { AutomationError, type ArrayRef } from './targets';
 
-export { arrayRefs, type ArrayRef } from './targets';
+export { arrayRefs, takesHostDevice, type ArrayRef } from './targets';
 
 export interface AutomationTexts {
     shell: string;

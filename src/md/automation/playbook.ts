@@ -16,7 +16,7 @@ import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
-    AutomationError, memberMissingText, memberText, missingText, planNames, refuseFedInput, removedMember,
+    AutomationError, memberMissingText, memberText, missingText, planNames, refuseHostBound, removedMember,
     restartsForFiles, unitGates, UNITS_ARE, type ArrayRef, type MemberKey, type PlanNames, type Target, type UnitSwitch,
 } from './targets';
 
@@ -194,7 +194,7 @@ function fileResults(plan: Plan, before: number): string[] {
 }
 
 function runTasks(names: PlanNames, step: Step & { kind: 'run' }, n: number, plan: Plan): StepTasks {
-    refuseFedInput(step);
+    refuseHostBound(step);
     const words = argvWords(step.argv, names.arrays);
     const argv = words.map(w => `  - ${'array' in w ? yamlTemplate(`/dev/${arrayName(names, w.array)}`) : yamlLiteral(w.literal)}`);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;

@@ -13,7 +13,7 @@ import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
-    memberMissingText, missingText, planNames, refuseFedInput, removedMember, restartsForFiles, unitGates, UNITS_ARE,
+    memberMissingText, missingText, planNames, refuseHostBound, removedMember, restartsForFiles, unitGates, UNITS_ARE,
     type ArrayRef, type MemberKey, type PlanNames, type Target, type UnitGates, type UnitSwitch,
 } from './targets';
 
@@ -211,7 +211,7 @@ function argvText(names: PlanNames, argv: readonly string[]): string {
  * gone. A member is removed only where it has failed (checked with the other checks).
  */
 function runLines(names: PlanNames, step: Step & { kind: 'run' }, gate: RunGate): { checks: string[]; writes: string[] } {
-    refuseFedInput(step);
+    refuseHostBound(step);
     const words = argvWords(step.argv, names.arrays);
     const array = words.find((w): w is { array: ArrayRef } => 'array' in w)?.array;
     const run = `run ${argvText(names, step.argv)}`;

@@ -160,8 +160,20 @@ export type ArgvWord = { literal: string } | { array: ArrayRef };
  * A command fed input here (the partition table a new disk gets from this host's disk) names this
  * host's disks: not exported until its export can check that it finds the same disks there.
  */
-export function refuseFedInput(step: RunCommandStep): void {
+/**
+ * A command that takes a device of this host by its kernel name: a new member (--add, --add-spare,
+ * --replace), a wipe, a partition table. On another host a device of that name may hold data.
+ */
+export function takesHostDevice(step: Step): boolean {
+    if (step.kind !== 'run') return false;
+    if (step.argv[0] === 'wipefs' || step.argv[0] === 'sfdisk') return true;
+    return step.argv[0] === 'mdadm' && step.argv.some(w => w === '--add' || w === '--add-spare' || w === '--replace');
+}
+
+/** Commands bound to this host: fed input taken from it, or taking one of its devices by name. */
+export function refuseHostBound(step: RunCommandStep): void {
     if (step.stdin !== undefined) throw new AutomationError(`${step.argv.join(' ')} reads input taken from this host: not exported`);
+    if (takesHostDevice(step)) throw new AutomationError(`${step.argv.join(' ')} takes a device of this host by name: not exported`);
 }
 
 export function argvWords(argv: readonly string[], refs: readonly ArrayRef[]): ArgvWord[] {

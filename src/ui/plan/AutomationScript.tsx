@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { Stack, StackItem } from '../pf';
 import { ExpandableSection } from '../pfDetails';
 import { _ } from '../../host/i18n';
-import { arrayRefs, automationTexts, stepsForOtherHosts } from '../../md/automation';
+import { arrayRefs, automationTexts, stepsForOtherHosts, takesHostDevice } from '../../md/automation';
 import { msg } from '../../md/message';
 import type { Step } from '../../md/plan';
 import { CopyableCommands } from '../common/CopyableCommands';
@@ -34,7 +34,9 @@ export function AutomationScript({ steps, title }: { steps: Step[]; title: strin
     if (!texts) {
         return (
             <StackItem className="raidtune-automation-none">
-                {_('This change names a device without a UUID, so it cannot be written as a script for other hosts.')}
+                {steps.some(takesHostDevice)
+                    ? _('This change takes a disk of this host by its kernel name; on another host a disk of that name may hold data, so it is not written as a script for other hosts.')
+                    : _('This change names a device without a UUID, so it cannot be written as a script for other hosts.')}
             </StackItem>
         );
     }

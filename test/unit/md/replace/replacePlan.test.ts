@@ -3,7 +3,7 @@
 // replaced without a degraded window, a partition table copied first; and what a command fed input
 // means for the preview, its undo, the record of a plan being applied and the automation export.
 
-import { automationTexts } from '../../../../src/md/automation';
+import { automationTexts, takesHostDevice } from '../../../../src/md/automation';
 import { buildModel } from '../../../../src/md/model';
 import type { ArrayModel, MemberModel } from '../../../../src/md/modelTypes';
 import { describePlan, invertStep, type RunCommandStep } from '../../../../src/md/plan';
@@ -104,4 +104,12 @@ test('a command fed input: its undo reads none, the record keeps the input, the 
     expect(parsePlanRecord(JSON.stringify(record))?.steps).toEqual(plan.steps);
     expect(parsePlanRecord(JSON.stringify({ ...record, steps: [{ ...copy, stdin: 42 }] }))).toBeNull();
     expect(automationTexts(plan, 'Put sdd in md2', [])).toBeNull();
+});
+
+test('a plan that takes a disk of this host by its kernel name is not exported: another host\'s disk of that name may hold data', () => {
+    const add = replacementPlan({ disk: 'vdd', wipe: ['vdd'], partitionScript: null, targets: [{ device: degraded.device, newMember: 'vdd', replaces: 'vdb' }] });
+    expect(add.steps.map(takesHostDevice)).toEqual([true, true, true]);
+    expect(automationTexts(add, 'Put vdd in md0', [])).toBeNull();
+    expect(takesHostDevice({ kind: 'run', setting: add.title, argv: ['mdadm', '/dev/md0', '--fail', '/dev/vdb', '--remove', '/dev/vdb'], undoArgv: null }))
+        .toBe(false);
 });

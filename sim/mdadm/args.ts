@@ -36,7 +36,14 @@ export interface ManageRequest {
 export const MANAGE_OPERATIONS = ['fail', 'remove', 'add', 'add-spare', 'replace', 'with'] as const;
 export type ManageOperation = typeof MANAGE_OPERATIONS[number];
 
-export type MdadmRequest = BitmapRequest | ManageRequest;
+/** `mdadm --stop /dev/mdN`: the array is stopped, its members keep their superblocks. */
+export interface StopRequest {
+    device: string;
+    array: string;
+    stop: true;
+}
+
+export type MdadmRequest = BitmapRequest | ManageRequest | StopRequest;
 
 export type ParsedCommand = { request: MdadmRequest } | { refused: MdadmOutcome };
 
@@ -83,6 +90,7 @@ const OPTION_NAMES: Record<string, 'bitmap' | 'chunk'> = { '--bitmap': 'bitmap',
 /** mdadm's argv (without "mdadm"): the request, or what mdadm prints and its exit status. */
 export function parseMdadmArgs(argv: readonly string[]): ParsedCommand {
     if (argv[0] === '--grow' || argv[0] === '-G') return parseGrow(argv);
+    if (argv[0] === '--stop' || argv[0] === '-S') return parseStop(argv);
     // Manage mode is mdadm's default when the first word is an md device.
     if (argv[0] === '--manage' || /^\/dev\/md/.test(argv[0] ?? '')) return parseManage(argv[0] === '--manage' ? argv.slice(1) : argv);
     return notSimulated(`"${argv[0] ?? ''}" is not simulated`);
@@ -113,6 +121,13 @@ function parseManage(argv: readonly string[]): ParsedCommand {
     }
     if (operations.length === 0) return notSimulated('manage mode without a device');
     return { request: { device: argv[0], array, operations } };
+}
+
+function parseStop(argv: readonly string[]): ParsedCommand {
+    if (argv.length !== 2) return notSimulated(`--stop of ${argv.length - 1} devices (only one /dev/mdN)`);
+    const array = /^\/dev\/(md\d+)$/.exec(argv[1])?.[1];
+    if (!array) return notSimulated(`device ${argv[1]} (only /dev/mdN)`);
+    return { request: { device: argv[1], array, stop: true } };
 }
 
 function parseGrow(argv: readonly string[]): ParsedCommand {

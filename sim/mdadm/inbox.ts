@@ -7,7 +7,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostState } from '../model/types';
-import { MANAGE_OPERATIONS, type BitmapRequest, type ManageRequest, type MdadmOutcome, type MdadmRequest } from './args';
+import { MANAGE_OPERATIONS, type BitmapRequest, type ManageRequest, type MdadmOutcome, type MdadmRequest, type StopRequest } from './args';
+import { stopArray } from './stop';
 import { growBitmap } from './grow';
 import { manageMembers } from './manage';
 import { answerPath, inboxDir, REQUEST_SUFFIX, writeAtomically } from './protocol';
@@ -41,7 +42,13 @@ function isManageRequest(data: unknown): data is ManageRequest {
         r.operations.every(o => MANAGE_OPERATIONS.includes(o?.operation) && typeof o.member === 'string');
 }
 
+function isStopRequest(data: unknown): data is StopRequest {
+    const r = data as StopRequest;
+    return typeof r?.device === 'string' && typeof r.array === 'string' && r.stop === true;
+}
+
 function apply(state: HostState, request: MdadmRequest): MdadmOutcome {
+    if ('stop' in request) return stopArray(state, request);
     return 'operations' in request ? manageMembers(state, request) : growBitmap(state, request);
 }
 
@@ -67,7 +74,7 @@ export class MdadmInbox {
             let data: unknown = null;
             try {
                 data = JSON.parse(readFileSync(path, 'utf8'));
-                if (isBitmapRequest(data) || isManageRequest(data)) request = data;
+                if (isBitmapRequest(data) || isManageRequest(data) || isStopRequest(data)) request = data;
             } catch {
                 // answered as a bad request below
             }

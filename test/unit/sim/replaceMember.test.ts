@@ -4,6 +4,8 @@
 // slot, a replacement that rebuilds next to a member still serving (the array never degraded) and
 // takes its slot at the end, the partition copy for two RAID1 on partitions.
 
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseWipefs } from '../../../src/md/replace/blockDevices';
 import { parseSfdiskDump, replicaScript } from '../../../src/md/replace/partitionCopy';
 import type { SimulatedHost } from '../../../sim';
@@ -127,5 +129,18 @@ describe('mdadm --add-spare, then --replace OLD --with NEW', () => {
         await expect(mdadm(host, '/dev/md0', '--replace', '/dev/sdb')).resolves.toEqual(said('Marked /dev/sdb (device 1 in /dev/md0) for replacement'));
         expect(attr(host, md('md0', 'dev-sdk/state'))).toBe('spare,replacement');
         expect(attr(host, md('md0', 'dev-sdk/slot'))).toBe('1');
+    });
+});
+
+describe('mdadm --stop', () => {
+    test('the array goes from mdstat and sysfs; its members keep their superblocks and are free; an add to it then finds no array', async () => {
+        const host = startHost('replace-disk');
+        await expect(mdadm(host, '--stop', '/dev/md1')).resolves.toEqual(said('stopped /dev/md1'));
+        expect(read(host, '/proc/mdstat')).not.toContain('md1 :');
+        expect(existsSync(join(host.root, 'sys/block/md1'))).toBe(false);
+        const signatures = JSON.parse((await tool(host, 'wipefs', ['-n', '-J', '/dev/sde1'])).stdout).signatures;
+        expect(signatures.map((s: { type: string }) => s.type)).toEqual(['linux_raid_member']);
+        await expect(mdadm(host, '/dev/md1', '--add', '/dev/sdk1')).resolves.toEqual(refused('error opening /dev/md1: No such file or directory'));
+        await expect(mdadm(host, '-S', '/dev/md1')).resolves.toEqual(refused('error opening /dev/md1: No such file or directory'));
     });
 });

@@ -134,9 +134,9 @@ check-vm: all
 # On 6.12 (RHEL 10's base), a smoke set of the real-kernel tier through every kind of kernel read and
 # write: the guest, every array state against mdadm, the limit, stripe cache and queue writes with the
 # kernel's refusals, a bitmap added and removed, the sync I/O depth, the reboot with the kept files,
-# and a 4Kn disk in arrays of 512-byte members (6.12 lets a RAID 1 turn 4Kn, 7.x refuses the disk;
-# 13 s, its own boot included).
-SMOKE_VM := guest scenarios tuning bitmapKind syncIoDepth keepAfterReboot replaceDiskGuest
+# a 4Kn disk in arrays of 512-byte members (6.12 lets a RAID 1 turn 4Kn, 7.x refuses the disk;
+# 13 s, its own boot included), and a disk replaced through the page (replaceDisk.test, ~45 s).
+SMOKE_VM := guest scenarios tuning bitmapKind syncIoDepth keepAfterReboot replaceDisk
 
 # Tests that wait minutes of real time for what they show (a sync stalled for 2 minutes; a repair,
 # a check and a rebuild run to their end; a check paused and resumed), each on one of 6.1 and 7 in `make check`, to keep it under

@@ -11,20 +11,13 @@ import {
 import { buildModel } from '../../../../src/md/model';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
 import type { Message } from '../../../../src/md/message';
+import { lsblkEntry, type LsblkEntry } from './lsblkEntry';
 
 const GiB = 1024 ** 3;
 const TB = 1e12;
 
-type Entry = Record<string, unknown>;
-
-/** One lsblk entry with 2.38's columns; `extra` overrides them. */
-function dev(name: string, type: string, size: number, extra: Entry = {}, children: Entry[] = []): Entry {
-    return {
-        'name': name, 'path': `/dev/${name}`, type, size, 'log-sec': 512, 'phy-sec': 4096, 'rota': true, 'ro': false,
-        'mountpoints': [null], 'fstype': null, 'pttype': null, 'serial': null, 'wwn': null, 'hctl': null, 'tran': null,
-        ...extra, ...(children.length ? { children } : {}),
-    };
-}
+type Entry = LsblkEntry;
+const dev = lsblkEntry;
 
 /** sda and sdb: /boot (md0), / (md1) and data (md2) as RAID 1, 1, 5 on their partitions; sdc's are gone. */
 function memberDisk(name: string): Entry {

@@ -14,16 +14,13 @@ import {
     type ReplaceReads, type ReplaceSituation,
 } from '../../../../src/md/replace/replaceDisk';
 import { loadCaptureFiles } from '../../helpers/realKernelCapture';
+import { lsblkEntry, type LsblkEntry } from './lsblkEntry';
 
 const MiB = 2 ** 20;
-type Entry = Record<string, unknown>;
-
-function dev(name: string, type: string, size: number, extra: Entry = {}, children: Entry[] = []): Entry {
-    return {
-        'name': name, 'path': `/dev/${name}`, type, size, 'log-sec': 512, 'phy-sec': 512, 'rota': true, 'ro': false,
-        'mountpoints': [null], 'fstype': null, 'pttype': null, 'serial': null, 'wwn': null, 'hctl': null, 'tran': null,
-        ...extra, ...(children.length ? { children } : {}),
-    };
+/** Physical blocks of 512 bytes, as the VM tier's disks have. */
+function dev(name: string, type: string, size: number, extra: LsblkEntry = {},
+    children: LsblkEntry[] = []): LsblkEntry {
+    return lsblkEntry(name, type, size, { 'phy-sec': 512, ...extra }, children);
 }
 
 const host: HostModel = buildModel({ files: loadCaptureFiles('raid5-degraded'), pageSize: 4096, missingRoots: [], complete: true }, 0);

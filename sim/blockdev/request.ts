@@ -4,15 +4,16 @@
 
 import type { HostState } from '../model/types';
 import type { ProgramOutcome } from '../program';
+import { parseLedctlArgs, runLedctl, type LedctlRequest } from './ledctl';
 import { parseLsblkArgs, runLsblk, type LsblkRequest } from './lsblk';
 import { parseSfdiskArgs, runSfdisk, type SfdiskRequest } from './sfdisk';
 import { parseWipefsArgs, runWipefs, type WipefsRequest } from './wipefs';
 
-export const BLOCKDEV_TOOLS = ['lsblk', 'wipefs', 'sfdisk'] as const;
+export const BLOCKDEV_TOOLS = ['lsblk', 'wipefs', 'sfdisk', 'ledctl'] as const;
 export type BlockdevTool = typeof BLOCKDEV_TOOLS[number];
 
 export interface BlockdevRequest {
-    blockdev: LsblkRequest | WipefsRequest | SfdiskRequest;
+    blockdev: LsblkRequest | WipefsRequest | SfdiskRequest | LedctlRequest;
 }
 
 export function isBlockdevRequest(data: unknown): data is BlockdevRequest {
@@ -20,9 +21,11 @@ export function isBlockdevRequest(data: unknown): data is BlockdevRequest {
     return typeof request === 'object' && request !== null && BLOCKDEV_TOOLS.includes(request.tool);
 }
 
+const PARSERS = { lsblk: parseLsblkArgs, wipefs: parseWipefsArgs, sfdisk: parseSfdiskArgs, ledctl: parseLedctlArgs };
+
 export function parseBlockdevArgs(tool: BlockdevTool, argv: readonly string[]):
     { request: BlockdevRequest } | { refused: ProgramOutcome } {
-    const parsed = tool === 'lsblk' ? parseLsblkArgs(argv) : tool === 'wipefs' ? parseWipefsArgs(argv) : parseSfdiskArgs(argv);
+    const parsed = PARSERS[tool](argv);
     return 'refused' in parsed ? parsed : { request: { blockdev: parsed.request } };
 }
 
@@ -31,5 +34,6 @@ export function applyBlockdevRequest(state: HostState, { blockdev: request }: Bl
         case 'lsblk': return runLsblk(state, request);
         case 'wipefs': return runWipefs(state, request);
         case 'sfdisk': return runSfdisk(state, request);
+        case 'ledctl': return runLedctl(state, request);
     }
 }

@@ -15,6 +15,8 @@ export interface HostConfig {
     lsblk: string;
     wipefs: string;
     sfdisk: string;
+    /** ledmon's ledctl: where installed, the locate LED goes through it (ledmon, if it runs, then knows). */
+    ledctl: string;
     /** Root-owned folder for the restore journal. */
     stateDir: string;
     /** Where "Keep after reboot" writes the global limits (sysctl.d), the md driver's early load
@@ -38,7 +40,7 @@ export interface HostConfig {
 }
 
 export const DEFAULT_CONFIG: HostConfig = {
-    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', lsblk: 'lsblk', wipefs: 'wipefs', sfdisk: 'sfdisk', stateDir: '/var/lib/raidtune',
+    procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', lsblk: 'lsblk', wipefs: 'wipefs', sfdisk: 'sfdisk', ledctl: 'ledctl', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
     mdadmConfDir: '/etc', systemctl: 'systemctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
 };
@@ -65,7 +67,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
-    for (const program of ['mdadm', 'tee', 'systemctl', 'lsblk', 'wipefs', 'sfdisk'] as const) {
+    for (const program of ['mdadm', 'tee', 'systemctl', 'lsblk', 'wipefs', 'sfdisk', 'ledctl'] as const) {
         if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
     }
     if (raw.refreshIntervalMs !== undefined) {

@@ -29,9 +29,9 @@ export interface ApplyResult {
 }
 
 /** The programs a plan runs that a simulated host has stand-ins for; others run as named. */
-const CONFIGURED_PROGRAMS = ['mdadm', 'wipefs', 'sfdisk'] as const;
+const CONFIGURED_PROGRAMS = ['mdadm', 'wipefs', 'sfdisk', 'ledctl'] as const;
 
-/** The program to run for a plan's command: the configured one for mdadm, wipefs and sfdisk. */
+/** The program to run for a plan's command: the configured one for mdadm, wipefs, sfdisk and ledctl. */
 export function configuredProgram(config: HostConfig, program: string): string {
     const configured = CONFIGURED_PROGRAMS.find(name => name === program);
     return configured ? config[configured] : program;
@@ -137,6 +137,12 @@ async function editFile(step: EditFileStep): Promise<EditFileStep> {
  */
 async function verifyRun(config: HostConfig, step: RunCommandStep, options: { superuser: 'require'; err: 'message' }): Promise<void> {
     if (!step.verify) return;
+    if ('attributeReads' in step.verify) {
+        const { path, value } = step.verify.attributeReads;
+        const read = (await cockpitApi().spawn(['cat', hostPath(config, path)], options)).trim();
+        if (read !== value) throw new Error(fmt(_('$0 finished, but $1 reads $2.'), step.argv[0], path, read));
+        return;
+    }
     const mdstat = await cockpitApi().spawn(['cat', hostPath(config, '/proc/mdstat')], options);
     if ('memberRemoved' in step.verify) {
         const { array, member } = step.verify.memberRemoved;

@@ -27,7 +27,9 @@ export interface RunCommandStep {
     /** What the command reads on its standard input (sfdisk's partition script), if anything. */
     stdin?: string;
     /** What the executor reads back afterwards, since a command's exit status alone proves little. */
-    verify?: { memberRemoved: { array: string; member: string } } | { memberAdded: { array: string; member: string } };
+    verify?: { memberRemoved: { array: string; member: string } } | { memberAdded: { array: string; member: string } } |
+        /** An attribute the command sets through a tool (ledctl: the slot's locate), read back. */
+        { attributeReads: { path: string; value: string } };
 }
 
 export interface WriteFileStep {

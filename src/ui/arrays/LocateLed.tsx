@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Where a member's disk sits in the rack (issue #34): its enclosure slot, the slot's locate LED as
 // the enclosure says it is, and the change that blinks it or stops it (src/md/replace/locateLed.ts),
-// previewed and read back as every change is.
+// through ledctl where the host has it, previewed and read back as every change is.
 
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
+import { isInstalledOnHost } from '../../host/programs';
 import type { EnclosureSlot } from '../../md/modelTypes';
-import { locatePlan } from '../../md/replace/locateLed';
+import { locatePlan, type LocateWay } from '../../md/replace/locateLed';
 import { GuardedButton } from '../common/GuardedButton';
+import { useHostConfig } from '../common/HostContext';
 import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
 
@@ -16,9 +18,38 @@ export function slotText(slot: EnclosureSlot): string {
     return fmt(_('$0, enclosure $1'), slot.component, slot.enclosure);
 }
 
+/** ledctl where the host has it, else the ses attribute; null until the host has answered. */
+function useLocateWay(): LocateWay | null {
+    const { ledctl } = useHostConfig();
+    const [way, setWay] = useState<LocateWay | null>(null);
+    useEffect(() => {
+        let current = true;
+        isInstalledOnHost(ledctl).then(installed => current && setWay(installed ? 'ledctl' : 'sysfs'));
+        return () => { current = false; };
+    }, [ledctl]);
+    return way;
+}
+
+function LocateChange({ disk, slot, on, onClose }: {
+    disk: string; slot: EnclosureSlot; on: boolean; onClose: () => void;
+}) {
+    // The slot as the dialog opened: the LED's state then is what its undo puts back.
+    const [opened] = useState(slot);
+    const way = useLocateWay();
+    const plan = way && locatePlan(disk, opened, on, way);
+    const title = on ? fmt(_('Blink the locate LED of $0'), disk) : fmt(_('Stop the locate LED of $0'), disk);
+    return (
+        <ChangeModal title={plan ? text(plan.title) : title} plan={plan} recordOriginals={false} onClose={onClose}>
+            {way === 'ledctl'
+                ? fmt(_('ledctl (ledmon) lights the locate LED of $0 ($1) until it is turned off here, or by ledctl.'), disk, slotText(slot))
+                : fmt(_('The enclosure lights the locate LED of $0 ($1) until it is turned off here, or by ledctl.'), disk, slotText(slot))}
+        </ChangeModal>
+    );
+}
+
 export function LocateLed({ disk, slot }: { disk: string; slot: EnclosureSlot }) {
-    // The plan as the dialog opened: the LED's state then is what its undo puts back.
-    const [opened, setOpened] = useState<ReturnType<typeof locatePlan> | null>(null);
+    // What the dialog was opened to do: turn the LED on, or off.
+    const [opened, setOpened] = useState<boolean | null>(null);
     const on = slot.locate === true;
     return (
         <>
@@ -26,16 +57,10 @@ export function LocateLed({ disk, slot }: { disk: string; slot: EnclosureSlot })
             {on && <> <Label isCompact status="info" className="raidtune-locate-on">{_('locate LED on')}</Label></>}
             {' '}
             <GuardedButton variant="link" isInline className="raidtune-locate"
-                onClick={() => setOpened(locatePlan(disk, slot, !on))}>
+                onClick={() => setOpened(!on)}>
                 {on ? _('Stop blinking…') : _('Blink locate LED…')}
             </GuardedButton>
-            {opened && (
-                <ChangeModal title={text(opened.title)} plan={opened} recordOriginals={false}
-                    onClose={() => setOpened(null)}>
-                    {fmt(_('The enclosure lights the locate LED of $0 ($1) until it is turned off here, or by ledctl.'),
-                        disk, slotText(slot))}
-                </ChangeModal>
-            )}
+            {opened !== null && <LocateChange disk={disk} slot={slot} on={opened} onClose={() => setOpened(null)} />}
         </>
     );
 }

@@ -3,9 +3,13 @@
 // kernel's ses driver lists them; the real gather script reads each disk's slot and locate LED
 // (the enclosure's name is a SCSI address, colons and all), and a write to the slot's `locate`, as
 // ledctl makes, shows at the next full read.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LEDCTL_CALLS } from '../../../sim/blockdev/client';
 import { buildModel } from '../../../src/md/model';
 import { GatherParser } from '../../../src/md/snapshot';
 import type { HostModel } from '../../../src/md/modelTypes';
+import { tool } from './blockdevTools';
 import { attr, gatherOutput, removeTempRoots, startHost, tee, watchHost } from './simHelpers';
 
 afterEach(removeTempRoots);
@@ -42,4 +46,19 @@ test('the locate LED turned on shows at the next full read, and the disk\'s mode
     const full = read(false, fast);
     expect(full.disks.get(disk.name)?.enclosureSlot).toEqual({ ...disk.enclosureSlot, locate: true });
     expect(full.disks.get(disk.name)).not.toBe(disk);
+});
+
+test('the simulated ledctl sets a slot\'s locate LED, records each call, and refuses a disk in no enclosure', async () => {
+    const host = startHost('check-mismatches');
+    const disk = [...watchHost(host, 2).disks.values()][1].name;
+    await expect(tool(host, 'ledctl', [`locate=/dev/${disk}`])).resolves.toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(attr(host, `${SLOT_01}/locate`)).toBe('1');
+    await expect(tool(host, 'ledctl', [`locate_off=/dev/${disk}`])).resolves.toMatchObject({ exitCode: 0 });
+    expect(attr(host, `${SLOT_01}/locate`)).toBe('0');
+    expect(readFileSync(join(host.root, LEDCTL_CALLS), 'utf8')).toBe(`locate=/dev/${disk}\nlocate_off=/dev/${disk}\n`);
+
+    const nvme = startHost('newer-kernel-rebuild');
+    const name = nvme.state.disks[0].name;
+    await expect(tool(nvme, 'ledctl', [`locate=/dev/${name}`])).resolves
+        .toEqual({ exitCode: 1, stdout: '', stderr: `ledctl: /dev/${name}: device not supported\n` });
 });

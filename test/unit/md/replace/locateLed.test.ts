@@ -16,3 +16,11 @@ test('nothing to write where the LED already is so; an unknown state is written 
     expect(locatePlan('sdb', { ...slot, locate: true }, true).steps).toEqual([]);
     expect(locatePlan('sdb', { ...slot, locate: null }, false).steps).toHaveLength(1);
 });
+
+test('where ledctl is installed it sets the LED, read back from the slot\'s locate attribute; its undo is locate_off', () => {
+    const plan = locatePlan('sdb', slot, true, 'ledctl');
+    expect(describePlan(plan)).toBe('ledctl locate=/dev/sdb');
+    expect(plan.steps[0]).toMatchObject({ verify: { attributeReads: { path: '/sys/class/enclosure/6:0:16:0/Slot 01/locate', value: '1' } } });
+    expect(describePlan(invertSteps(plan.title, plan.steps))).toBe('ledctl locate_off=/dev/sdb');
+    expect(describePlan(locatePlan('sdb', { ...slot, locate: true }, false, 'ledctl'))).toBe('ledctl locate_off=/dev/sdb');
+});

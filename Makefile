@@ -178,14 +178,16 @@ check-browser: all
 # differs between bridges: the shell and its address, limited access, each way the page starts
 # processes and writes through them and how they fail, conditions, translations, theme, page status,
 # a read racing a write, and each host-file defect of issue #31 (alerts, check-schedule, check-window,
-# auto-restore, tuning, errors, automation), and the overview inside the shell at 1280x720 (issue #33
-# asks for it on 287 and 372). The rest is the page's own logic, proven on 287 and the same on any bridge:
+# auto-restore, tuning, errors, automation), the overview inside the shell at 1280x720 (issue #33
+# asks for it on 287 and 372), and the disk replacement (lsblk and wipefs read with their locale set,
+# sfdisk fed its script, commands that fail part way). The rest is the page's own logic, proven on 287 and the same on any bridge:
 # the scenarios' rendering, accessibility, layout, diagnosis, estimates, presets, health alerts,
 # the sync history. tools/channel-guard.mjs keeps it honest: every kind of channel (and of its
 # ending) a test uses on 287 must occur in a test here.
 SUBSET_372 := installed-page location page-status smoke limited-access repair-limited-access stalled-sync-limited \
               errors kernel-writes persist /tuning bitmap auto-restore unfinished-plan alerts automation \
-              sync-io-depth check-schedule check-window overview i18n theme refresh-after-change dialog-values page-opening
+              sync-io-depth check-schedule check-window overview i18n theme refresh-after-change dialog-values page-opening \
+              replace-disk locate-led
 
 SMOKE_337 := installed-page smoke tuning bitmap persist disk-tuning auto-restore limited-access errors raid1-healthy
 

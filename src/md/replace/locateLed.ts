@@ -5,7 +5,7 @@
 // attribute itself (/sys/class/enclosure/ENCLOSURE/COMPONENT/locate, what ledctl writes for an SES
 // enclosure). Either way the attribute is read back, and the opposite undoes it.
 
-import { msg, N_ } from '../message';
+import { msg, N_, type Message } from '../message';
 import type { EnclosureSlot } from '../modelTypes';
 import { attributePlan, attributeStep, type Plan } from '../plan';
 
@@ -21,9 +21,14 @@ function ledctlArgv(disk: string, on: boolean): string[] {
     return ['ledctl', `${on ? 'locate' : 'locate_off'}=/dev/${disk}`];
 }
 
+/** What the dialog that turns the LED on or off is called. */
+export function locateTitle(disk: string, on: boolean): Message {
+    return on ? msg(N_('Blink the locate LED of $0'), disk) : msg(N_('Stop the locate LED of $0'), disk);
+}
+
 /** Turns the LED of `disk`'s slot on or off; the sysfs way writes nothing where it already is so. */
 export function locatePlan(disk: string, slot: EnclosureSlot, on: boolean, way: LocateWay = 'sysfs'): Plan {
-    const title = on ? msg(N_('Blink the locate LED of $0'), disk) : msg(N_('Stop the locate LED of $0'), disk);
+    const title = locateTitle(disk, on);
     const setting = msg(N_('locate LED of $0 ($1)'), disk, slot.component);
     if (way === 'ledctl') {
         return {

@@ -76,8 +76,8 @@ function unreadable(verdict: CandidateVerdict, reads: ReplaceReads): Message[] {
 
 export interface ReplaceChoices {
     needs: ReplacementNeeds;
-    /** Members are partitions: the new disk gets `sourceDisk`'s partition table. */
-    sourceDisk: string | null;
+    /** Members are partitions: the new disk gets `sourceDisk`'s partition table; null where they are whole devices. */
+    tableCopy: { sourceDisk: string; table: PartitionTable } | null;
     /** Every device considered, the usable ones first. */
     verdicts: CandidateVerdict[];
 }
@@ -85,15 +85,15 @@ export interface ReplaceChoices {
 /** What a device must have, and every device judged against it. */
 export function replaceChoices(situation: ReplaceSituation, reads: ReplaceReads): ReplaceChoices {
     const sourceDisk = partitionSourceDisk(situation);
+    const tableCopy = sourceDisk !== null && reads.table !== null ? { sourceDisk, table: reads.table } : null;
     const base = replacementNeeds(situation.array, situation.host, reads.facts, reads.devices);
-    const needs = sourceDisk !== null && reads.table !== null
-        ? { ...base, minimumBytes: tableBytes(reads.table) } : base;
+    const needs = tableCopy ? { ...base, minimumBytes: tableBytes(tableCopy.table) } : base;
     const judged = judgeCandidates(reads.devices, signaturesOf(reads), needs)
         // A partition table is copied onto a whole disk only.
-        .filter(v => sourceDisk === null || v.device.type === 'disk')
+        .filter(v => !tableCopy || v.device.type === 'disk')
         .map(v => ({ ...v, refusals: [...v.refusals, ...unreadable(v, reads)] }));
     const usable = (v: CandidateVerdict) => v.refusals.length === 0 ? 0 : 1;
-    return { needs, sourceDisk, verdicts: [...judged].sort((a, b) => usable(a) - usable(b)) };
+    return { needs, tableCopy, verdicts: [...judged].sort((a, b) => usable(a) - usable(b)) };
 }
 
 /**
@@ -114,7 +114,7 @@ function wipeOrder(device: BlockDevice): string[] {
 export type ReplacePlanResult = { plan: Plan; targets: ReplacementTarget[] } | { error: Message };
 
 /** The plan that puts `chosen` in place of the member or slot; `wipe`: the admin chose to wipe its signatures. */
-export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads, choices: ReplaceChoices,
+export function replaceDiskPlan(situation: ReplaceSituation, choices: ReplaceChoices,
     chosen: string, wipe: boolean): ReplacePlanResult {
     const verdict = offeredCandidates(choices.verdicts, wipe).find(v => v.device.name === chosen);
     if (!verdict) return { error: msg(N_('$0 cannot take the place of the member.'), chosen) };
@@ -123,22 +123,22 @@ export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads
     if (replacing.kind !== 'empty-slot' && !replaced) return { error: msg(N_('$0 is no longer a member of $1.'), replacing.member, array.name) };
     const removals = replacing.kind === 'failed' ? removeFailedPlan(array, replacing.member) : null;
     if (removals && !removals.plan) return { error: removals.errors?.member ?? msg(N_('$0 cannot be removed.'), replaced!.name) };
+    const { tableCopy } = choices;
     let targets: ReplacementTarget[];
-    if (choices.sourceDisk !== null && reads.table !== null) {
-        // The old disk goes as a whole: its partitions that still work in other arrays are replaced too.
-        const oldDisk = replaced?.disk ?? null;
-        const after = replacing.kind === 'failed' ? situation.arrays.map(a => a.name === array.name ? withoutMember(a, replacing.member) : a) : situation.arrays;
+    if (tableCopy) {
+        // The old disk goes as a whole: its partitions that still work in other arrays are replaced
+        // too. A failed one is no working member: its slot, empty for md, is filled.
         // In the table's order (/boot's partition first), whatever order the kernel lists the arrays in.
-        targets = partitionTargets(after, choices.sourceDisk, chosen, oldDisk)
+        targets = partitionTargets(situation.arrays, tableCopy.sourceDisk, chosen, replaced?.disk ?? null)
             .sort((x, y) => partitionOrder(chosen, x) - partitionOrder(chosen, y));
-        if (targets.length === 0) return { error: msg(N_('No array has a member on $0 to take a partition of $1.'), choices.sourceDisk, chosen) };
+        if (targets.length === 0) return { error: msg(N_('No array has a member on $0 to take a partition of $1.'), tableCopy.sourceDisk, chosen) };
     } else {
         targets = [{ device: array.device, newMember: chosen, replaces: replacing.kind === 'working' ? replacing.member : null }];
     }
     const plan = replacementPlan({
         disk: chosen,
         wipe: wipe && verdict.signatures.length > 0 ? wipeOrder(verdict.device) : [],
-        partitionScript: choices.sourceDisk !== null && reads.table !== null ? replicaScript(reads.table) : null,
+        partitionScript: tableCopy ? replicaScript(tableCopy.table) : null,
         targets,
     });
     const removalSteps = removals?.plan?.steps ?? [];
@@ -147,18 +147,6 @@ export function replaceDiskPlan(situation: ReplaceSituation, reads: ReplaceReads
 
 function partitionOrder(disk: string, target: ReplacementTarget): number {
     return partitionNumberOn(disk, target.newMember) ?? 0;
-}
-
-/** The array as it is once the failed member is removed: its slot empty. */
-function withoutMember(array: ArrayModel, member: string): ArrayModel {
-    const removed = array.members.find(m => m.name === member);
-    const slot = removed?.slot;
-    return {
-        ...array,
-        members: array.members.filter(m => m.name !== member),
-        missingSlots: slot === null || slot === undefined || array.missingSlots.includes(slot)
-            ? array.missingSlots : [...array.missingSlots, slot],
-    };
 }
 
 /**

@@ -8,7 +8,7 @@ import { Label } from '../pf';
 import { _, fmt } from '../../host/i18n';
 import { isInstalledOnHost } from '../../host/programs';
 import type { EnclosureSlot } from '../../md/modelTypes';
-import { locatePlan, type LocateWay } from '../../md/replace/locateLed';
+import { locatePlan, locateTitle, type LocateWay } from '../../md/replace/locateLed';
 import { GuardedButton } from '../common/GuardedButton';
 import { useHostConfig } from '../common/HostContext';
 import { text } from '../common/message';
@@ -37,9 +37,8 @@ function LocateChange({ disk, slot, on, onClose }: {
     const [opened] = useState(slot);
     const way = useLocateWay();
     const plan = way && locatePlan(disk, opened, on, way);
-    const title = on ? fmt(_('Blink the locate LED of $0'), disk) : fmt(_('Stop the locate LED of $0'), disk);
     return (
-        <ChangeModal title={plan ? text(plan.title) : title} plan={plan} recordOriginals={false} onClose={onClose}>
+        <ChangeModal title={text(locateTitle(disk, on))} plan={plan} recordOriginals={false} onClose={onClose}>
             {way === 'ledctl'
                 ? fmt(_('ledctl (ledmon) lights the locate LED of $0 ($1) until it is turned off here, or by ledctl.'), disk, slotText(slot))
                 : fmt(_('The enclosure lights the locate LED of $0 ($1) until it is turned off here, or by ledctl.'), disk, slotText(slot))}

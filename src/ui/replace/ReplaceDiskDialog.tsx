@@ -96,11 +96,11 @@ function Refused({ verdicts, expanded }: { verdicts: CandidateVerdict[]; expande
 }
 
 function needsText(choices: ReplaceChoices): string {
-    const { needs, sourceDisk } = choices;
-    return sourceDisk === null
+    const { needs, tableCopy } = choices;
+    return tableCopy === null
         ? fmt(_('The new device needs at least $0 and logical blocks of at most $1 bytes.'), bytesText(needs.minimumBytes), needs.logicalBlockBytes)
         : fmt(_('The members are partitions: a whole disk of at least $0, with logical blocks of at most $1 bytes, gets the partition table of $2, and each array with a member on $2 gets its partition.'),
-            bytesText(needs.minimumBytes), needs.logicalBlockBytes, sourceDisk);
+            bytesText(needs.minimumBytes), needs.logicalBlockBytes, tableCopy.sourceDisk);
 }
 
 /** How long the rebuild or copy takes, between the array's limits. */
@@ -113,11 +113,10 @@ function durationBoundsText(situation: ReplaceSituation, reads: ReplaceReads): s
         formatRateWithRaw(bounds.minKiBs), durationText(bounds.longestSeconds));
 }
 
-function ReplaceForm({ situation, reads, chosen, wipe, onChoose, onWipe }: {
-    situation: ReplaceSituation; reads: ReplaceReads; chosen: string | null; wipe: boolean;
+function ReplaceForm({ situation, reads, choices, chosen, wipe, onChoose, onWipe }: {
+    situation: ReplaceSituation; reads: ReplaceReads; choices: ReplaceChoices; chosen: string | null; wipe: boolean;
     onChoose: (name: string) => void; onWipe: (wipe: boolean) => void;
 }) {
-    const choices = useMemo(() => replaceChoices(situation, reads), [situation, reads]);
     const offered = offeredCandidates(choices.verdicts, wipe);
     const refused = refusedToList(choices.verdicts);
     const withSignatures = choices.verdicts.filter(v => v.refusals.length === 0 && v.signatures.length > 0);
@@ -168,9 +167,8 @@ function TargetsList({ targets }: { targets: ReplacementTarget[] }) {
 }
 
 /** The first device offered, kept while it still is. */
-function currentChoice(situation: ReplaceSituation, reads: ReplaceReads, chosen: string | null,
-    wipe: boolean): string | null {
-    const offered = offeredCandidates(replaceChoices(situation, reads).verdicts, wipe).map(v => v.device.name);
+function currentChoice(choices: ReplaceChoices, chosen: string | null, wipe: boolean): string | null {
+    const offered = offeredCandidates(choices.verdicts, wipe).map(v => v.device.name);
     return chosen !== null && offered.includes(chosen) ? chosen : offered[0] ?? null;
 }
 
@@ -192,9 +190,9 @@ export function ReplaceDiskDialog({ array, replacing, onClose }: {
             (error: Error) => current && setReadError(error.message));
         return () => { current = false; };
     }, [config, situation]);
-    const chosen = reads && currentChoice(situation, reads, picked, wipe);
-    const result = reads && chosen !== null
-        ? replaceDiskPlan(situation, reads, replaceChoices(situation, reads), chosen, wipe) : null;
+    const choices = useMemo(() => reads && replaceChoices(situation, reads), [situation, reads]);
+    const chosen = choices && currentChoice(choices, picked, wipe);
+    const result = choices && chosen !== null ? replaceDiskPlan(situation, choices, chosen, wipe) : null;
     const title = replacing.kind === 'empty-slot'
         ? fmt(_('Add a disk to $0'), array.name)
         : fmt(_('Replace $0 in $1'), replacing.member, array.name);
@@ -204,8 +202,8 @@ export function ReplaceDiskDialog({ array, replacing, onClose }: {
             <Stack hasGutter>
                 {readError && <Alert isInline variant="danger" title={readError} />}
                 {!reads && !readError && <Spinner size="lg" aria-label={_('Reading the block devices')} />}
-                {reads && (
-                    <ReplaceForm situation={situation} reads={reads} chosen={chosen} wipe={wipe}
+                {reads && choices && (
+                    <ReplaceForm situation={situation} reads={reads} choices={choices} chosen={chosen} wipe={wipe}
                         onChoose={setPicked} onWipe={setWipe} />
                 )}
                 {result && 'targets' in result && <TargetsList targets={result.targets} />}

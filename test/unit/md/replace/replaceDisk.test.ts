@@ -50,7 +50,7 @@ const emptySlot: ReplaceSituation = { array: md0, arrays: host.arrays, host, rep
 test('an empty slot: the blank disk offered; the one with a signature only once its wipe is chosen; the rest refused with their reasons', () => {
     const read = reads({ vdd: [], vde: [ext4], vdf: [], vdg: [] });
     const choices = replaceChoices(emptySlot, read);
-    expect(choices.sourceDisk).toBeNull();
+    expect(choices.tableCopy).toBeNull();
     expect(offeredCandidates(choices.verdicts, false).map(v => v.device.name)).toEqual(['vdd']);
     expect(offeredCandidates(choices.verdicts, true).map(v => v.device.name)).toEqual(['vdd', 'vde']);
     const refused = Object.fromEntries(choices.verdicts.filter(v => v.refusals.length)
@@ -61,12 +61,12 @@ test('an empty slot: the blank disk offered; the one with a signature only once 
     // The usable ones come first.
     expect(choices.verdicts.slice(0, 2).map(v => v.device.name)).toEqual(['vdd', 'vde']);
 
-    const plan = replaceDiskPlan(emptySlot, read, choices, 'vdd', false);
+    const plan = replaceDiskPlan(emptySlot, choices, 'vdd', false);
     expect('plan' in plan && describePlan(plan.plan)).toBe('mdadm /dev/md0 --add /dev/vdd');
-    const wiped = replaceDiskPlan(emptySlot, read, choices, 'vde', true);
+    const wiped = replaceDiskPlan(emptySlot, choices, 'vde', true);
     expect('plan' in wiped && describePlan(wiped.plan).split('\n')).toEqual(['wipefs --all /dev/vde', 'mdadm /dev/md0 --add /dev/vde']);
-    expect(replaceDiskPlan(emptySlot, read, choices, 'vde', false)).toEqual({ error: { message: '$0 cannot take the place of the member.', args: ['vde'] } });
-    expect(replaceDiskPlan(emptySlot, read, choices, 'vdg', true)).toHaveProperty('error');
+    expect(replaceDiskPlan(emptySlot, choices, 'vde', false)).toEqual({ error: { message: '$0 cannot take the place of the member.', args: ['vde'] } });
+    expect(replaceDiskPlan(emptySlot, choices, 'vdg', true)).toHaveProperty('error');
 });
 
 test('a device wipefs could not read is refused with wipefs\'s words', () => {
@@ -78,14 +78,14 @@ test('a device wipefs could not read is refused with wipefs\'s words', () => {
 test('a working member replaced: added as a spare, then --replace; a failed one removed before the add', () => {
     const working: ReplaceSituation = { ...emptySlot, replacing: { kind: 'working', member: 'vdc' } };
     const read = reads({ vdd: [] });
-    const plan = replaceDiskPlan(working, read, replaceChoices(working, read), 'vdd', false);
+    const plan = replaceDiskPlan(working, replaceChoices(working, read), 'vdd', false);
     expect('plan' in plan && describePlan(plan.plan).split('\n')).toEqual([
         'mdadm /dev/md0 --add-spare /dev/vdd', 'mdadm /dev/md0 --replace /dev/vdc --with /dev/vdd',
     ]);
     const failedMember: MemberModel = { ...md0.members[1], role: 'faulty', slot: null, states: ['faulty'] };
     const withFailed: ArrayModel = { ...md0, members: [md0.members[0], failedMember] };
     const failed: ReplaceSituation = { ...emptySlot, array: withFailed, arrays: [withFailed], replacing: { kind: 'failed', member: 'vdc' } };
-    const removeThenAdd = replaceDiskPlan(failed, read, replaceChoices(failed, read), 'vdd', false);
+    const removeThenAdd = replaceDiskPlan(failed, replaceChoices(failed, read), 'vdd', false);
     expect('plan' in removeThenAdd && describePlan(removeThenAdd.plan).split('\n')).toEqual([
         'mdadm /dev/md0 --fail /dev/vdc --remove /dev/vdc', 'mdadm /dev/md0 --add /dev/vdd',
     ]);
@@ -144,7 +144,7 @@ sector-size: 512
 
     test('the table copied without the source\'s own identifiers, then a partition added to each array', () => {
         const choices = replaceChoices(situation, read);
-        const result = replaceDiskPlan(situation, read, choices, 'sdk', true);
+        const result = replaceDiskPlan(situation, choices, 'sdk', true);
         expect('plan' in result && describePlan(result.plan)).toBe(`wipefs --all /dev/sdk1 /dev/sdk
 sfdisk /dev/sdk <<'EOF'
 label: gpt
@@ -164,7 +164,7 @@ mdadm /dev/md2 --add /dev/sdk2`);
         const md2 = { ...arrays[0], members: [member('sda2', 'sda', 0), failedPart] };
         const md1 = { ...arrays[1], missingSlots: [], members: [member('sda1', 'sda', 0), member('sdb1', 'sdb', 1)] };
         const failed: ReplaceSituation = { array: md2, arrays: [md2, md1], host, replacing: { kind: 'failed', member: 'sdb2' } };
-        const result = replaceDiskPlan(failed, read, replaceChoices(failed, read), 'sdg', false);
+        const result = replaceDiskPlan(failed, replaceChoices(failed, read), 'sdg', false);
         expect('plan' in result && describePlan(result.plan).split('\n').filter(l => l.startsWith('mdadm'))).toEqual([
             'mdadm /dev/md2 --fail /dev/sdb2 --remove /dev/sdb2',
             'mdadm /dev/md1 --add-spare /dev/sdg1',

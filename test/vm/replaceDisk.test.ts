@@ -3,9 +3,9 @@
 // removed gets a disk from Add a disk…, which lists the 4Kn disk (vdi) as refused with its reason,
 // and the disks with signatures (the removed member's superblock, a filesystem) as offered only
 // once their wipe is chosen; the one chosen is wiped, md rebuilds onto it and mdadm --detail then
-// reads clean. Two RAID 1 arrays on the
-// partitions of two disks, one disk gone: a blank disk gets the other's partition table and each
-// of its partitions joins its array; when an add is refused after the table was copied, the dialog
+// reads clean. Two RAID 1 arrays on the partitions of two disks (an MBR table, then a GPT one), one
+// disk gone: a blank disk gets the other's partition layout with identifiers of its own and each of
+// its partitions joins its array; when an add is refused after the table was copied, the dialog
 // says what ran and what did not, and its undo wipes the copied table. A member with read errors is
 // replaced while it serves: md/degraded reads 0 throughout, and the old member ends faulty.
 import type { Page } from 'playwright-core';
@@ -69,9 +69,9 @@ async function rebuildToTheEnd(arrays: string[]): Promise<void> {
 }
 
 /** md1 and md2, RAID 1 on partitions 1 and 2 of vda and vdb, vdb failed and removed from both. */
-function twoArraysOnePartitionedDiskGone(): Promise<string> {
+function twoArraysOnePartitionedDiskGone(label: 'dos' | 'gpt' = 'dos'): Promise<string> {
     return createSlowly(vm.guest, [
-        partitionCommands(['vda', 'vdb'], 64),
+        partitionCommands(['vda', 'vdb'], 64, label),
         mdCreate('md1', 'raid1', ['vda1', 'vdb1'], '--assume-clean --metadata=1.2'),
         mdCreate('md2', 'raid1', ['vda2', 'vdb2'], '--assume-clean --metadata=1.2'),
         'mdadm /dev/md1 --fail /dev/vdb1 --remove /dev/vdb1 2>&1',
@@ -86,18 +86,31 @@ async function openAddDisk(page: Page): Promise<void> {
     await dialog(page).locator('.raidtune-replace-candidate').first().waitFor();
 }
 
-test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the partition table, each partition joins its array', async () => {
-    await twoArraysOnePartitionedDiskGone();
+/** The partition lines of an sfdisk dump, each without its name and its GPT partition GUID. */
+function layout(dump: string): string[] {
+    return dump.split('\n').filter(l => l.includes('start='))
+        .map(l => l.replace(/^\S+\s*:\s*/, '').replace(/,\s*uuid=[^,]*/i, ''));
+}
+
+/** Each GPT partition's number and uuid= in an sfdisk dump (none on a dos table). */
+function partitionUuids(dump: string): Map<string, string> {
+    return new Map([...dump.matchAll(/^\S+?(\d+)\s*:\s*start=.*\buuid=([0-9A-Fa-f-]+)/gm)].map(m => [m[1], m[2]]));
+}
+
+test.each(['dos', 'gpt'] as const)('RAID 1 on partitions of a %s table, a disk gone from both arrays: a blank disk gets the same partitions under identifiers of its own (the disk\'s; GPT: each partition\'s), each joins its array', async label => {
+    await twoArraysOnePartitionedDiskGone(label);
     const sourceTable = await vm.guest.runOk('/usr/sbin/sfdisk --dump /dev/vda');
+    expect(sourceTable).toMatch(new RegExp(`^label: ${label}$`, 'm'));
 
     const { page } = await vm.openPage();
     await openAddDisk(page);
     await expect(dialog(page).locator('.raidtune-replace-needs').innerText()).resolves.toMatch(/^The members are partitions: a whole disk/);
     const commands = await previewedCommands(page);
-    expect(commands).toMatch(/^sfdisk \/dev\/vdc <<'EOF'\nlabel: dos\n/);
+    expect(commands).toMatch(new RegExp(`^sfdisk /dev/vdc <<'EOF'\nlabel: ${label}\n`));
     expect(commands).toMatch(/\nEOF\nmdadm \/dev\/md1 --add \/dev\/vdc1\nmdadm \/dev\/md2 --add \/dev\/vdc2$/);
-    // The source's own identifiers stay behind: sfdisk gives the new disk its own.
-    expect(commands).not.toMatch(/label-id|device:|uuid=/);
+    // The source's own identifiers stay behind: sfdisk gives the new disk its own. Its last usable
+    // sector too: the new disk's own end decides it.
+    expect(commands).not.toMatch(/label-id|device:|uuid=|last-lba/);
 
     const outcome = await applyAndWait(page, 'Add');
     expect(outcome[0]).toMatch(/^Done\./);
@@ -105,9 +118,18 @@ test('RAID 1 on partitions, a disk gone from both arrays: a blank disk gets the 
     await rebuildToTheEnd(['md1', 'md2']);
 
     const copied = await vm.guest.runOk('/usr/sbin/sfdisk --dump /dev/vdc');
-    const layout = (dump: string) => dump.split('\n').filter(l => l.includes('start=')).map(l => l.replace(/^\S+\s*:\s*/, ''));
+    expect(layout(copied)).toHaveLength(2);
     expect(layout(copied)).toEqual(layout(sourceTable));
     expect(copied.match(/^label-id: (.*)$/m)?.[1]).not.toBe(sourceTable.match(/^label-id: (.*)$/m)?.[1]);
+    if (label === 'gpt') {
+        // Two partitions with one GUID confuse udev's by-partuuid links and the firmware.
+        const sourceUuids = partitionUuids(sourceTable);
+        const copiedUuids = partitionUuids(copied);
+        expect([...sourceUuids.keys()]).toEqual(['1', '2']);
+        expect([...copiedUuids.keys()]).toEqual(['1', '2']);
+        for (const [number, uuid] of copiedUuids)
+            expect(uuid).not.toBe(sourceUuids.get(number));
+    }
     for (const [array, member] of [['md1', 'vdc1'], ['md2', 'vdc2']]) {
         const detail = await vm.guest.runOk(`mdadm --detail /dev/${array}`);
         expect(detail).toMatch(/^\s*State : clean\s*$/m);

@@ -26,10 +26,16 @@ export function mdCreate(name: string, level: string, devices: string[], extra =
         devices.map(d => (d === 'missing' ? d : `/dev/${d}`)).join(' ') + ' 2>&1';
 }
 
-/** Two MBR partitions on each disk: NAME1 of `firstMiB`, NAME2 the rest (busybox fdisk). */
-export function partitionCommands(disks: string[], firstMiB: number): string {
-    return disks.map(d => `printf 'o\\nn\\np\\n1\\n\\n+${firstMiB}M\\nn\\np\\n2\\n\\n\\nw\\n' | fdisk /dev/${d} >/dev/null
-[ -b /dev/${d}1 ] && [ -b /dev/${d}2 ]`).join('\n');
+/**
+ * Two partitions on each disk: NAME1 of `firstMiB`, NAME2 the rest. An MBR (dos) table through
+ * busybox fdisk, which cannot write GPT; a GPT one through util-linux sfdisk, by its full path, as the
+ * control channel's sh prefers busybox's applets (test/vm/README.md, Pitfalls).
+ */
+export function partitionCommands(disks: string[], firstMiB: number, label: 'dos' | 'gpt' = 'dos'): string {
+    const write = label === 'dos'
+        ? (d: string) => `printf 'o\\nn\\np\\n1\\n\\n+${firstMiB}M\\nn\\np\\n2\\n\\n\\nw\\n' | fdisk /dev/${d} >/dev/null`
+        : (d: string) => `printf 'label: gpt\\n,${firstMiB}M\\n,\\n' | /usr/sbin/sfdisk --quiet /dev/${d}`;
+    return disks.map(d => `${write(d)}\n[ -b /dev/${d}1 ] && [ -b /dev/${d}2 ]`).join('\n');
 }
 
 export async function guestMdstat(guest: GuestControl, name: string): Promise<MdstatArray> {

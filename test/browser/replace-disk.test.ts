@@ -4,14 +4,21 @@
 // sdk blank, sdh with an ext4 filesystem, sdi too small, sdj 4Kn. The dialog's reads go through the
 // simulated lsblk, wipefs and sfdisk, its plan through them and the simulated mdadm. Every refusal
 // is a reason on the page and nothing written; a plan cut short after the partition copy says what
-// ran and what did not.
+// ran and what did not. How long md0's rebuild takes is checked against the simulated kernel's limits
+// and a rebuild its history keeps.
 
 import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Locator } from 'playwright-core';
+import { formatDuration, formatKiB, formatRateWithRaw } from '../../src/md/format';
+import { PRESETS } from '../../src/md/tuning/presets';
 import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardInView, dialogButton, openDialog, simMdstat, waitUntil } from './harness/raidtunePage';
+import {
+    arrayCard, cardInView, dialogButton, nextReadRendered, openDialog, simMdstat, simNumber, simValue, waitUntil,
+} from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'replace-disk' });
 
@@ -43,6 +50,41 @@ async function wipefsSays(device: string): Promise<string[]> {
     return stdout.trim() ? (JSON.parse(stdout) as { signatures: { type: string }[] }).signatures.map(s => s.type) : [];
 }
 
+/** The duration's lines the dialog must show for md0, from the simulated kernel's limits and md0's size. */
+async function expectedDuration(measured: { type: string; kiBs: number } | null): Promise<string[]> {
+    const min = await simNumber(env, '/sys/block/md0/md/sync_speed_min');
+    const max = await simNumber(env, '/sys/block/md0/md/sync_speed_max');
+    const componentKiB = await simNumber(env, '/sys/block/md0/md/component_size');
+    const fast = PRESETS['fast-rebuild'];
+    // The scenario runs at the kernel's defaults: both of Fast rebuild's limits are higher.
+    expect(min).toBeLessThan(fast.speedMinKiBs);
+    expect(max).toBeLessThan(fast.speedMaxKiBs);
+    const time = (kiBs: number) => formatDuration(componentKiB / kiBs);
+    return [
+        `md writes ${formatKiB(componentKiB)} onto the new member. At the maximum of ${formatRateWithRaw(max)} that takes at least ${time(max)}; held at the minimum of ${formatRateWithRaw(min)} by other I/O, up to ${time(min)}.`,
+        `With the Fast rebuild minimum of ${formatRateWithRaw(fast.speedMinKiBs)} the diagnosis proposes for a rebuild held back by other I/O: up to ${time(fast.speedMinKiBs)}.`,
+        ...(measured ? [`The last ${measured.type} here averaged ${formatRateWithRaw(measured.kiBs)}: at that pace, about ${time(measured.kiBs)}.`] : []),
+        'Once it runs, the array\'s row on the overview follows it and, where a change would make it faster, offers “Speed up rebuild…”.',
+    ];
+}
+
+const durationLines = (dialog: Locator) => dialog.locator('.raidtune-replace-duration p').allInnerTexts();
+
+/** A rebuild of md0 as the history recorder keeps it (src/md/history.ts), read by the page's next full read. */
+async function recordRebuild(avgKiBs: number): Promise<void> {
+    const uuid = await simValue(env, '/sys/block/md0/md/uuid');
+    const sizeKiB = await simNumber(env, '/sys/block/md0/md/component_size');
+    const seconds = Math.round(sizeKiB / avgKiBs);
+    const dir = join(env.sim.root, 'var/lib/raidtune/history');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, `${uuid}.jsonl`), JSON.stringify({
+        v: 1, array: 'md0', uuid, type: 'recover', start: 1_700_000_000, end: 1_700_000_000 + seconds, seconds,
+        result: 'finished', limitsChanged: false, startKiB: 0, doneKiB: sizeKiB, sizeKiB, avgKiBps: avgKiBs,
+        speedMin: 1000, speedMax: 200000, mismatches: 0, interval: 60,
+    }) + '\n');
+    await nextReadRendered(env.page, { full: true });
+}
+
 test('md0\'s empty slot: the blank disks offered, those with signatures once their wipe is chosen, every other refused with its reason; nothing written', async () => {
     const dialog = await openAddDisk('md0');
     await expect(dialog.locator('.raidtune-replace-needs').innerText()).resolves
@@ -66,6 +108,8 @@ test('md0\'s empty slot: the blank disks offered, those with signatures once the
     await expect(dialog.locator('.raidtune-replace-candidate', { hasText: '/dev/sdh' }).innerText()).resolves
         .toContain('Signatures on it: ext4 on sdh. Chosen, it is wiped first.');
     expect(await commands(dialog)).toBe('wipefs --all /dev/sdh\nmdadm /dev/md0 --add /dev/sdh');
+    // No history recorded: the limits as they are, and with those the diagnosis would propose once it runs.
+    expect(await durationLines(dialog)).toEqual(await expectedDuration(null));
 
     await dialogButton(env.page, 'Cancel').click();
     await dialog.waitFor({ state: 'detached' });
@@ -73,9 +117,14 @@ test('md0\'s empty slot: the blank disks offered, those with signatures once the
     expect((await simMdstat(env)).get('md0')!.members.map(m => m.name).sort()).toEqual(['sda', 'sdb', 'sdc']);
 });
 
-test('md0: sdg added from the page; md rebuilds onto it and the alert says so', async () => {
+test('md0: sdg added from the page, with the pace of its last rebuild; md rebuilds onto it and the alert says so', async () => {
+    // Below the kernel's maximum: a pace above it md would not reach, and the dialog would not give it.
+    const averaged = 120000;
+    await recordRebuild(averaged);
     const dialog = await openAddDisk('md0');
-    await expect(dialog.locator('.raidtune-replace-duration').innerText()).resolves.toMatch(/^md writes 1\.8\d TiB onto the new member\. At the maximum of /);
+    const lines = await durationLines(dialog);
+    expect(lines[0]).toMatch(/^md writes 1\.8\d TiB onto the new member\. At the maximum of /);
+    expect(lines).toEqual(await expectedDuration({ type: 'rebuild', kiBs: averaged }));
     expect(await commands(dialog)).toBe('mdadm /dev/md0 --add /dev/sdg');
     await dialogButton(env.page, 'Add').click();
     await dialog.getByText('Done.', { exact: false }).waitFor();

@@ -97,9 +97,10 @@ function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | nu
 /**
  * A minimum worth suggesting: Fast rebuild's, or less when the members cannot take it. Not more:
  * above it the rebuild takes most of a SATA disk from the other I/O (presets.ts says why), a
- * trade the admin makes in the limits dialog, not raidtune by default.
+ * trade the admin makes in the limits dialog, not raidtune by default. Exported for the Replace
+ * disk dialog, which predicts with it before the rebuild has a sample (no bound then).
  */
-function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
+export function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
     const wanted = PRESETS['fast-rebuild'].speedMinKiBs;
     if (minKiBs >= wanted) return { fix: null, noFix: 'fast-already' };
     const target = bound ? Math.min(wanted, wholeMiBs(bound.kiBs, Math.floor)) : wanted;

@@ -11,10 +11,11 @@ import { Checkbox, Form, FormGroup, Radio } from '../pfForms';
 import { _, fmt } from '../../host/i18n';
 import { readForReplacement } from '../../host/replaceReads';
 import { formatKiB, formatRateWithRaw } from '../../md/format';
-import { effectiveLimits, type ArrayModel } from '../../md/modelTypes';
+import type { ArrayModel } from '../../md/modelTypes';
 import { offeredCandidates, type CandidateVerdict } from '../../md/replace/candidates';
+import { rebuildForecast, type RebuildForecast } from '../../md/replace/rebuildForecast';
 import {
-    rebuildBounds, replaceChoices, replaceDiskPlan,
+    replaceChoices, replaceDiskPlan,
     type ReplaceChoices, type ReplaceReads, type ReplaceSituation, type Replacing,
 } from '../../md/replace/replaceDisk';
 import type { ReplacementTarget } from '../../md/replace/replacePlan';
@@ -103,14 +104,49 @@ function needsText(choices: ReplaceChoices): string {
             bytesText(needs.minimumBytes), needs.logicalBlockBytes, tableCopy.sourceDisk);
 }
 
-/** How long the rebuild or copy takes, between the array's limits. */
-function durationBoundsText(situation: ReplaceSituation, reads: ReplaceReads): string | null {
-    const { minKiBs, maxKiBs } = effectiveLimits(situation.array, situation.host);
-    const bounds = rebuildBounds(reads.facts.componentKiB, minKiBs, maxKiBs);
-    if (bounds.shortestSeconds === null || bounds.longestSeconds === null) return null;
-    return fmt(_('md writes $0 onto the new member. At the maximum of $1 that takes at least $2; held at the minimum of $3 by other I/O, up to $4. Once it runs, the array\'s row shows the estimate and what sets its pace.'),
-        formatKiB(bounds.componentKiB), formatRateWithRaw(bounds.maxKiBs), durationText(bounds.shortestSeconds),
-        formatRateWithRaw(bounds.minKiBs), durationText(bounds.longestSeconds));
+/** What the proposed limits would make of it, or that they gain nothing. */
+function withFixText(forecast: RebuildForecast): string {
+    const fix = forecast.withFix;
+    if (!fix) return _('The limits are at the Fast rebuild level or above already: nothing to gain from the level the diagnosis proposes for a rebuild held back.');
+    const { bounds } = fix;
+    switch (fix.raises) {
+    // A maximum of 2000 MiB/s bounds nothing a disk does: what the fix changes is the longest.
+    case 'both':
+    case 'min':
+        return fmt(_('With the Fast rebuild minimum of $0 the diagnosis proposes for a rebuild held back by other I/O: up to $1.'),
+            formatRateWithRaw(bounds.minKiBs), durationText(bounds.longestSeconds));
+    case 'max':
+        return fmt(_('With the Fast rebuild maximum of $0 the diagnosis proposes for a rebuild held at the maximum: at least $1, where the disks are that fast.'),
+            formatRateWithRaw(bounds.maxKiBs), durationText(bounds.shortestSeconds));
+    }
+}
+
+function measuredText(measured: NonNullable<RebuildForecast['measured']>): string {
+    return fmt(measured.operation.type === 'recover'
+        ? _('The last rebuild here averaged $0: at that pace, about $1.')
+        : _('The last resync here averaged $0: at that pace, about $1.'),
+    formatRateWithRaw(measured.kiBs), durationText(measured.seconds));
+}
+
+/** How long the rebuild or copy takes: between the array's limits, with the proposed ones, and as measured here. */
+function DurationForecast({ situation, reads }: { situation: ReplaceSituation; reads: ReplaceReads }) {
+    const forecast = rebuildForecast(situation.array, situation.host, reads.facts.componentKiB);
+    if (!forecast) return null;
+    const { now } = forecast;
+    return (
+        <Content className="raidtune-replace-duration">
+            <p className="raidtune-replace-duration-now">
+                {fmt(_('md writes $0 onto the new member. At the maximum of $1 that takes at least $2; held at the minimum of $3 by other I/O, up to $4.'),
+                    formatKiB(now.componentKiB), formatRateWithRaw(now.maxKiBs), durationText(now.shortestSeconds),
+                    formatRateWithRaw(now.minKiBs), durationText(now.longestSeconds))}
+            </p>
+            <p className="raidtune-replace-duration-fix">{withFixText(forecast)}</p>
+            {forecast.measured && <p className="raidtune-replace-duration-measured">{measuredText(forecast.measured)}</p>}
+            <p className="raidtune-replace-duration-after">
+                {_('Once it runs, the array\'s row on the overview follows it and, where a change would make it faster, offers “Speed up rebuild…”.')}
+            </p>
+        </Content>
+    );
 }
 
 function ReplaceForm({ situation, reads, choices, chosen, wipe, onChoose, onWipe }: {
@@ -120,7 +156,6 @@ function ReplaceForm({ situation, reads, choices, chosen, wipe, onChoose, onWipe
     const offered = offeredCandidates(choices.verdicts, wipe);
     const refused = refusedToList(choices.verdicts);
     const withSignatures = choices.verdicts.filter(v => v.refusals.length === 0 && v.signatures.length > 0);
-    const duration = durationBoundsText(situation, reads);
     return (
         <Form onSubmit={e => e.preventDefault()}>
             <Content>
@@ -143,7 +178,7 @@ function ReplaceForm({ situation, reads, choices, chosen, wipe, onChoose, onWipe
                         withSignatures.map(v => v.device.name).join(', '))} />
             )}
             <Refused verdicts={refused} expanded={offered.length === 0} />
-            {duration && <Content><p className="raidtune-replace-duration">{duration}</p></Content>}
+            <DurationForecast situation={situation} reads={reads} />
         </Form>
     );
 }

@@ -6,8 +6,10 @@ import type { Plan, Step } from '../plan';
 import { playbook } from './playbook';
 import { shellScript } from './shellScript';
 import { AutomationError, type ArrayRef } from './targets';
+import type { DiskRef } from './newDisk';
 
 export { arrayRefs, takesHostDevice, type ArrayRef } from './targets';
+export { diskRefs, type DiskRef } from './newDisk';
 
 export interface AutomationTexts {
     shell: string;
@@ -30,9 +32,11 @@ export function stepsForOtherHosts(steps: readonly Step[], stateDir: string): St
     });
 }
 
-export function automationTexts(plan: Plan, title: string, arrays: readonly ArrayRef[]): AutomationTexts | null {
+/** `disks`: this host's disks (`diskRefs`), by which a plan that puts a new disk in place finds it. */
+export function automationTexts(plan: Plan, title: string, arrays: readonly ArrayRef[],
+    disks: readonly DiskRef[] = []): AutomationTexts | null {
     try {
-        return { shell: shellScript(plan, title, arrays), playbook: playbook(plan, title, arrays) };
+        return { shell: shellScript(plan, title, arrays, disks), playbook: playbook(plan, title, arrays, disks) };
     } catch (e) {
         if (e instanceof AutomationError) return null;
         throw e;

@@ -15,6 +15,10 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { yamlLiteral, yamlTemplate } from './quote';
 import {
+    diskMissingText, newDiskProgram, newDisksOfPlan, placesOf,
+    type DiskId, type DiskRef, type NewDiskAction, type NewDisks,
+} from './newDisk';
+import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
     AutomationError, memberMissingText, memberText, missingText, planNames, refuseHostBound, removedMember,
     restartsForFiles, unitGates, UNITS_ARE, type ArrayRef, type MemberKey, type PlanNames, type Target, type UnitSwitch,
@@ -248,6 +252,74 @@ function readUnits(is: UnitSwitch, n: number): Task {
         [`register: ${unitsVar(n)}`, 'changed_when: false', 'failed_when: false']);
 }
 
+/** What the playbook registers a new disk's name and whether its devices are in place as. */
+const newVar = (plan: NewDisks, disk: DiskId) => `raidtune_new_${plan.disks.findIndex(d => d.ref === disk.ref) + 1}`;
+const placedVar = (plan: NewDisks, disk: DiskId) => `raidtune_placed_${plan.disks.findIndex(d => d.ref === disk.ref) + 1}`;
+const newName = (plan: NewDisks, disk: DiskId) => `{{ ${newVar(plan, disk)}.stdout }}`;
+
+/** `sh -c` one of newDisk.ts's functions with `args` (YAML words), the root first. */
+function diskCommand(fn: Parameters<typeof newDiskProgram>[0], args: string[]): string[] {
+    return ['argv:', '  - sh', '  - -c', `  - ${yamlLiteral(newDiskProgram(fn))}`, '  - raidtune-disk', '  - "{{ raidtune_root }}"',
+        ...args.map(a => `  - ${a}`)];
+}
+
+/**
+ * Each new disk found by what it reports, whether its devices are in their arrays already (all,
+ * some or none), and where none is, that nothing uses it: a run cut short goes on from there.
+ */
+function findNewDisks(names: PlanNames, plan: NewDisks): Task[] {
+    return plan.disks.flatMap(disk => {
+        const places = placesOf(plan, disk)
+            .flatMap(p => [yamlTemplate(arrayName(names, p.array)), yamlLiteral(String(p.number))]);
+        const wiped = plan.actions.some(a => a?.kind === 'wipe' && a.disk.ref === disk.ref) ? '1' : '0';
+        const v = yamlTemplate(newName(plan, disk));
+        return [
+            ...find(`the new disk, ${disk.ref.name} where this was made, by its ${disk.by}`, newDiskProgram('disk_by_id'),
+                [yamlLiteral(disk.by), yamlLiteral(disk.value)], newVar(plan, disk), diskMissingText(disk)),
+            task(`Read whether ${disk.ref.name}'s devices are in their arrays`, 'ansible.builtin.command', diskCommand('placed', [v, ...places]),
+                [`register: ${placedVar(plan, disk)}`, 'changed_when: false']),
+            task(`Fail where something uses ${disk.ref.name}`, 'ansible.builtin.command', diskCommand('need_unused', [v, yamlLiteral(wiped)]),
+                ['changed_when: false', `when: ${placedVar(plan, disk)}.stdout == "none"`]),
+        ];
+    });
+}
+
+/** A new disk's step: wipe and table only where none of its devices is in place yet. */
+function newDiskTasks(names: PlanNames, plan: NewDisks, action: NewDiskAction, n: number): StepTasks {
+    const untouched = (disk: DiskId) => `when: ${placedVar(plan, disk)}.stdout == "none"`;
+    // The functions print "unchanged: ..." where the end state is there already.
+    const reported = (reg: string) => [`register: ${reg}`, `changed_when: "not ${reg}.stdout.startswith('unchanged: ')"`];
+    switch (action.kind) {
+    case 'wipe':
+        return { checks: [], writes: [task(`Wipe the signatures on ${action.disk.ref.name}`, 'ansible.builtin.command',
+            diskCommand('wipe_disk', [yamlTemplate(newName(plan, action.disk))]), [untouched(action.disk)])] };
+    case 'table':
+        return { checks: [], writes: [task(`Give ${action.disk.ref.name} its partition table`, 'ansible.builtin.command',
+            ['argv:', '  - sfdisk', `  - ${yamlTemplate(`/dev/${newName(plan, action.disk)}`)}`, `stdin: ${yamlLiteral(action.script)}`],
+            [untouched(action.disk)])] };
+    case 'add': {
+        const { array, device, how } = action;
+        const args = [yamlTemplate(arrayName(names, array)), yamlTemplate(newName(plan, device.disk)),
+            yamlLiteral(String(device.number)), yamlLiteral(how)];
+        return { checks: [], writes: [task(`Add ${device.disk.ref.name}'s device ${device.number} to ${array.uuid} (${how})`,
+            'ansible.builtin.command', diskCommand('add_member', args), reported(`raidtune_added_${n}`))] };
+    }
+    case 'replace': {
+        const { array, old, device } = action;
+        const oldVar = `raidtune_old_${n}`;
+        const how = 'slot' in old ? ['slot', yamlLiteral(String(old.slot))] : ['name', yamlLiteral(old.name)];
+        const args = [yamlTemplate(arrayName(names, array)), yamlTemplate(`{{ ${oldVar}.stdout }}`), yamlTemplate(newName(plan, device.disk)),
+            yamlLiteral(String(device.number))];
+        return {
+            checks: find(`${memberText(old)} (${old.disk} where this was made)`, MEMBER_DISK,
+                [yamlTemplate(arrayName(names, array)), ...how, 'member'], oldVar, memberMissingText(old)),
+            writes: [task(`Replace ${memberText(old)} with ${device.disk.ref.name}'s device ${device.number}`, 'ansible.builtin.command',
+                diskCommand('replace_member', args), reported(`raidtune_replaced_${n}`))],
+        };
+    }
+    }
+}
+
 function stepTasks(names: PlanNames, step: Step, n: number, plan: Plan): StepTasks {
     switch (step.kind) {
     case 'write-attribute': return attributeTasks(names, step, n);
@@ -261,11 +333,17 @@ function stepTasks(names: PlanNames, step: Step, n: number, plan: Plan): StepTas
  * The plan as a playbook for `hosts: all`. `arrays`: this host's arrays with their UUIDs
  * (`arrayRefs`); throws AutomationError for a step that cannot be said for another host.
  */
-export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
+export function playbook(plan: Plan, title: string, arrays: readonly ArrayRef[],
+    disks: readonly DiskRef[] = []): string {
     const names = planNames(plan, arrays);
-    const parts = plan.steps.map((s, i) => stepTasks(names, s, i + 1, plan));
+    const newDisks = newDisksOfPlan(plan, arrays, disks);
+    const parts = plan.steps.map((s, i) => {
+        const action = newDisks.actions[i];
+        return action ? newDiskTasks(names, newDisks, action, i + 1) : stepTasks(names, s, i + 1, plan);
+    });
     const tasks = [
         ...names.arrays.flatMap(a => findArray(names, a)), ...names.disks.flatMap(k => findMemberDisk(names, k)),
+        ...findNewDisks(names, newDisks),
         ...parts.flatMap(p => p.checks), ...parts.flatMap(p => p.writes),
     ];
     return [

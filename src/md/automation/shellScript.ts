@@ -12,6 +12,10 @@ import { STRIPE_CACHE_MEMORY } from '../tuning/stripeCache';
 import { ARRAY_SETTINGS } from '../settings/registry';
 import { shLiteral } from './quote';
 import {
+    diskMissingText, newDisksOfPlan, NEW_DISK_FUNCTIONS, placesOf,
+    type DiskId, type DiskRef, type NewDiskAction, type NewDisks,
+} from './newDisk';
+import {
     argvWords, arrayNumber, attributeTarget, checkedValue, diskNumber, grownBitmap, MEMBER_DISK,
     memberMissingText, missingText, planNames, refuseHostBound, removedMember, restartsForFiles, unitGates, UNITS_ARE,
     type ArrayRef, type MemberKey, type PlanNames, type Target, type UnitGates, type UnitSwitch,
@@ -162,7 +166,16 @@ run() {
     report changed "$*"
     changed=$((changed + 1))
 }
-`.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK).replace('__UNITS_ARE__', shLiteral(UNITS_ARE));
+
+# run_input INPUT COMMAND...: run, with INPUT on the command's standard input.
+run_input() {
+    input=$1
+    shift
+    printf '%s' "$input" | "$@" || fail "$* failed"
+    report changed "$*"
+    changed=$((changed + 1))
+}
+${NEW_DISK_FUNCTIONS}`.replace(/__PERCENT__/g, String(REFUSE_PERCENT)).replace('__MEMBER_DISK__', MEMBER_DISK).replace('__UNITS_ARE__', shLiteral(UNITS_ARE));
 
 /** The shell variables that hold an array's name and a member's whole disk on the host the script runs on. */
 const arrayVar = (names: PlanNames, ref: ArrayRef) => `md_${arrayNumber(names, ref)}`;
@@ -274,6 +287,64 @@ function editLines(step: EditFileStep): string[] {
     });
 }
 
+/** The shell variables of a new disk: its name on the host the script runs on, and whether it is in place. */
+const newVar = (disks: readonly DiskId[], disk: DiskId) => `new_${disks.findIndex(d => d.ref === disk.ref) + 1}`;
+const placedVar = (disks: readonly DiskId[], disk: DiskId) => `placed_${disks.findIndex(d => d.ref === disk.ref) + 1}`;
+
+/**
+ * Each new disk found by what it reports, whether its devices are in their arrays already (all,
+ * some or none), and where none is, that nothing uses it: a run cut short goes on from there.
+ */
+function findNewDiskLines(names: PlanNames, plan: NewDisks): string[] {
+    return plan.disks.flatMap(disk => {
+        const v = newVar(plan.disks, disk);
+        const places = placesOf(plan, disk).map(p => `"$${arrayVar(names, p.array)}" ${p.number}`).join(' ');
+        const wiped = plan.actions.some(a => a?.kind === 'wipe' && a.disk.ref === disk.ref) ? 1 : 0;
+        return [
+            `${v}=$(disk_by_id "$root" ${disk.by} ${shLiteral(disk.value)})  # ${disk.ref.name} where this was made`,
+            `[ -n "$${v}" ] || fail ${shLiteral(diskMissingText(disk))}`,
+            `${placedVar(plan.disks, disk)}=$(placed "$root" "$${v}" ${places})`,
+            `if [ "$${placedVar(plan.disks, disk)}" = none ]; then need_unused "$root" "$${v}" ${wiped}; fi`,
+        ];
+    });
+}
+
+/** A new disk's step: wipe and table only where none of its devices is in place yet. */
+function newDiskLines(names: PlanNames, plan: NewDisks, action: NewDiskAction,
+    index: number): { checks: string[]; writes: string[] } {
+    const installed = (program: string) => `command -v ${program} >/dev/null || fail ${shLiteral(`${program} is not installed`)}`;
+    const checks = [installed('wipefs')];
+    const untouched = (disk: DiskId, write: string, what: string) =>
+        `if [ "$${placedVar(plan.disks, disk)}" = none ]; then ${write}; else report unchanged ${shLiteral(`${what} (it is in place)`)}; fi`;
+    switch (action.kind) {
+    case 'wipe':
+        return { checks, writes: [untouched(action.disk, `wipe_disk "$root" "$${newVar(plan.disks, action.disk)}"`, `signatures on ${action.disk.ref.name}`)] };
+    case 'table':
+        return {
+            checks: [...checks, installed('sfdisk')],
+            writes: [untouched(action.disk, `run_input ${shLiteral(action.script)} sfdisk "/dev/$${newVar(plan.disks, action.disk)}"`,
+                `partition table of ${action.disk.ref.name}`)],
+        };
+    case 'add': {
+        const { array, device, how } = action;
+        return {
+            checks: [...checks, installed('mdadm')],
+            writes: [`add_member "$root" "$${arrayVar(names, array)}" "$${newVar(plan.disks, device.disk)}" ${device.number} ${how}`],
+        };
+    }
+    case 'replace': {
+        const { array, old, device } = action;
+        const oldVar = `old_${index + 1}`;
+        return {
+            checks: [...checks, installed('mdadm'),
+                `${oldVar}=$(member_disk "$root" "$${arrayVar(names, array)}" slot ${'slot' in old ? old.slot : ''} member)  # ${old.disk} where this was made`,
+                `[ -n "$${oldVar}" ] || fail ${shLiteral(memberMissingText(old))}`],
+            writes: [`replace_member "$root" "$${arrayVar(names, array)}" "$${oldVar}" "$${newVar(plan.disks, device.disk)}" ${device.number}`],
+        };
+    }
+    }
+}
+
 function stepLines(names: PlanNames, step: Step, gate: RunGate): { checks: string[]; writes: string[] } {
     switch (step.kind) {
     case 'write-attribute': {
@@ -314,10 +385,15 @@ function unique(lines: string[]): string[] {
  * The plan as a script. `arrays`: this host's arrays with their UUIDs (`arrayRefs`); throws
  * AutomationError for a step that cannot be said for another host.
  */
-export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[]): string {
+export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef[],
+    disks: readonly DiskRef[] = []): string {
     const names = planNames(plan, arrays);
     const gates = unitGates(plan);
-    const parts = plan.steps.map((s, i) => stepLines(names, s, runGate(gates, i)));
+    const newDisks = newDisksOfPlan(plan, arrays, disks);
+    const parts = plan.steps.map((s, i) => {
+        const action = newDisks.actions[i];
+        return action ? newDiskLines(names, newDisks, action, i) : stepLines(names, s, runGate(gates, i));
+    });
     const header = [
         '#!/bin/sh',
         `# raidtune: ${title.replace(/\n/g, ' ')}`,
@@ -330,6 +406,7 @@ export function shellScript(plan: Plan, title: string, arrays: readonly ArrayRef
     const find = [
         ...names.arrays.map(a => `${arrayVar(names, a)}=$(array_by_uuid ${shLiteral(a.uuid)})  # ${a.name} where this was made`),
         ...names.disks.flatMap(k => findDiskLines(names, k)),
+        ...findNewDiskLines(names, newDisks),
     ];
     return [
         ...header, '', PRELUDE,

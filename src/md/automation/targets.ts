@@ -109,14 +109,18 @@ export function missingText(t: Target): string {
 
 /**
  * Prints the whole disk (sdb) of a member (sdb1 or sdb) of an array, or nothing where it has none:
- * `sh -c` argv root, md device, "slot" or "name", the slot or name. A partition is found by its
+ * `sh -c` argv root, md device, "slot" or "name", the slot or name; with "member" after them, the
+ * member's own name (sdb1) instead. A partition is found by its
  * /sys/block/DISK/PART/partition, as raidtune's own reading does; fixed text, values only as argv.
  */
 export const MEMBER_DISK = [
     'm=',
     'if [ "$3" = name ]; then if [ -e "$1/sys/block/$2/md/dev-$4" ]; then m=$4; fi',
-    'else for s in "$1/sys/block/$2/md"/dev-*/slot; do if [ "$(cat "$s" 2>/dev/null)" = "$4" ]; then m=${s%/slot}; m=${m##*/dev-}; fi; done; fi',
+    // A replacement md is filling shows the slot of the member it replaces: that member is the slot's.
+    'else for s in "$1/sys/block/$2/md"/dev-*/slot; do if [ "$(cat "$s" 2>/dev/null)" = "$4" ]; then ' +
+        'case ,$(cat "${s%/slot}/state" 2>/dev/null), in *,replacement,*) ;; *) m=${s%/slot}; m=${m##*/dev-} ;; esac; fi; done; fi',
     'if [ -z "$m" ]; then exit 0; fi',
+    'if [ "${5:-}" = member ]; then echo "$m"; exit 0; fi',
     'for p in "$1"/sys/block/*/"$m"/partition; do if [ -e "$p" ]; then p=${p%/"$m"/partition}; echo "${p##*/}"; exit 0; fi; done',
     'echo "$m"',
 ].join('; ');
@@ -157,12 +161,9 @@ export function checkedValue(target: Target, value: string): string {
 export type ArgvWord = { literal: string } | { array: ArrayRef };
 
 /**
- * A command fed input here (the partition table a new disk gets from this host's disk) names this
- * host's disks: not exported until its export can check that it finds the same disks there.
- */
-/**
  * A command that takes a device of this host by its kernel name: a new member (--add, --add-spare,
- * --replace), a wipe, a partition table. On another host a device of that name may hold data.
+ * --replace), a wipe, a partition table. On another host a device of that name may hold data: the
+ * exports say such a step only as a new disk's (newDisk.ts), which they find by what it reports.
  */
 export function takesHostDevice(step: Step): boolean {
     if (step.kind !== 'run') return false;

@@ -11,7 +11,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import type { RenderedFile } from '../kernel/files';
 
-/** Marks a directory tree as ours: only then is an old proc/ and sys/ under the root cleared. */
+/** Marks a directory tree as ours: only then is an old proc/, sys/ and run/udev/ under the root cleared. */
 const MARKER = '.mdsim';
 const READY = '.ready';
 
@@ -26,12 +26,13 @@ interface Written {
 }
 
 /**
- * Make `root` ready for a fresh tree: create it, or clear the proc/ and sys/ a previous run left.
- * Refuses a root holding a proc/ or sys/ that this simulator did not create (think --root /).
+ * Make `root` ready for a fresh tree: create it, or clear the proc/, sys/ and run/udev/ (udev's
+ * database) a previous run left. Refuses a root holding one of them that this simulator did not
+ * create (think --root /).
  */
 export function prepareRoot(root: string): void {
     const ours = existsSync(join(root, MARKER));
-    for (const name of ['proc', 'sys']) {
+    for (const name of ['proc', 'sys', 'run/udev']) {
         const path = join(root, name);
         if (!existsSync(path)) continue;
         if (!ours) throw new Error(`${root} already has a ${name}/ that mdsim did not create; choose an empty or new directory`);

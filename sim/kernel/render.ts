@@ -5,11 +5,13 @@ import type { HostState } from '../model/types';
 import { FileSet, type RenderedFile } from './files';
 import { renderProc } from './proc';
 import { renderSysfs } from './sysfs';
+import { renderUdevDatabase } from './udev';
 
 export function renderTree(state: HostState): Map<string, RenderedFile> {
     const files = new FileSet();
     renderProc(files, state);
     renderSysfs(files, state);
+    renderUdevDatabase(files, state);
     leaveOutLacking(files, state.kernel.lacks);
     return files.files;
 }

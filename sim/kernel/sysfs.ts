@@ -169,6 +169,7 @@ function renderDisk(files: FileSet, disk: Disk): void {
     const dir = `sys/block/${disk.name}`;
     files.attribute(`${dir}/size`, disk.sizeSectors);
     files.attribute(`${dir}/ro`, 0);
+    files.attribute(`${dir}/dev`, `${disk.major}:${disk.minor}`);
     renderQueue(files, dir, disk.queue, false);
     renderBlockSizes(files, dir, { logical: disk.logicalBlockBytes, physical: disk.physicalBlockBytes });
     // blk-mq's tags per hardware queue: without a scheduler nr_requests may not exceed them.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // How each simulated disk identifies itself: the WWID and serial number sysfs shows (sim/kernel/sysfs.ts)
-// and lsblk's WWN and SERIAL columns repeat (sim/blockdev/lsblk.ts).
+// and lsblk's WWN and SERIAL columns repeat (sim/blockdev/lsblk.ts), and the by-path address udev's
+// database holds (sim/kernel/udev.ts).
 
+import { letterIndex } from './devices';
 import type { Disk } from './types';
 
 /**
@@ -49,5 +51,26 @@ export function diskIdentity(disk: Disk, index: number): DiskIdentity {
         case 'sas': return { serial: `ZC1${id.slice(-5).toUpperCase()}`, wwn: `0x${id}`, hctl: `6:0:${index}:0`, transport: 'sas' };
         case 'nvme': return { serial: diskSerial(disk)!.value, wwn: `eui.${id}`, hctl: null, transport: 'nvme' };
         case 'virtio': return { serial: diskSerial(disk)!.value, wwn: null, hctl: null, transport: null };
+    }
+}
+
+const hex2 = (n: number) => n.toString(16).padStart(2, '0');
+
+/**
+ * udev's ID_PATH (its /dev/disk/by-path/ name), in path_id's formats, where the disk hangs: each
+ * SATA disk on its own port of one AHCI controller (port N+1 is SCSI host N, lsblk's HCTL), the SAS
+ * disks behind one HBA's expander on the phy of their enclosure slot, each NVMe controller on a PCI
+ * bus of its own, virtio-blk disks in the PCI slots after QEMU's first three.
+ */
+export function diskIdPath(disk: Disk, index: number): string {
+    switch (disk.kind) {
+    case 'sata': return `pci-0000:00:17.0-ata-${index + 1}.0`;
+    case 'sas': return `pci-0000:03:00.0-sas-exp0x500304801f3e8b7f-phy${disk.enclosureSlot?.number ?? index}-lun-0`;
+    case 'nvme': {
+        // Scenario validation holds nvme disks to this name (devices.ts).
+        const [, controller, namespace] = /^nvme(\d+)n(\d+)$/.exec(disk.name)!;
+        return `pci-0000:${hex2(Number(controller) + 1)}:00.0-nvme-${namespace}`;
+    }
+    case 'virtio': return `pci-0000:00:${hex2(3 + letterIndex(disk.name.slice(2)))}.0`;
     }
 }

@@ -24,6 +24,11 @@ export interface HostConfig {
     sysctlDir: string;
     udevRulesDir: string;
     modulesLoadDir: string;
+    /**
+     * udev's database (a file per device, bMAJOR:MINOR for block devices): where a disk's by-path
+     * address is read. Hosts without udev (containers) have none, and the page says "not reported".
+     */
+    udevDataDir: string;
     /** The folder of mdadm.conf and mdadm/mdadm.conf (what mdadm --monitor reads), and systemctl. */
     mdadmConfDir: string;
     systemctl: string;
@@ -42,6 +47,7 @@ export interface HostConfig {
 export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', lsblk: 'lsblk', wipefs: 'wipefs', sfdisk: 'sfdisk', ledctl: 'ledctl', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
+    udevDataDir: '/run/udev/data',
     mdadmConfDir: '/etc', systemctl: 'systemctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
 };
 
@@ -62,7 +68,8 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
     const raw = cockpitApi().manifests.raidtune?.config ?? {};
     const problems: string[] = [];
     const config = { ...DEFAULT_CONFIG };
-    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir', 'mdadmConfDir', 'sendmail'] as const) {
+    for (const key of ['procRoot', 'sysRoot', 'stateDir', 'sysctlDir', 'udevRulesDir', 'modulesLoadDir', 'udevDataDir', 'mdadmConfDir',
+        'sendmail'] as const) {
         if (raw[key] === undefined) continue;
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));

@@ -9,13 +9,15 @@
 // $4 raidtune's state folder on the host (the restore journal), $5 the sysctl.d, $6 the udev
 // rules and $7 the modules-load.d folder (the settings kept after a reboot), $8 "fast" to leave
 // out what a sync does not change (`@@reused sys settings`: the page reuses its last full read), $9
-// the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them).
+// the disks whose /proc/diskstats lines a fast read takes, as "sda|sdb" (empty: all of them), ${10}
+// udev's database folder (the disks' by-path addresses).
 
 import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
 import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD } from '../md/alerts/windowLimits';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
+import { UDEV_ID_PATH, UDEV_ROOT } from '../md/udevData';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
 
 /** The tunables' files (src/md/settings/registry.ts): md's relative to md/, the others as they are. */
@@ -45,9 +47,12 @@ export const ARRAY_ATTRIBUTES: readonly string[] = [...ARRAY_SYNC_ATTRIBUTES, ..
  */
 export const MEMBER_ATTRIBUTES = ['state', 'slot', 'errors', 'recovery_start', 'offset'] as const;
 
-/** Attributes read for every block device (relative to /sys/block/NAME/), at full reads. */
+/**
+ * Attributes read for every block device (relative to /sys/block/NAME/), at full reads. `dev`
+ * (MAJOR:MINOR) names the device's file in udev's database.
+ */
 export const DISK_ATTRIBUTES: readonly string[] = [
-    'size', 'ro', 'queue/rotational', 'device/wwid', 'wwid', 'serial', 'device/serial', 'mq/0/nr_tags',
+    'size', 'ro', 'dev', 'queue/rotational', 'device/wwid', 'wwid', 'serial', 'device/serial', 'mq/0/nr_tags',
     ...tunables.filter(s => !s.attribute.startsWith('md/')).map(s => s.attribute),
 ];
 
@@ -110,6 +115,20 @@ const ENCLOSURE_SLOTS = `for d in class/enclosure/*/*/device/block/*; do
       printf '%s/enclosure:%s\\n%s/component:%s\\n%s/slot:%s\\n%s/locate:%s\\n' "$b" "\${e%%/*}" "$b" "\${e#*/}" "$b" "$n" "$b" "$l"
     done`;
 
+/**
+ * The by-path address of every block device, from udev's database (a file per device: bMAJOR:MINOR
+ * for block devices), at full reads: only the ID_PATH line of each (-m 1), so a few lines for a
+ * host's disks and partitions, not the whole database. grep names each file with its colon: the
+ * record `b8:0:E:ID_PATH=pci-...` is filed under /udev/b8 (src/md/udevData.ts reads it). An empty
+ * folder argument is not `cd`'s: dash's `cd ""` stays where it is.
+ */
+const UDEV_ID_PATHS = `if [ "$8" = fast ]; then
+  echo "@@reused ${UDEV_ROOT}"
+elif [ -n "\${10}" ] && cd "\${10}" 2>/dev/null; then
+  echo "@@root ${UDEV_ROOT}"
+  grep -H -s -m 1 '^${UDEV_ID_PATH}' /dev/null b*:*
+fi`;
+
 // /dev/null keeps grep from reading stdin when every glob is empty; -s hides the
 // "No such file" noise of unmatched globs (attributes that a level or kernel lacks).
 export const GATHER_SCRIPT = `
@@ -138,6 +157,7 @@ if cd "$2" 2>/dev/null; then
 else
   echo "@@missing sys"
 fi
+${UDEV_ID_PATHS}
 if cd "$4" 2>/dev/null; then
   echo "@@root raidtune-state"
   grep -H -s '' /dev/null ${STATE_FILES.join(' ')}

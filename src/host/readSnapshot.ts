@@ -14,7 +14,7 @@ export async function readGatherOutput(config: HostConfig, withPageSize: boolean
     read: GatherRead = { full: true }): Promise<string> {
     const argv = ['sh', '-c', GATHER_SCRIPT, 'raidtune-gather', config.procRoot, config.sysRoot,
         withPageSize ? 'pagesize' : '', config.stateDir, config.sysctlDir, config.udevRulesDir, config.modulesLoadDir,
-        read.full ? '' : 'fast', read.full ? '' : read.diskstatsOf];
+        read.full ? '' : 'fast', read.full ? '' : read.diskstatsOf, config.udevDataDir];
     try {
         return await cockpitApi().spawn(argv, { err: 'message', environ: ['LC_ALL=C'] });
     } catch (error) {

@@ -31,6 +31,7 @@ import {
     parseRaidDisks, type DiskstatsLines,
 } from './sysfs';
 import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, parsePersisted } from './tuning/keptFiles';
+import { readIdPaths, udevChanged } from './udevData';
 
 
 /**
@@ -100,7 +101,8 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
             membersUnchanged(before, a, mdBefore, reuse.devices, reuse.memberArrays) ? before.members : null);
     });
     explainDelays(arrays);
-    const disks = buildDisks(snapshot, index, reuse && { disks: reuse.previous.disks, devices: reuse.devices });
+    const disks = buildDisks(snapshot, index, reuse && !udevChanged(reuse.inputs.changedPaths)
+        ? { disks: reuse.previous.disks, devices: reuse.devices } : null);
     const diskstats = parseDiskstatsReusing(readValue(snapshot, '/proc/diskstats'), reuse?.inputs.diskstats ?? new Map());
     const diskStats = diskstats.stats;
     recordIoSamples(arrays, diskStats, previousArrays, takenAt);
@@ -368,21 +370,25 @@ function explainDelays(arrays: ArrayModel[]): void {
     }
 }
 
-/** A disk whose /sys/block entry did not change reuses its model (2048 disks at 128 arrays). */
+/**
+ * A disk whose /sys/block entry and enclosure slot did not change reuses its model (2048 disks at
+ * 128 arrays). `reuse` is null when udev's database changed (disks came or went): all are rebuilt.
+ */
 function buildDisks(snapshot: Snapshot, index: SysfsIndex,
     reuse: { disks: ReadonlyMap<string, DiskModel>; devices: ReadonlySet<string> } | null,
 ): ReadonlyMap<string, DiskModel> {
     // The index is the last one, so are the disks: when none of them changed, so is their map.
     if (reuse && ![...reuse.devices].some(device => reuse.disks.has(device))) return reuse.disks;
     const disks = new Map<string, DiskModel>();
+    let idPaths: ReadonlyMap<string, string> | null = null;
     for (const name of index.disks) {
         const before = reuse && !reuse.devices.has(name) ? reuse.disks.get(name) : undefined;
-        disks.set(name, before ?? buildDisk(snapshot, name));
+        disks.set(name, before ?? buildDisk(snapshot, name, idPaths ??= readIdPaths(snapshot)));
     }
     return disks;
 }
 
-function buildDisk(snapshot: Snapshot, name: string): DiskModel {
+function buildDisk(snapshot: Snapshot, name: string, idPaths: ReadonlyMap<string, string>): DiskModel {
     const base = `${SYS_BLOCK}${name}`;
     const read = (rel: string) => readValue(snapshot, `${base}/${rel}`);
     const num = (rel: string) => parseIntValue(read(rel));
@@ -397,6 +403,7 @@ function buildDisk(snapshot: Snapshot, name: string): DiskModel {
         // QEMU's virtio disks without serial= show an empty file.
         serial: (read('device/serial') ?? read('serial'))?.trim() || null,
         enclosureSlot: readEnclosureSlot(snapshot, name),
+        byPath: idPaths.get(read('dev') ?? '') ?? null,
     };
 }
 

@@ -155,6 +155,12 @@ export interface DiskModel {
     serial: string | null;
     /** The enclosure slot it sits in, where the kernel's ses driver knows one: how to find it in the rack. */
     enclosureSlot: EnclosureSlot | null;
+    /**
+     * Its by-path address, udev's ID_PATH (the name of its /dev/disk/by-path/ link, such as
+     * pci-0000:00:17.0-ata-3.0): the controller and port or bay it hangs on. Null where udev gave
+     * none: a host without udev's database (containers), a device path_id knows no path for.
+     */
+    byPath: string | null;
 }
 
 export interface EnclosureSlot {

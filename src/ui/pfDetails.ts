@@ -4,6 +4,8 @@
 export * from '@patternfly/react-core/dist/esm/components/DescriptionList/index.js';
 export * from '@patternfly/react-core/dist/esm/layouts/Flex/index.js';
 export * from '@patternfly/react-core/dist/esm/components/ExpandableSection/index.js';
+// A member's details in the members table (src/ui/arrays/MemberDetails.tsx).
+export * from '@patternfly/react-core/dist/esm/components/Popover/index.js';
 export * from '@patternfly/react-core/dist/esm/components/CodeBlock/index.js';
 // The copy button alone: the ClipboardCopy field would bring its own CSS for nothing.
 export * from '@patternfly/react-core/dist/esm/components/ClipboardCopy/ClipboardCopyButton.js';

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
 import { BLOCKDEV_TOOLS, type BlockdevTool } from '../../sim/blockdev/request';
 import { writeMonitorFiles, writeSendmailStandIn, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
+import { UDEV_DATA } from '../../sim/kernel/udev';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 import { memoryDir } from '../memoryDir';
 
@@ -117,12 +118,12 @@ export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'syste
 }
 
 /**
- * raidtune's whole manifest config for a simulated host: the kernel roots, and everything raidtune
- * would write or run outside them (its state, sysctl.d, udev rules, modules-load.d, mdadm.conf, mdadm,
- * systemctl, the mail program, the Replace disk dialog's lsblk, wipefs and sfdisk) inside the
- * simulated root too, so a demo or a test never touches this machine's /etc, /var or disks. Writes
- * the wrappers of the simulated mdadm, tee and block-device tools: the simulated tee applies an
- * attribute write inside the write, as the kernel does.
+ * raidtune's whole manifest config for a simulated host: the kernel roots, udev's database, and
+ * everything raidtune would write or run outside them (its state, sysctl.d, udev rules, modules-load.d,
+ * mdadm.conf, mdadm, systemctl, the mail program, the Replace disk dialog's lsblk, wipefs and sfdisk)
+ * inside the simulated root too, so a demo or a test never touches this machine's /etc, /var or
+ * disks. Writes the wrappers of the simulated mdadm, tee and block-device tools: the simulated tee
+ * applies an attribute write inside the write, as the kernel does.
  */
 export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> {
     const mdadm = simulatedTool(sim, 'mdadm');
@@ -146,6 +147,7 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         sysctlDir: join(sim.root, 'etc/sysctl.d'),
         udevRulesDir: join(sim.root, 'etc/udev/rules.d'),
         modulesLoadDir: join(sim.root, 'etc/modules-load.d'),
+        udevDataDir: join(sim.root, UDEV_DATA),
         mdadmConfDir: join(sim.root, 'etc'),
         mdadm,
         tee,

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
 import { Alert, Button, Card, CardBody, CardHeader, CardTitle, Content, Label } from '../pf';
-import {
-    DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm, Flex, FlexItem,
-} from '../pfDetails';
+import { DescriptionList, Flex, FlexItem } from '../pfDetails';
 import { _, fmt } from '../../host/i18n';
 import { hasStoragePage, openStoragePage } from '../../host/location';
 import { formatKiB } from '../../md/format';
@@ -16,6 +14,7 @@ import { HealthAlert } from './HealthAlert';
 import { StripeCacheGauge } from './StripeCacheGauge';
 import { MembersTable } from './MembersTable';
 import { sameArrayFields, SUMMARY_FIELDS } from '../common/cardProps';
+import { Fact } from '../common/Fact';
 import { text } from '../common/message';
 import { LayoutSection } from '../advice/LayoutSection';
 import { ArrayActions } from '../tuning/ArrayActions';
@@ -28,15 +27,6 @@ import { failuresLeft } from '../../md/levels';
 function MismatchMeaningText({ array }: { array: ArrayModel }) {
     const explanation = mismatchExplanation(array.level, array.mismatchCount, array.mismatchMeaning);
     return explanation && <Content component="small" className="raidtune-mismatch-meaning">{text(explanation)}</Content>;
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-    return (
-        <DescriptionListGroup>
-            <DescriptionListTerm>{term}</DescriptionListTerm>
-            <DescriptionListDescription>{children}</DescriptionListDescription>
-        </DescriptionListGroup>
-    );
 }
 
 function disksText(array: ArrayModel): string {

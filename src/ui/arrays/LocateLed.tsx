@@ -30,7 +30,7 @@ function useLocateWay(): LocateWay | null {
     return way;
 }
 
-function LocateChange({ disk, slot, on, onClose }: {
+export function LocateChange({ disk, slot, on, onClose }: {
     disk: string; slot: EnclosureSlot; on: boolean; onClose: () => void;
 }) {
     // The slot as the dialog opened: the LED's state then is what its undo puts back.
@@ -46,19 +46,30 @@ function LocateChange({ disk, slot, on, onClose }: {
     );
 }
 
-export function LocateLed({ disk, slot }: { disk: string; slot: EnclosureSlot }) {
-    // What the dialog was opened to do: turn the LED on, or off.
-    const [opened, setOpened] = useState<boolean | null>(null);
+/**
+ * The slot, its LED as the enclosure says, and the button that asks to turn it on or off: `onChoose`
+ * opens the change dialog, which its owner keeps where a closing popover does not take it along.
+ */
+export function LocateControl({ slot, onChoose }: { slot: EnclosureSlot; onChoose: (on: boolean) => void }) {
     const on = slot.locate === true;
     return (
         <>
             <span className="raidtune-member-slot">{slotText(slot)}</span>
             {on && <> <Label isCompact status="info" className="raidtune-locate-on">{_('locate LED on')}</Label></>}
             {' '}
-            <GuardedButton variant="link" isInline className="raidtune-locate"
-                onClick={() => setOpened(!on)}>
+            <GuardedButton variant="link" isInline className="raidtune-locate" onClick={() => onChoose(!on)}>
                 {on ? _('Stop blinking…') : _('Blink locate LED…')}
             </GuardedButton>
+        </>
+    );
+}
+
+export function LocateLed({ disk, slot }: { disk: string; slot: EnclosureSlot }) {
+    // What the dialog was opened to do: turn the LED on, or off.
+    const [opened, setOpened] = useState<boolean | null>(null);
+    return (
+        <>
+            <LocateControl slot={slot} onChoose={setOpened} />
             {opened !== null && <LocateChange disk={disk} slot={slot} on={opened} onClose={() => setOpened(null)} />}
         </>
     );

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 import { memo } from 'react';
-import { Button, Label } from '../pf';
-import { hasStoragePage, openStoragePage } from '../../host/location';
+import { Label } from '../pf';
+import { hasStoragePage } from '../../host/location';
 import { _, fmt } from '../../host/i18n';
 import type { ArrayModel, MemberModel } from '../../md/modelTypes';
 import { CompactTable, type Column } from '../common/CompactTable';
 import { memberRoleText } from '../common/labels';
 import { useHostDisks } from '../common/HostContext';
 import { LocateLed } from './LocateLed';
+import { DiskInStorage, MemberDetails } from './MemberDetails';
 
 /** A mark beside a member that may be failing: md corrected its read errors, or the sync waits for it. */
 function MemberMarks({ member, slow }: { member: MemberModel; slow: boolean }) {
@@ -17,16 +18,6 @@ function MemberMarks({ member, slow }: { member: MemberModel; slow: boolean }) {
             {errors && <> <Label isCompact status="warning" className="raidtune-member-mark">{_('read errors')}</Label></>}
             {slow && <> <Label isCompact status="warning" className="raidtune-member-mark">{_('slow: the sync waits for it')}</Label></>}
         </>
-    );
-}
-
-/** The member's disk on Cockpit's Storage page: its SMART data, model and serial, its partitions. */
-function DiskInStorage({ disk }: { disk: string }) {
-    return (
-        <Button variant="link" isInline className="raidtune-member-storage" onClick={() => openStoragePage(disk)}
-            aria-label={fmt(_('Open disk $0 in the Storage page'), disk)}>
-            {_('Storage')}
-        </Button>
     );
 }
 
@@ -53,9 +44,9 @@ function MembersTableRows({ array, slow }: { array: ArrayModel; slow: string }) 
             title: _('Device'),
             cell: row => ('slot' in row ? '—' : (
                 <>
-                    <span className="raidtune-member-device">{`/dev/${row.member.name}`}</span>
+                    <MemberDetails member={row.member} disk={disks.get(row.member.disk)} storage={storage} />
                     <MemberMarks member={row.member} slow={slowSet.has(row.member.name)} />
-                    {storage && <> <DiskInStorage disk={row.member.disk} /></>}
+                    {storage && <> <DiskInStorage disk={row.member.disk} short /></>}
                 </>
             )),
         },

@@ -152,6 +152,39 @@ describe('gather script', () => {
         expect(snapshot.systemd === true).toBe(existsSync('/run/systemd/system') && hasRun);
     });
 
+    test('reads the ID_PATH line of each block device in udev\'s database at full reads; a fast read reuses it', () => {
+        mkdirSync(join(root, 'proc'));
+        mkdirSync(join(root, 'sys'));
+        const device = (...properties: string[]) => ['S:disk/by-path/x', 'I:4211042', ...properties.map(p => `E:${p}`),
+            'G:systemd', ''].join('\n');
+        writeTree(root, new Map([
+            ['/udev/b8:0', device('ID_PATH_ATA_COMPAT=pci-0000:00:17.0-ata-1', 'ID_PATH=pci-0000:00:17.0-ata-1.0',
+                'ID_PATH_TAG=pci-0000_00_17_0-ata-1_0')],
+            ['/udev/b8:16', device('ID_TYPE=disk')],
+            ['/udev/b259:0', device('ID_PATH=pci-0000:01:00.0-nvme-1')],
+            ['/udev/c189:1', device('ID_PATH=pci-0000:00:14.0-usb-0:1')],
+            ['/udev/n3', device('ID_PATH=pci-0000:00:1f.6')],
+            // Where the script was before: dash's `cd ""` would stay there.
+            ['/sys/b8:0', device('ID_PATH=not-udev')],
+        ]));
+        const udev = (fast: boolean, folder = join(root, 'udev')) =>
+            [join(root, 'proc'), join(root, 'sys'), '', '', '', '', '', fast ? 'fast' : '', '', folder] as const;
+        const parser = new GatherParser();
+        const full = parser.parse(gather(...udev(false)));
+        expect([...filesUnder(full, 'udev')]).toEqual([
+            ['/udev/b259', '0:E:ID_PATH=pci-0000:01:00.0-nvme-1\n'], ['/udev/b8', '0:E:ID_PATH=pci-0000:00:17.0-ata-1.0\n'],
+        ]);
+        rmSync(join(root, 'udev'), { recursive: true });
+        const fast = parser.parse(gather(...udev(true)));
+        expect(fast.reusedSections).toContain('udev');
+        expect(fast.files.get('/udev/b8')).toBe('0:E:ID_PATH=pci-0000:00:17.0-ata-1.0\n');
+        // No folder there (no udev: a container), or none given: no section, and no problem.
+        for (const folder of [join(root, 'udev'), '']) {
+            const none = parseGatherOutput(gather(...udev(false, folder)));
+            expect([none.complete, none.missingRoots, [...filesUnder(none, 'udev')]]).toEqual([true, [], []]);
+        }
+    });
+
     test('names a root it cannot enter instead of failing', () => {
         const snapshot = parseGatherOutput(gather(join(root, 'nope-proc'), join(root, 'nope-sys')));
         expect(snapshot.missingRoots).toEqual(['proc', 'sys']);

@@ -10,6 +10,7 @@ import { buildModel } from '../../../src/md/model';
 import type { HostModel } from '../../../src/md/modelTypes';
 import { parseGatherOutput, type Snapshot } from '../../../src/md/snapshot';
 import type { ArraySpec, DiskSpec, ScenarioSpec } from '../../../sim/scenario/types';
+import { UDEV_DATA } from '../../../sim/kernel/udev';
 import { memoryDir } from '../../../tools/memoryDir';
 
 export const FIXTURES = join(__dirname, '../../fixtures/real-kernel');
@@ -51,8 +52,9 @@ export function watchHost(host: SimulatedHost, seconds: number, model: HostModel
 
 export function gatherOutput(host: SimulatedHost, fast = false, disks = ''): string {
     const roots = [join(host.root, 'proc'), join(host.root, 'sys')];
-    const fastArgs = fast ? ['', '', '', '', '', 'fast', disks] : [];
-    return execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', ...roots, ...fastArgs],
+    const fastArgs = fast ? ['fast', disks] : ['', ''];
+    return execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', ...roots, '', '', '', '', '', ...fastArgs,
+        join(host.root, UDEV_DATA)],
         { encoding: 'utf8', env: { LC_ALL: 'C', PATH: process.env.PATH }, maxBuffer: 256 * 2 ** 20 });
 }
 

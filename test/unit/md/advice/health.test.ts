@@ -103,7 +103,7 @@ test('slow-rebuilds md2: the member the rebuild waits for is named, with its hea
 test('disk identity: whitespace runs of a padded wwid shown as one blank; a serial file wins; nothing known', () => {
     const disk = {
         name: 'sdz', rotational: null, scheduler: null, nrRequests: null, queueDepth: null, readAheadKiB: null, hwTags: null,
-        enclosureSlot: null,
+        enclosureSlot: null, byPath: null,
     };
     expect(diskIdentity('sdz', { ...disk, wwid: 't10.ATA     WDC WD40EFRX-68N32N0                    WD-WCC7K1234567  ', serial: null }))
         .toEqual({ disk: 'sdz', wwid: 't10.ATA WDC WD40EFRX-68N32N0 WD-WCC7K1234567', serial: 'WD-WCC7K1234567', enclosureSlot: null });

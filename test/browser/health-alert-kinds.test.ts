@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardInView, simMdstat, simValue } from './harness/raidtunePage';
+import { arrayCard, cardInView, simIdPath, simMdstat, simValue } from './harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/member-trouble.json'), arrayPage: 'md2' });
 
@@ -44,7 +44,7 @@ test('md1: nvme0n1 has corrected read errors: replace it with the spare nvme2n1,
     expect(await alertTitle('md1')).toBe('md1: a member has read errors');
     expect(await healthAlert('md1').getAttribute('class')).toContain('pf-m-warning');
     await expect(healthAlert('md1').locator('.raidtune-health-failing').innerText()).resolves
-        .toBe(`nvme0n1 has ${errors} read errors that md corrected (disk nvme0n1, WWID ${wwid}, serial ${serial}): the disk may be failing.`);
+        .toBe(`nvme0n1 has ${errors} read errors that md corrected (disk nvme0n1, WWID ${wwid}, serial ${serial}, path ${await simIdPath(env, 'nvme0n1')}): the disk may be failing.`);
     expect(await alertCommands('md1')).toBe('mdadm /dev/md1 --replace /dev/nvme0n1 --with /dev/nvme2n1');
 });
 

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
-import { arrayCard, cardInView, changeDialog, dialogButton, memberRows, openDialog, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
+import { arrayCard, cardInView, changeDialog, dialogButton, memberRows, openDialog, simIdPath, simMdstat, simValue, waitUntil } from './harness/raidtunePage';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'degraded-failed', arrayPage: 'md1' });
@@ -55,7 +55,7 @@ test('md0: a danger alert at the top of the card names the empty slot and the fa
 
     const { wwid, serial } = await sataIdentity('sdc');
     await expect(healthAlert('md0').locator('.raidtune-health-failed').innerText())
-        .resolves.toBe(`sdc1 failed (disk sdc, WWID ${wwid}, serial ${serial}).`);
+        .resolves.toBe(`sdc1 failed (disk sdc, WWID ${wwid}, serial ${serial}, path ${await simIdPath(env, 'sdc')}).`);
     expect(await alertCommands('md0')).toBe('mdadm /dev/md0 --fail /dev/sdc1 --remove /dev/sdc1\nmdadm /dev/md0 --add /dev/sdX');
     await expect(healthAlert('md0').innerText()).resolves.toContain('in place of /dev/sdX');
 });

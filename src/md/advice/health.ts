@@ -22,6 +22,8 @@ export interface DiskIdentity {
     /** Whitespace runs shown as one blank (SATA wwids are padded). */
     wwid: string | null;
     serial: string | null;
+    /** udev's by-path name (its port or bay), where udev gives one. */
+    byPath: string | null;
     /** Where it sits in the rack, where an enclosure says. */
     enclosureSlot: EnclosureSlot | null;
 }
@@ -78,7 +80,7 @@ function serialFromWwid(wwid: string | null): string | null {
 export function diskIdentity(diskName: string, disk: DiskModel | undefined): DiskIdentity {
     const wwid = disk?.wwid?.trim().replace(/\s+/g, ' ') || null;
     return {
-        disk: diskName, wwid, serial: disk?.serial ?? serialFromWwid(disk?.wwid ?? null),
+        disk: diskName, wwid, serial: disk?.serial ?? serialFromWwid(disk?.wwid ?? null), byPath: disk?.byPath ?? null,
         enclosureSlot: disk?.enclosureSlot ?? null,
     };
 }

@@ -21,10 +21,11 @@ import { text } from '../common/message';
 import { ChangeModal } from '../plan/lazyChangeModal';
 import { ReplaceDiskDialog } from '../replace/lazyReplaceDisk';
 
-export function identityText({ disk, wwid, serial, enclosureSlot }: DiskIdentity): string {
+export function identityText({ disk, wwid, serial, byPath, enclosureSlot }: DiskIdentity): string {
     const parts = [fmt(_('disk $0'), disk)];
     parts.push(wwid ? fmt(_('WWID $0'), wwid) : _('no WWID reported'));
     if (serial) parts.push(fmt(_('serial $0'), serial));
+    if (byPath) parts.push(fmt(_('path $0'), byPath));
     if (enclosureSlot) parts.push(fmt(_('$0 of enclosure $1'), enclosureSlot.component, enclosureSlot.enclosure));
     return parts.join(', ');
 }

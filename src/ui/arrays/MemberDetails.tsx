@@ -44,7 +44,7 @@ function DiskFacts({ disk, model, onLocate }: {
             <Fact term={_('Disk')}>{`/dev/${disk}`}</Fact>
             <Fact term={_('Serial number')}>{identity.serial ?? _('not reported')}</Fact>
             <Fact term={_('WWID')}>{identity.wwid ?? _('not reported')}</Fact>
-            <Fact term={_('Path')}><ByPath name={model?.byPath ?? null} /></Fact>
+            <Fact term={_('Path')}><ByPath name={identity.byPath} /></Fact>
             {identity.enclosureSlot && (
                 <Fact term={_('Enclosure slot')}><LocateControl slot={identity.enclosureSlot} onChoose={onLocate} /></Fact>
             )}

@@ -2,6 +2,7 @@
 // What the browser tests read off raidtune's page, and the simulated host's truth to compare with.
 
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { parseMdstat, type MdstatArray } from '../../../src/md/mdstat';
 import type { RaidtuneEnv } from './env';
@@ -145,6 +146,15 @@ export async function simMdstat(env: RaidtuneEnv): Promise<Map<string, MdstatArr
 
 export async function simValue(env: RaidtuneEnv, path: string): Promise<string> {
     return (await readFile(env.simPath(path), 'utf8')).trim();
+}
+
+/** The by-path name the simulated udev gave a disk: ID_PATH in its database file, found by its number. */
+export async function simIdPath(env: RaidtuneEnv, disk: string): Promise<string> {
+    const number = await simValue(env, `/sys/block/${disk}/dev`);
+    const record = await readFile(join(env.sim.root, 'run/udev/data', `b${number}`), 'utf8');
+    const path = /^E:ID_PATH=(.+)$/m.exec(record)?.[1];
+    if (!path) throw new Error(`the simulated udev gave ${disk} (${number}) no ID_PATH`);
+    return path;
 }
 
 /** Number of the last refresh the page rendered (src/ui/app/refreshTiming.ts); 0 before the first. */

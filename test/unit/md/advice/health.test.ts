@@ -33,7 +33,7 @@ test('degraded-failed md0: slot 2 empty, sdc1 failed with its SATA WWID and the 
     expect(advice.failed).toEqual([{
         member: 'sdc1', errors: 128,
         identity: { disk: 'sdc', wwid: expect.stringMatching(/^t10\.ATA SIMDISK ST2000DM008-2FR102 ZFL[0-9A-F]{5}$/), serial: expect.stringMatching(/^ZFL[0-9A-F]{5}$/),
-            enclosureSlot: null },
+            byPath: expect.stringMatching(/^pci-.*-ata-\d+\.0$/), enclosureSlot: null },
     }]);
     expect(advice.failed[0].identity.wwid!.endsWith(advice.failed[0].identity.serial!)).toBe(true);
     expect(argvs(advice)).toEqual(['mdadm /dev/md0 --fail /dev/sdc1 --remove /dev/sdc1', 'mdadm /dev/md0 --add /dev/sdX']);
@@ -56,7 +56,8 @@ test('member-trouble: a rebuild under way asks for nothing; errors on a member w
     const md1 = healthAdvice(arrayOf(host, 'md1'), host.disks)!;
     expect(md1).toMatchObject({ situation: 'member-trouble', failed: [] });
     // NVMe: the wwid file and the controller's serial, both read by the gather script.
-    expect(md1.failing).toEqual([{ member: 'nvme0n1', errors: 37, identity: { disk: 'nvme0n1', wwid: expect.stringMatching(/^eui\./), serial: expect.stringMatching(/^SIMNVME/), enclosureSlot: null } }]);
+    expect(md1.failing).toEqual([{ member: 'nvme0n1', errors: 37, identity: { disk: 'nvme0n1', wwid: expect.stringMatching(/^eui\./), serial: expect.stringMatching(/^SIMNVME/),
+        byPath: expect.stringMatching(/^pci-.*-nvme-1$/), enclosureSlot: null } }]);
     expect(argvs(md1)).toEqual(['mdadm /dev/md1 --replace /dev/nvme0n1 --with /dev/nvme2n1']);
 
     expect(healthAdvice(arrayOf(host, 'md2'), host.disks)).toMatchObject({ situation: 'failed', severity: 'danger', present: 2, needed: 3 });
@@ -100,18 +101,19 @@ test('slow-rebuilds md2: the member the rebuild waits for is named, with its hea
     expect(healthAdvice(md2, host.disks, ['sdk', 'sdz'])!.slow).toEqual([]);
 });
 
-test('disk identity: whitespace runs of a padded wwid shown as one blank; a serial file wins; nothing known', () => {
+test('disk identity: whitespace runs of a padded wwid shown as one blank; a serial file wins; nothing known; udev\'s by-path name', () => {
     const disk = {
         name: 'sdz', rotational: null, scheduler: null, nrRequests: null, queueDepth: null, readAheadKiB: null, hwTags: null,
         enclosureSlot: null, byPath: null,
     };
     expect(diskIdentity('sdz', { ...disk, wwid: 't10.ATA     WDC WD40EFRX-68N32N0                    WD-WCC7K1234567  ', serial: null }))
-        .toEqual({ disk: 'sdz', wwid: 't10.ATA WDC WD40EFRX-68N32N0 WD-WCC7K1234567', serial: 'WD-WCC7K1234567', enclosureSlot: null });
-    expect(diskIdentity('vdb', { ...disk, wwid: null, serial: 'QM00001' })).toEqual({ disk: 'vdb', wwid: null, serial: 'QM00001', enclosureSlot: null });
-    expect(diskIdentity('sdz', { ...disk, wwid: 'naa.5000c500a1b2c3d4', serial: null })).toEqual({ disk: 'sdz', wwid: 'naa.5000c500a1b2c3d4', serial: null, enclosureSlot: null });
-    expect(diskIdentity('sdz', undefined)).toEqual({ disk: 'sdz', wwid: null, serial: null, enclosureSlot: null });
+        .toEqual({ disk: 'sdz', wwid: 't10.ATA WDC WD40EFRX-68N32N0 WD-WCC7K1234567', serial: 'WD-WCC7K1234567', byPath: null, enclosureSlot: null });
+    expect(diskIdentity('vdb', { ...disk, wwid: null, serial: 'QM00001' })).toEqual({ disk: 'vdb', wwid: null, serial: 'QM00001', byPath: null, enclosureSlot: null });
+    expect(diskIdentity('sdz', { ...disk, wwid: 'naa.5000c500a1b2c3d4', serial: null })).toEqual({ disk: 'sdz', wwid: 'naa.5000c500a1b2c3d4', serial: null, byPath: null, enclosureSlot: null });
+    expect(diskIdentity('sdz', undefined)).toEqual({ disk: 'sdz', wwid: null, serial: null, byPath: null, enclosureSlot: null });
     const slot = { enclosure: '6:0:16:0', component: 'Slot 03', slot: 3, locate: false };
     expect(diskIdentity('sdz', { ...disk, wwid: null, serial: null, enclosureSlot: slot }).enclosureSlot).toBe(slot);
+    expect(diskIdentity('sdz', { ...disk, wwid: null, serial: null, byPath: 'pci-0000:00:17.0-ata-3.0' }).byPath).toBe('pci-0000:00:17.0-ata-3.0');
 });
 
 test('the removal plan: only a failed member the model knows, as argv, read back in /proc/mdstat', () => {

@@ -23,8 +23,11 @@ const { folder: privateFolder, dist: privateDist } = privateDistCopy();
 const env = setupRaidtune({
     scenario: 'raid6-recovery', arrayPage: 'md0', runAs: 'nobody', pluginDir: privateDist,
 });
-/** Controls that only show more of what was read: an array's menu shows what it offers. */
-const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/, /^Details$/];
+/**
+ * Controls that only show more of what was read: an array's menu shows what it offers, a member's
+ * device its disk's details.
+ */
+const READ_ONLY_CONTROLS = [/^Layout and alignment$/, /^More actions for md\d+$/, /^Details$/, /^\/dev\/[a-z0-9]+$/];
 
 /** Every button on the page shown as [name, aria-disabled]; an icon's button by its label. */
 function buttons(): Promise<[string, string | null][]> {

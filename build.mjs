@@ -123,7 +123,7 @@ const simulator = {
 // Node tools that drive Chromium: playwright-core stays in node_modules, not in the bundle.
 const tools = {
     ...simulator,
-    entryPoints: { 'bench': 'tools/bench.ts', 'bench-rebuild': 'tools/vm/benchRebuild.ts', 'bench-eta': 'tools/vm/benchEta.ts', 'eta-replay': 'tools/vm/etaReplay.ts', 'pot': 'tools/i18n/pot.ts',
+    entryPoints: { 'bench': 'tools/bench.ts', 'bench-rebuild': 'tools/vm/benchRebuild.ts', 'bench-disk': 'tools/vm/benchDisk.ts', 'bench-eta': 'tools/vm/benchEta.ts', 'eta-replay': 'tools/vm/etaReplay.ts', 'pot': 'tools/i18n/pot.ts',
         'page-timeline': 'tools/pageLoadTimeline.ts' },
     packages: 'external',
 };

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// The guest of `make bench-rebuild`: the test guest (tools/vm/vm.ts) of one kernel with member
-// disks throttled by a disk model, and the load generator (ratedread.c) copied in.
+// The guest of `make bench-rebuild` and `make bench-disk`: the test guest (tools/vm/vm.ts) of one
+// kernel with member disks throttled by a disk model or served by the seeking disk model, and a
+// helper program (the load generator ratedread.c, the probe diskprobe.c) copied in.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { repoRoot } from '../cockpit/proc';
 import { modelThrottle, type DiskModel } from './diskModels';
-import { startGuest, type Guest } from './vm';
+import { startGuest, type Guest, type SeekingDisks } from './vm';
 
 const MB = 1e6;
 
@@ -40,24 +41,27 @@ export function loadFigures(out: string): { mbs: number; meanMs: number; p95Ms: 
     };
 }
 
-/** The load generator, static so the guest's busybox userland can run it. */
-export function buildHelper(): string {
-    const out = join(repoRoot(), 'build', 'bench', 'ratedread');
+/** A helper program of tools/vm (the load generator, the disk probe), static for the guest's busybox userland. */
+export function buildHelper(name: 'ratedread' | 'diskprobe' = 'ratedread'): string {
+    const out = join(repoRoot(), 'build', 'bench', name);
     mkdirSync(join(repoRoot(), 'build', 'bench'), { recursive: true });
-    execFileSync('gcc', ['-static', '-O2', '-Wall', '-o', out, join(repoRoot(), 'tools', 'vm', 'ratedread.c')], { stdio: 'inherit' });
+    execFileSync('gcc', ['-static', '-O2', '-Wall', '-pthread', '-o', out, join(repoRoot(), 'tools', 'vm', `${name}.c`)], { stdio: 'inherit' });
     return out;
 }
 
 export interface BenchGuestOptions {
     /** build/vm/<kernel> (tools/vm/build-guest.sh with RAIDTUNE_VM_KERNEL=<kernel>). */
     kernel: string;
-    model: DiskModel;
+    /** QEMU's throttling of a disk model, or the seeking disk model's servers (exactly one). */
+    model?: DiskModel;
+    seeking?: SeekingDisks;
     diskMiB: number;
     disks: number;
 }
 
 export async function startHelperGuest(helper: string, options: BenchGuestOptions): Promise<BenchGuest> {
-    const { kernel, model, diskMiB, disks } = options;
+    const { kernel, model, seeking, diskMiB, disks } = options;
+    if (!model === !seeking) throw new Error('a bench guest has either a throttled disk model or seeking disks');
     if (!/^[\w.+-]+$/.test(kernel)) throw new Error(`kernel ${kernel}: a build/vm folder name`);
     const guest = await startGuest({
         disks, diskMiB,
@@ -65,7 +69,7 @@ export async function startHelperGuest(helper: string, options: BenchGuestOption
         // 16384 stripe cache entries of a RAID5 of 4 take 256 MiB: within the guest's memory.
         memMiB: 3072,
         pluginDir: null,
-        diskThrottle: modelThrottle(model),
+        ...(model ? { diskThrottle: modelThrottle(model) } : { seekingDisks: seeking }),
     });
     // guest-init polls for a host on the bridge and shell ports (a grep every 30 ms under TCG): half
     // of an idle guest's CPU. Connected, they wait quietly (the bridge for its init message).
@@ -75,8 +79,9 @@ export async function startHelperGuest(helper: string, options: BenchGuestOption
         await guest.stop();
     };
     try {
-        copyFileSync(helper, join(guest.runDir, 'share', 'ratedread'));
-        await guest.runOk('cp /host/ratedread /tmp/ratedread && chmod 755 /tmp/ratedread');
+        const name = basename(helper);
+        copyFileSync(helper, join(guest.runDir, 'share', name));
+        await guest.runOk(`cp /host/${name} /tmp/${name} && chmod 755 /tmp/${name}`);
     } catch (error) {
         await stop();
         throw error;

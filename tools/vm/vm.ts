@@ -29,6 +29,8 @@ import { release } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { describeExit, repoRoot, sleep, startChild } from '../cockpit/proc';
 import { memoryBase, memoryDir } from '../memoryDir';
+import { startSeekingDisk, type SeekingDisk, type SeekingDiskStats } from './nbdDisk';
+import type { SeekingDiskFigures } from './seekModel';
 
 export type Accel = 'kvm' | 'tcg';
 
@@ -49,6 +51,12 @@ export interface GuestOptions {
      * for make bench-rebuild (tools/vm/diskModels.ts). Default: none.
      */
     diskThrottle?: DiskThrottle;
+    /**
+     * The seeking disk model (issue #38, tools/vm/nbdDisk.ts): each uniform disk served by a block
+     * server of its own (a socket in the run dir) that charges every request its seek, rotation and
+     * transfer, one at a time. Not with diskThrottle. Default: none (QEMU opens the files).
+     */
+    seekingDisks?: SeekingDisks;
     /** Guest RAM in MiB (default 1024) and vCPUs (default 2; 1 also boots with acpi=off: ~1.3 s faster). */
     memMiB?: number;
     cpus?: number;
@@ -82,6 +90,14 @@ export interface GuestOptions {
      * leaves them. A guest started on the disks and persistDir of a stopped one is that one rebooted.
      */
     diskDir?: string;
+}
+
+/** How the seeking disk servers charge requests: tools/vm/seekModel.ts, scaled (0.05: every time x 20). */
+export interface SeekingDisks {
+    figures: SeekingDiskFigures;
+    scale: number;
+    /** Command queueing: the disk may reorder among this many waiting requests (1: none). */
+    ncqWindow: number;
 }
 
 /** A disk that differs from the uniform ones: its size and what block sizes the guest sees. */
@@ -215,6 +231,8 @@ export interface Guest extends GuestControl, GuestInfo {
     readonly lost: Promise<string>;
     /** Host CPU seconds QEMU has used so far (null once it has exited): what the guest costs the run. */
     cpuSeconds(): number | null;
+    /** What each seeking disk server has served so far (uniform disks in order; [] without seekingDisks). */
+    seekingDiskStats(): SeekingDiskStats[];
     /** Kills QEMU, saves the logs to <build>/logs/, removes the run dir (unless keep). Idempotent. */
     stop(): Promise<void>;
 }
@@ -415,7 +433,10 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
     const buildDir = resolve(options.buildDir ?? vmBuildDir());
     const build = guestBuild(buildDir);
     // Checked before anything starts: a bad extra disk throws here, not from QEMU.
-    const disks = diskSpecs(options.disks ?? 8, options.diskMiB ?? 256, options.extraDisks);
+    const uniformDisks = options.disks ?? 8;
+    const disks = diskSpecs(uniformDisks, options.diskMiB ?? 256, options.extraDisks);
+    if (options.seekingDisks && options.diskThrottle)
+        throw new Error('seekingDisks and diskThrottle are two disk models: choose one');
     const scsi = options.diskInterface === 'scsi';
     const pluginDir = options.pluginDir === null ? null : resolve(options.pluginDir ?? join(repoRoot(), 'dist'));
     if (pluginDir && !existsSync(join(pluginDir, 'manifest.json')))
@@ -452,13 +473,26 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
 
     const drives: string[] = scsi ? ['-device', 'virtio-scsi-pci,id=scsi0'] : [];
     const throttle = throttleDriveOptions(options.diskThrottle);
-    disks.forEach((disk, i) => {
+    const images = disks.map((disk, i) => {
         const file = join(diskDir, `d${i}.img`);
         if (!existsSync(file)) {
             closeSync(openSync(file, 'w'));
             truncateSync(file, disk.miB * 1024 * 1024);
         }
-        drives.push('-drive', `file=${file},if=none,id=d${i},format=raw,cache=unsafe,aio=threads${throttle}`,
+        return file;
+    });
+    const seekingDisks = await startSeekingDisks(options, images.slice(0, uniformDisks), runDir).catch(err => {
+        // Nothing runs yet that stop() would end: the run dir (the disks, unless in diskDir) goes.
+        rmSync(runDir, { recursive: true, force: true });
+        throw err;
+    });
+    disks.forEach((disk, i) => {
+        // A seeking disk's QEMU reads and writes through its server (NBD on a unix socket); the
+        // protocol driver takes no aio= option.
+        const source = i < seekingDisks.length
+            ? `file=nbd+unix:///?socket=${seekingDisks[i].socketPath},if=none,id=d${i},format=raw,cache=unsafe`
+            : `file=${images[i]},if=none,id=d${i},format=raw,cache=unsafe,aio=threads${throttle}`;
+        drives.push('-drive', source,
             '-device', `${scsi ? `scsi-hd,bus=scsi0.0,wwn=${scsiWwn(i)}` : 'virtio-blk-pci'},drive=d${i},serial=raidtune${i}${disk.deviceOptions}`);
     });
     const port = (name: string, socket: string) => [
@@ -508,6 +542,7 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         stopped = true;
         await control?.detach();
         await qemu.stop(2000);
+        await Promise.all(seekingDisks.map(d => d.close()));
         saveLogs(runDir, buildDir);
         unlinkIfLinkTo(join(buildDir, 'run'), runDir);
         if (!keep)
@@ -549,6 +584,7 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
             console: consoleText,
             lost,
             cpuSeconds: () => processCpuSeconds(qemu.pid),
+            seekingDiskStats: () => seekingDisks.map(d => d.stats()),
             run: (cmd, o) => ctl.run(cmd, o),
             runOk: (cmd, o) => ctl.runOk(cmd, o),
             detach: () => ctl.detach(),
@@ -558,6 +594,26 @@ export async function startGuest(options: GuestOptions = {}): Promise<Guest> {
         await stop();
         throw err;
     }
+}
+
+/**
+ * A server for each of `images` (the uniform disks) when the options ask for seeking disks, listening
+ * on <run>/nbd-dN.sock before QEMU starts; none otherwise. One that fails to start closes the others.
+ */
+async function startSeekingDisks(options: GuestOptions, images: string[], runDir: string): Promise<SeekingDisk[]> {
+    const model = options.seekingDisks;
+    if (!model)
+        return [];
+    const started = await Promise.allSettled(images.map((file, i) => startSeekingDisk({
+        file, socketPath: join(runDir, `nbd-d${i}.sock`), ...model,
+    })));
+    const servers = started.flatMap(r => (r.status === 'fulfilled' ? [r.value] : []));
+    const failed = started.find(r => r.status === 'rejected');
+    if (failed) {
+        await Promise.all(servers.map(s => s.close()));
+        throw (failed as PromiseRejectedResult).reason;
+    }
+    return servers;
 }
 
 /** Control of a guest that someone else started (e.g. a jest globalSetup; see test/vm/harness). */

@@ -3,7 +3,8 @@
 // most arrays' sections are never opened.
 
 import { Alert, Content, Stack, StackItem } from '../pf';
-import { DescriptionList, DescriptionListDescription, DescriptionListGroup, DescriptionListTerm } from '../pfDetails';
+import { DescriptionList } from '../pfDetails';
+import { Fact } from '../common/Fact';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { FS_BLOCK_KIB, type LayoutAdvice, type StripeGeometry } from '../../md/advice/layout';
 import { hasStripeCache } from '../../md/levels';
@@ -58,12 +59,6 @@ export function LayoutDetails({ array, advice }: { array: ArrayModel; advice: La
 }
 
 function StripeAdvice({ array, stripe }: { array: ArrayModel; stripe: StripeGeometry }) {
-    const fact = (term: string, value: string) => (
-        <DescriptionListGroup>
-            <DescriptionListTerm>{term}</DescriptionListTerm>
-            <DescriptionListDescription>{value}</DescriptionListDescription>
-        </DescriptionListGroup>
-    );
     // Parity levels pay a read-modify-write for partial stripes; striped mirrors and raid0 only
     // spread the file system's allocation across all disks.
     const why = hasStripeCache(array.level)
@@ -73,11 +68,11 @@ function StripeAdvice({ array, stripe }: { array: ArrayModel; stripe: StripeGeom
         <>
             <StackItem>
                 <DescriptionList isCompact isHorizontal className="raidtune-layout-geometry" columnModifier={{ default: '1Col', lg: '2Col' }}>
-                    {fact(_('Chunk size'), formatChunk(stripe.chunkKiB))}
-                    {fact(_('Data disks'), String(stripe.dataDisks))}
-                    {fact(_('Stripe width'), fmt(_('$0 ($1 × $2)'), formatChunk(stripe.stripeWidthKiB), formatChunk(stripe.chunkKiB), stripe.dataDisks))}
-                    {fact(_('ext4'), fmt(_('stride=$0, stripe_width=$1 ($2 KiB blocks)'), stripe.ext4Stride, stripe.ext4StripeWidth, FS_BLOCK_KIB))}
-                    {fact(_('XFS'), `su=${stripe.chunkKiB}k, sw=${stripe.dataDisks}`)}
+                    <Fact term={_('Chunk size')}>{formatChunk(stripe.chunkKiB)}</Fact>
+                    <Fact term={_('Data disks')}>{String(stripe.dataDisks)}</Fact>
+                    <Fact term={_('Stripe width')}>{fmt(_('$0 ($1 × $2)'), formatChunk(stripe.stripeWidthKiB), formatChunk(stripe.chunkKiB), stripe.dataDisks)}</Fact>
+                    <Fact term={_('ext4')}>{fmt(_('stride=$0, stripe_width=$1 ($2 KiB blocks)'), stripe.ext4Stride, stripe.ext4StripeWidth, FS_BLOCK_KIB)}</Fact>
+                    <Fact term={_('XFS')}>{`su=${stripe.chunkKiB}k, sw=${stripe.dataDisks}`}</Fact>
                 </DescriptionList>
             </StackItem>
             <StackItem><Content component="p">{why}</Content></StackItem>

@@ -19,7 +19,7 @@
 import { lstatSync, unlinkSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import net from 'node:net';
-import { Head, nextRequest, trackBytes, type Request, type SeekingDiskFigures } from './seekModel';
+import { Head, nextRequest, type Request, type SeekingDiskFigures } from './seekModel';
 
 export interface SeekingDiskOptions {
     /** The raw image served (its size is the export's). */
@@ -200,8 +200,6 @@ class DiskQueue {
     private busyUntil = 0;
     private serving = false;
     private closed = false;
-    /** Where the last request ended: to count seeks the way the model charges them. */
-    private lastEnd = 0;
     private wake: { timer: NodeJS.Timeout; resolve(): void } | undefined;
     private running: Promise<void> = Promise.resolve();
 
@@ -272,10 +270,8 @@ class DiskQueue {
 
     /** The request's cost on the real disk (ms), the head moved to its end, the counts kept. */
     private charge(request: Queued): number {
-        const gap = request.offset - this.lastEnd;
-        if (!(gap >= 0 && gap < trackBytes(this.options.figures)))
+        if (this.head.seeks(request))
             this.stats.seeks++;
-        this.lastEnd = request.offset + request.length;
         const costMs = this.head.serve(request);
         this.stats.served++;
         this.stats.busyMs += costMs / this.options.scale;

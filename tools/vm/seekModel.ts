@@ -65,10 +65,15 @@ export class Head {
         this.seek = seekCurve(figures);
     }
 
+    /** Whether the request costs a seek: it neither follows the last one nor lies ahead within one track. */
+    seeks(request: Request): boolean {
+        const gap = request.offset - this.position;
+        return gap < 0 || gap >= trackBytes(this.figures);
+    }
+
     positioningMs(request: Request): number {
         const gap = request.offset - this.position;
-        if (gap === 0) return 0;
-        if (gap > 0 && gap < trackBytes(this.figures)) return gap / this.figures.mediaBytesPerMs;
+        if (!this.seeks(request)) return gap / this.figures.mediaBytesPerMs;
         return this.seek(Math.abs(gap) / this.capacityBytes) + revolutionMs(this.figures) / 2;
     }
 

@@ -40,7 +40,10 @@ export type NewDiskAction =
     | { kind: 'wipe'; disk: DiskId }
     | { kind: 'table'; disk: DiskId; script: string }
     | { kind: 'add'; array: ArrayRef; device: NewDevice; how: '--add' | '--add-spare' }
-    | { kind: 'replace'; array: ArrayRef; old: MemberKey; device: NewDevice };
+    | { kind: 'replace'; array: ArrayRef; old: SlotKey; device: NewDevice };
+
+/** A member found by its slot: a working member being replaced always has one. */
+export type SlotKey = MemberKey & { slot: number };
 
 function diskId(ref: DiskRef): DiskId {
     if (ref.wwid) return { ref, by: 'wwid', value: ref.wwid };
@@ -58,8 +61,8 @@ function newDevice(word: string | undefined, disks: readonly DiskRef[]): NewDevi
     throw new AutomationError(`${word ?? 'a device'} is not a disk raidtune read on this host`);
 }
 
-/** The member in the old device's slot (a working member being replaced always has one). */
-function oldMember(array: ArrayRef, word: string | undefined): MemberKey {
+/** The member in the old device's slot. */
+function oldMember(array: ArrayRef, word: string | undefined): SlotKey {
     const member = array.members.find(m => `/dev/${m.name}` === word);
     if (!member || member.slot === null) throw new AutomationError(`${word ?? 'a device'} is no member of ${array.name} in a slot`);
     return { array, disk: member.disk, slot: member.slot };

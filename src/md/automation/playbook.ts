@@ -307,12 +307,11 @@ function newDiskTasks(names: PlanNames, plan: NewDisks, action: NewDiskAction, n
     case 'replace': {
         const { array, old, device } = action;
         const oldVar = `raidtune_old_${n}`;
-        const how = 'slot' in old ? ['slot', yamlLiteral(String(old.slot))] : ['name', yamlLiteral(old.name)];
         const args = [yamlTemplate(arrayName(names, array)), yamlTemplate(`{{ ${oldVar}.stdout }}`), yamlTemplate(newName(plan, device.disk)),
             yamlLiteral(String(device.number))];
         return {
             checks: find(`${memberText(old)} (${old.disk} where this was made)`, MEMBER_DISK,
-                [yamlTemplate(arrayName(names, array)), ...how, 'member'], oldVar, memberMissingText(old)),
+                [yamlTemplate(arrayName(names, array)), 'slot', yamlLiteral(String(old.slot)), 'member'], oldVar, memberMissingText(old)),
             writes: [task(`Replace ${memberText(old)} with ${device.disk.ref.name}'s device ${device.number}`, 'ansible.builtin.command',
                 diskCommand('replace_member', args), reported(`raidtune_replaced_${n}`))],
         };

@@ -337,7 +337,7 @@ function newDiskLines(names: PlanNames, plan: NewDisks, action: NewDiskAction,
         const oldVar = `old_${index + 1}`;
         return {
             checks: [...checks, installed('mdadm'),
-                `${oldVar}=$(member_disk "$root" "$${arrayVar(names, array)}" slot ${'slot' in old ? old.slot : ''} member)  # ${old.disk} where this was made`,
+                `${oldVar}=$(member_disk "$root" "$${arrayVar(names, array)}" slot ${old.slot} member)  # ${old.disk} where this was made`,
                 `[ -n "$${oldVar}" ] || fail ${shLiteral(memberMissingText(old))}`],
             writes: [`replace_member "$root" "$${arrayVar(names, array)}" "$${oldVar}" "$${newVar(plan.disks, device.disk)}" ${device.number}`],
         };

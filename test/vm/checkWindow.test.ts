@@ -8,7 +8,8 @@
 // sync_min at 0. Then a resumed check stopped by someone else: md keeps its checkpoint
 // in sync_min, and only the tool's finish puts it back to 0. Last, the window's limits around a
 // check that spans the window's end: start writes them, end writes the ones from before back, but
-// keeps one the admin changed while the window was open.
+// keeps one the admin changed while the window was open. And a check paused on an array that then
+// loses a member stays paused when the window opens, until the array is whole again.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mdCreate } from './harness/scenarios';
@@ -190,4 +191,30 @@ test('the window\'s limits: written at its start, held by md for the check insid
     expect(await limits()).toEqual(['40000', '2000000']);
     expect(await vm.guest.run(`ls ${STATE}/check-window`)).toMatchObject({ out: '' });
     await vm.guest.runOk(`echo 1000 > ${RAID}/speed_limit_min; echo 200000 > ${RAID}/speed_limit_max`);
+}, 300000);
+
+test('a member fails while the check is paused: the window opens and starts no check on the degraded array', async () => {
+    // Issue #35: resume tested only that the array was idle, which a degraded array waiting for a
+    // spare is; a check there takes the disks from the rebuild to come.
+    await vm.guest.runOk(mdCreate('md0', 'raid1', ['vda', 'vdb'], `--size=${SIZE_KIB} --bitmap=none --assume-clean`));
+    const uuid = await kernel('uuid');
+    const position = await checkThenPause(uuid);
+    const paused = await record(uuid);
+    await vm.guest.runOk('mdadm /dev/md0 --fail /dev/vdb --remove /dev/vdb 2>&1');
+    expect([await kernel('degraded'), await kernel('sync_action')]).toEqual(['1', 'idle']);
+
+    expect(await tool('start')).toEqual({ code: 0, out: '', err: `md0: degraded (1 member(s) missing); its check stays paused at sector ${position}` });
+    await sleep(2000);
+    expect(await kernel('sync_action')).toBe('idle');
+    expect(await kernel('sync_min')).toBe(String(position));
+    expect(await record(uuid)).toBe(paused);
+
+    // Whole again once the rebuild has run: the next window goes on from where the check stopped.
+    await limitMax(200000);
+    await vm.guest.runOk('mdadm --zero-superblock /dev/vdb && mdadm /dev/md0 --add /dev/vdb 2>&1');
+    await waitForGuest('the rebuild ended', async () => await idle() && await kernel('degraded') === '0', 120000);
+    expect(await tool('start')).toEqual({ code: 0, out: `md0: check resumed at sector ${position}`, err: '' });
+    expect(await kernel('sync_action')).toBe('check');
+    await waitForGuest('the resumed check ended', idle, 120000);
+    expect((await tool('tidy')).out).toMatch(/^md0: the check resumed at sector \d+ has ended/);
 }, 300000);

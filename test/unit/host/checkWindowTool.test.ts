@@ -79,6 +79,24 @@ test('resume continues an idle array\'s check from its record; a busy or missing
     expect(record()).toBe('paused 65536 md0 128');
 });
 
+test('resume leaves the check of a degraded or reshaping array paused: idle, but not whole', () => {
+    array('md0');
+    write(`state/check-window/${UUID}.window`, 'paused 65536 md0 128');
+    md('md0', { degraded: '1' });
+    expect(tool('resume')).toEqual({ code: 0, out: '', err: 'md0: degraded (1 member(s) missing); its check stays paused at sector 65536' });
+    expect([attr('md0', 'sync_min'), attr('md0', 'sync_action')]).toEqual(['0', 'idle']);
+    expect(record()).toBe('paused 65536 md0 128');
+
+    md('md0', { degraded: '0', reshape_position: '1048576' });
+    expect(tool('start').err).toBe('md0: a reshape is under way (at 1048576); its check stays paused at sector 65536');
+    expect(attr('md0', 'sync_action')).toBe('idle');
+
+    // Whole again (the rebuild done): the window goes on from where it stopped.
+    md('md0', { reshape_position: 'none' });
+    expect(tool('resume').out).toBe('md0: check resumed at sector 65536');
+    expect(attr('md0', 'sync_action')).toBe('check');
+});
+
 test('an array found by its uuid under another name after a re-assembly', () => {
     array('md127');
     write(`state/check-window/${UUID}.window`, 'paused 4096 md0 0');

@@ -10,7 +10,7 @@ import { enclosureSlotName, SIM_ENCLOSURE } from '../model/devices';
 import { diskSerial, diskWwid } from '../model/identity';
 import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
-import { bandwidthLimit, effectiveLimits } from '../physics/speed';
+import { cacheBoundedLimit, effectiveLimits } from '../physics/speed';
 import { WRITABLE_ARRAY_ATTRIBUTES, WRITABLE_QUEUE_ATTRIBUTES } from '../writes/attributes';
 import type { FileSet } from './files';
 
@@ -152,13 +152,14 @@ function renderArray(files: FileSet, state: HostState, array: MdArray): void {
 }
 
 /**
- * Stripes in use: a sync that saturates its disks keeps the cache nearly full, one held back
+ * Stripes in use: a sync that saturates its disks (or, on disks that seek, its cache) keeps the
+ * cache nearly full, one held back
  * by its speed limit (sleeping between windows) leaves it nearly empty; writes use a few.
  */
 function stripeCacheActive(state: HostState, array: MdArray): number {
     const sync = array.sync;
     if (sync?.status === 'running') {
-        const pressure = Math.min(1, sync.rateKiBs / bandwidthLimit(array));
+        const pressure = Math.min(1, sync.rateKiBs / cacheBoundedLimit(array));
         return Math.floor(array.stripeCacheSize * 0.95 * pressure);
     }
     const writing = loadActive(array.competingIo, state.time) && array.competingIo.writeKiBs > 0;

@@ -69,6 +69,7 @@ function buildDisk(spec: DiskSpec, numbers: DeviceNumbers): Disk {
         name: spec.name, kind, ...numbers.disk(spec.name, kind),
         sizeSectors: Math.floor(spec.sizeBytes / 512),
         bandwidthKiBs: spec.bandwidthKiBs ?? defaults.bandwidthKiBs,
+        seeks: spec.seeks ?? false,
         queue,
         queueDepth: depth === null ? null : { value: depth, max: spec.queueDepthMax ?? 128 },
         partitions: [],

@@ -70,6 +70,8 @@ export interface Disk {
     minor: number;
     sizeSectors: number;
     bandwidthKiBs: number;
+    /** Its head seeks: a parity sync on it is bound by the stripe cache (physics/speed.ts). */
+    seeks: boolean;
     queue: BlockQueue;
     /** device/queue_depth; null where the kernel has none (nvme, virtio-blk). */
     queueDepth: { value: number; max: number } | null;

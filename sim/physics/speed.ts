@@ -27,6 +27,26 @@ export function bandwidthLimit(array: MdArray): number {
     return perDevice / perDeviceShare(array);
 }
 
+/** The share of the disks' rate a parity sync reaches with md's default 256 stripe cache entries on disks that seek. */
+export const DEFAULT_CACHE_SHARE = 0.57;
+
+/**
+ * On member disks that seek, md's stripe cache bounds a parity array's sync too: md keeps no more
+ * stripes in flight than the cache holds, and the disks idle between batches. `make bench-rebuild`,
+ * case seek-raid5-cache (doc/benchmarks.md): 256 entries reach 57% of what 4096 and more reach.
+ * Between the two the share grows with log2 of the size: the simulator's assumption, not measured.
+ */
+export function stripeCacheShare(array: MdArray): number {
+    if (!isParityLevel(array.level) || !array.members.some(m => m.disk.seeks)) return 1;
+    const steps = Math.log2(array.stripeCacheSize / 256) / Math.log2(4096 / 256);
+    return Math.max(0.1, Math.min(1, DEFAULT_CACHE_SHARE + (1 - DEFAULT_CACHE_SHARE) * steps));
+}
+
+/** What the member disks allow, within what the stripe cache lets md keep in flight. */
+export function cacheBoundedLimit(array: MdArray): number {
+    return bandwidthLimit(array) * stripeCacheShare(array);
+}
+
 /**
  * Other I/O's queue on a busy member, KiB: the simulator's stand-in for what md's sync waits
  * behind. A model constant (the simulator has no request timing), chosen so that the kernel's
@@ -65,5 +85,5 @@ export function syncRate(state: HostState, array: MdArray, busy: Set<Disk>, jitt
     const depth = array.localSyncIoDepth ?? state.kernel.syncIoDepth;
     const busyGoal = depth === null ? min : depthLimitedRate(array, depth, min, max);
     const goal = throttled ? busyGoal : Math.max(min, max);
-    return Math.max(0, Math.min(goal, bandwidthLimit(array))) * jitter;
+    return Math.max(0, Math.min(goal, cacheBoundedLimit(array))) * jitter;
 }

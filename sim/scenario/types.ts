@@ -96,6 +96,11 @@ export interface DiskSpec {
     rotational?: boolean;
     /** Sequential bandwidth a sync can get from this disk, KiB/s. Default by kind. */
     bandwidthKiBs?: number;
+    /**
+     * A disk whose head must seek (physics/speed.ts stripeCacheShare): a parity array's sync on it is
+     * bound by the stripe cache too. Default false: the bandwidth-only model.
+     */
+    seeks?: boolean;
     /** I/O scheduler in use ("none" or one of `schedulers`). Default: mq-deadline for sata/sas, else none. */
     scheduler?: string;
     /** Schedulers the kernel offers besides "none". Default ["mq-deadline"]. */

@@ -44,6 +44,7 @@ const diskFields = {
     sizeBytes: required(integer({ min: 1 << 20 })),
     rotational: optional(boolean),
     bandwidthKiBs: optional(number({ min: 1 })),
+    seeks: optional(boolean),
     scheduler: optional(string()),
     schedulers: optional(arrayOf(string(/^[a-z][a-z0-9-]*$/, 'a scheduler name'))),
     readAheadKiB: optional(integer({ min: 0 })),

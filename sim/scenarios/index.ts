@@ -15,6 +15,7 @@ import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
 import repairMismatches from './repair-mismatches.json';
 import replaceDisk from './replace-disk.json';
+import seekingRebuild from './seeking-rebuild.json';
 import sharedDisks from './shared-disks.json';
 import slowRebuilds from './slow-rebuilds.json';
 
@@ -35,4 +36,5 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'newer-kernel-rebuild': newerKernelRebuild,
     'old-kernel': oldKernel,
     'replace-disk': replaceDisk,
+    'seeking-rebuild': seekingRebuild,
 };

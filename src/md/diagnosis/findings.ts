@@ -9,8 +9,8 @@ import { CAPPED_SHARE, effectiveLimits, type ArrayModel, type HostModel } from '
 import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
 import {
-    capacityBound, OTHER_IO_MIN_KIBS, syncWindow, OTHER_IO_NOISE_KIBS, otherIoCompetes, type CapacityBound,
-    type MemberWindow, type WindowFacts,
+    cacheWasFull, capacityBound, capacityCeiling, OTHER_IO_MIN_KIBS, syncWindow, OTHER_IO_NOISE_KIBS, otherIoCompetes,
+    type CapacityBound, type MemberWindow, type WindowFacts,
 } from './window';
 import type { BackgroundJob } from './backgroundJobs';
 import { slowMembers } from './slowMembers';
@@ -45,6 +45,12 @@ export type Finding =
     | { kind: 'scrub'; action: 'check' | 'repair'; rateKiBs: number; fix: Extract<FixIntent, { kind: 'lower-max' }> }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
         msPerMiB: number; peerMsPerMiB: number; kiBs: number; peerKiBs: number; smartArgv: string[] }
+    /**
+     * The stripe cache full while the member disks had time to spare: md keeps no more stripes in
+     * flight than the cache holds, so the disks wait for it (whatIf.ts says when that is the limit).
+     */
+    | { kind: 'cache-bound'; rateKiBs: number; entries: number; fullShare: number; disk: string; busyShare: number;
+        fix: Extract<FixIntent, { kind: 'stripe-cache' }> }
     | { kind: 'frozen'; fix: FixIntent }
     | { kind: 'delayed'; waitingFor: string[] }
     | { kind: 'background-jobs'; jobs: BackgroundJob[]; otherKiBs: number };
@@ -66,7 +72,7 @@ export interface Verdict {
     pace: Pace;
     /** Other I/O on the members: none measured, some, or not measurable on this layout. */
     other: 'none' | 'some' | 'unknown';
-    /** The stripe cache was full in most samples: how a sync at full pace normally looks, no cause. */
+    /** The stripe cache was full in most samples, and no finding says it holds the sync back. */
     cacheFull: boolean;
 }
 
@@ -80,8 +86,6 @@ export interface Diagnosis {
     whatIf: WhatIfRow[];
 }
 
-/** The cache was full in at least three samples out of four: not a passing burst. */
-export const CACHE_FULL_MIN_SHARE = 0.75;
 /** Stripe cache sizes to suggest, in order: 4096 is where most of the measured gain is (presets.ts). */
 const CACHE_STEPS = [4096, 8192, 16384, STRIPE_CACHE_MAX];
 
@@ -103,7 +107,8 @@ function cappedFinding(facts: WindowFacts, maxKiBs: number | null): Finding | nu
 export function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: CapacityBound | null): Pick<Finding & { kind: 'starved' }, 'fix' | 'noFix'> {
     const wanted = PRESETS['fast-rebuild'].speedMinKiBs;
     if (minKiBs >= wanted) return { fix: null, noFix: 'fast-already' };
-    const target = bound ? Math.min(wanted, wholeMiBs(bound.kiBs, Math.floor)) : wanted;
+    const ceiling = capacityCeiling(bound);
+    const target = ceiling !== null ? Math.min(wanted, wholeMiBs(ceiling, Math.floor)) : wanted;
     if (target <= minKiBs) return { fix: null, noFix: 'members' };
     return { fix: { kind: 'speed-limits', minKiBs: target, maxKiBs: maxKiBs !== null && maxKiBs < target ? target : null }, noFix: null };
 }
@@ -136,9 +141,24 @@ function scrubFinding(array: ArrayModel, facts: WindowFacts, action: 'check' | '
 
 /** The stripe cache size to try next while the cache is full, or null when none is larger. */
 function nextCacheSize(facts: WindowFacts): number | null {
-    const cache = facts.cache;
-    if (!cache || cache.fullSamples < cache.samples * CACHE_FULL_MIN_SHARE) return null;
-    return CACHE_STEPS.find(n => n > cache.size) ?? null;
+    if (!facts.cache || !cacheWasFull(facts)) return null;
+    const size = facts.cache.size;
+    return CACHE_STEPS.find(n => n > size) ?? null;
+}
+
+/**
+ * A full cache while the busiest member still idles: offered where md throttles nothing; judge()
+ * keeps it only where the what-if predicts a gain (the disks have time to spare).
+ */
+function cacheFinding(facts: WindowFacts, regime: Regime): Finding | null {
+    const entries = nextCacheSize(facts);
+    if (entries === null || regime !== 'free' || !facts.bound || !facts.cache) return null;
+    return {
+        kind: 'cache-bound', rateKiBs: facts.rateKiBs, entries: facts.cache.size,
+        fullShare: facts.cache.fullSamples / facts.cache.samples,
+        disk: facts.bound.disk, busyShare: facts.bound.busyShare,
+        fix: { kind: 'stripe-cache', entries },
+    };
 }
 
 function slowMemberFindings(members: MemberWindow[]): Finding[] {
@@ -177,7 +197,7 @@ export function fixChange(fix: FixIntent): WhatIfChange | null {
  * members can move, within the maximum (the sync goes no faster than that).
  */
 function withoutSlowMember(facts: WindowFacts, member: string, maxKiBs: number | null): number {
-    const others = capacityBound(facts.members.filter(m => m.member !== member));
+    const others = capacityBound(facts.members.filter(m => m.member !== member), facts.rateKiBs);
     const limit = Math.min(others?.kiBs ?? Infinity, maxKiBs ?? Infinity);
     return Number.isFinite(limit) ? Math.max(limit, facts.rateKiBs) : facts.rateKiBs;
 }
@@ -207,7 +227,8 @@ function withoutFix(finding: Finding): Finding | null {
     case 'capped-by-max': return { ...finding, fix: null, noFix: 'no-gain' };
     // A higher minimum gains nothing only when the members cannot go faster (see whatIf's regimes).
     case 'starved': return { ...finding, fix: null, noFix: 'members' };
-    case 'slowed': return null;
+    case 'slowed':
+    case 'cache-bound': return null;
     default: return finding;
     }
 }
@@ -223,19 +244,20 @@ function rankByGain(findings: Finding[], facts: WindowFacts, predict: Predictor,
 function paceOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null): Pace {
     const bound = facts.bound;
     const other = facts.otherKiBs ?? 0;
-    if (bound && bound.kiBs < facts.rateKiBs * MIN_GAIN) return { kind: 'members', bound };
+    if (bound && !bound.atLeast && bound.kiBs < facts.rateKiBs * MIN_GAIN) return { kind: 'members', bound };
     if (regime === 'min' && minKiBs !== null && other >= OTHER_IO_MIN_KIBS) return { kind: 'minimum', minKiBs, otherKiBs: other };
     if (regime === 'other-io' && minKiBs !== null) return { kind: 'gives-way', minKiBs, otherKiBs: other };
     if (regime === 'max' && maxKiBs !== null) return { kind: 'maximum', maxKiBs };
     return { kind: 'nothing' };
 }
 
-function verdictOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null): Verdict {
+function verdictOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null,
+    findings: Finding[]): Verdict {
     const other = facts.otherKiBs;
     return {
         pace: paceOf(facts, regime, minKiBs, maxKiBs),
         other: other === null ? 'unknown' : other < OTHER_IO_NOISE_KIBS ? 'none' : 'some',
-        cacheFull: facts.cache !== null && facts.cache.fullSamples >= facts.cache.samples * CACHE_FULL_MIN_SHARE,
+        cacheFull: cacheWasFull(facts) && !findings.some(f => f.kind === 'cache-bound'),
     };
 }
 
@@ -273,7 +295,7 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     // A check or repair is offered less impact only: a higher limit would take the disks from the other I/O.
     const paceFindings = scrubbing
         ? [scrub]
-        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs)];
+        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs), cacheFinding(facts, regime)];
     const findings = [...paceFindings, backgroundJobsFinding(facts, host.backgroundJobs)]
         .filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
@@ -282,7 +304,7 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
         ? { kind: 'less-impact', maxKiBs: scrub?.fix.maxKiBs ?? null }
         : { kind: 'speed', cacheEntries: nextCacheSize(facts) };
     return {
-        findings: ranked, verdict: verdictOf(facts, regime, minKiBs, maxKiBs), gathering: null, window: facts,
+        findings: ranked, verdict: verdictOf(facts, regime, minKiBs, maxKiBs, ranked), gathering: null, window: facts,
         whatIf: whatIfEtas(facts, minKiBs, maxKiBs, offer),
     };
 }

@@ -2,11 +2,12 @@
 // What-if ETA: for each change worth trying, the speed and finish time it would give, worked out
 // from how md throttles (a sync held at the minimum by other I/O runs at the minimum, one it gives
 // way to other I/O above the minimum runs at least at a minimum raised above its speed, an idle
-// one at the maximum) and capped by what the member disks were seen to be able to move.
+// one at the maximum), from how many stripes md keeps in flight (a full cache that leaves the
+// disks idle part of the time), and capped by what the member disks were seen to be able to move.
 
 import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import { otherIoCompetes, type WindowFacts } from './window';
+import { cacheWasFull, capacityCeiling, otherIoCompetes, type WindowFacts } from './window';
 
 export type WhatIfChange =
     | { kind: 'now' }
@@ -41,6 +42,13 @@ export function heldAtMinimum(rateKiBs: number, minKiBs: number | null): boolean
     return minKiBs !== null && rateKiBs >= minKiBs * NEAR_MIN_BELOW && rateKiBs <= minKiBs * NEAR_MIN_ABOVE;
 }
 
+/** A member disk busy this share of the time or more has a queue: it is never idle between requests. */
+export const QUEUED_BUSY = 0.9;
+
+function queuedDisks(facts: WindowFacts): boolean {
+    return facts.members.some(m => m.busyShare >= QUEUED_BUSY);
+}
+
 /** A predicted gain under 5% is within what the measurement wobbles by: reported as no change. */
 export const MIN_GAIN = 1.05;
 
@@ -57,8 +65,11 @@ export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
     const rate = facts.rateKiBs;
     if (maxKiBs !== null && rate >= maxKiBs * CAPPED_SHARE) return 'max';
     if (heldAtMinimum(rate, minKiBs)) return 'min';
-    // md throttles only a sync above its minimum: below it the disks hold it, whatever else runs.
-    if (minKiBs !== null && rate < minKiBs * NEAR_MIN_BELOW) return 'free';
+    // md throttles only a sync above its minimum, but it measures its speed by the I/O it has sent:
+    // with other I/O queued ahead on disks busy all the time, each wait drains seconds of queue,
+    // and the sync averages below the minimum that holds it (`make bench-rebuild`, seek-raid6-load:
+    // 0.4 MB/s at a minimum of 1 MB/s, the load's requests waiting 3.8 s). Otherwise the disks hold it.
+    if (minKiBs !== null && rate < minKiBs * NEAR_MIN_BELOW) return otherIoCompetes(facts) && queuedDisks(facts) ? 'min' : 'free';
     if (facts.otherKiBs === null) return 'unknown';
     return otherIoCompetes(facts) ? 'other-io' : 'free';
 }
@@ -74,11 +85,14 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
     const pace = paceRegime(facts, minKiBs, maxKiBs);
     // Never below today's speed: the capacity is an estimate and the sync already does `now`.
-    const ceiling = facts.bound ? Math.max(facts.bound.kiBs, now) : Infinity;
+    const known = capacityCeiling(facts.bound);
+    const ceiling = known !== null ? Math.max(known, now) : Infinity;
+    // A gain within what the members were seen to move is checked; beyond a floor it is not.
+    const checked = (rate: number) => known !== null || (facts.bound !== null && rate <= facts.bound.kiBs);
     const row = (change: WhatIfChange, wanted: number): WhatIfRow => {
         const possible = Math.min(wanted, ceiling);
         const rateKiBs = possible < now * MIN_GAIN ? now : possible;
-        const outcome = rateKiBs === now ? 'same' : rateKiBs < wanted ? 'members' : facts.bound ? 'faster' : 'unchecked';
+        const outcome = rateKiBs === now ? 'same' : rateKiBs < wanted ? 'members' : checked(rateKiBs) ? 'faster' : 'unchecked';
         return { change, rateKiBs, etaSeconds: eta(rateKiBs), outcome };
     };
     // md throttles a sync only while it runs above its minimum, on every kernel: a minimum above
@@ -87,6 +101,15 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
         if (kiBs <= now) return now;
         if (pace === 'min' || pace === 'other-io') return kiBs;
         return pace === 'max' && maxKiBs !== null && kiBs > maxKiBs ? kiBs : now;
+    };
+    // md keeps no more stripes in flight than its cache holds: with the cache full, no limit
+    // reached and no other I/O to give way to, disks that still idle part of the time wait for md
+    // between batches, and a larger cache lets them work up to their capacity. On a disk that seeks
+    // (`make bench-rebuild`, case seek-raid5-cache: 51 -> 90 MB/s from 256 to 4096 entries) this is
+    // seed 001's gain; on disks kept busy it gains nothing, as the bandwidth-only model showed.
+    const largerCache = (change: WhatIfChange): WhatIfRow => {
+        if (pace !== 'free' || !cacheWasFull(facts)) return row(change, now);
+        return facts.bound ? row(change, facts.bound.kiBs) : { change, rateKiBs: null, etaSeconds: null, outcome: 'unknown' };
     };
     return change => {
         switch (change.kind) {
@@ -100,10 +123,7 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
             return change.kiBs < now
                 ? { change, rateKiBs: change.kiBs, etaSeconds: eta(change.kiBs), outcome: 'slower' }
                 : row(change, pace === 'max' ? change.kiBs : now);
-        // Seed 001 saw +33% from a larger stripe cache on 2012's kernels; on Linux 6.1 and 7.3
-        // `make bench-rebuild` (case hdd-raid5-cache) found 4096, 8192 and 16384 entries no faster
-        // than a full cache of 256. The row stays (the advice is everywhere) and predicts no gain.
-        case 'stripe-cache': return row(change, now);
+        case 'stripe-cache': return largerCache(change);
         }
     };
 }

@@ -38,6 +38,21 @@ export interface CapacityBound {
     member: string;
     disk: string;
     busyShare: number;
+    /**
+     * That member moved mostly other I/O: its scattered requests take a hard disk longer per MiB
+     * than the sync's reads in order, so what it moved per busy second is the least the sync could
+     * get there, not the most (`make bench-rebuild`, seek-raid6-load: 0.4 MB/s per busy second
+     * under the load, 37 MB/s once the minimum was raised).
+     */
+    atLeast: boolean;
+}
+
+/** A member's sync traffic under half of what it moves: its busy time is mostly other I/O's. */
+export const OWN_SHARE_FOR_CAPACITY = 0.5;
+
+/** The bound's figure where it is the most the members allow; null where unknown or only a floor. */
+export function capacityCeiling(bound: CapacityBound | null): number | null {
+    return bound && !bound.atLeast ? bound.kiBs : null;
 }
 
 export interface WindowFacts {
@@ -113,14 +128,24 @@ function memberWindow(array: ArrayModel, first: MemberCounters, last: MemberCoun
     };
 }
 
-export function capacityBound(members: MemberWindow[]): CapacityBound | null {
+export function capacityBound(members: MemberWindow[], rateKiBs: number): CapacityBound | null {
     let bound: CapacityBound | null = null;
     for (const m of members) {
         if (m.busyShare < MIN_BUSY_FOR_CAPACITY || !m.syncFactor) continue;
         const kiBs = m.kiBs / m.busyShare / m.syncFactor;
-        if (!bound || kiBs < bound.kiBs) bound = { kiBs, member: m.member, disk: m.disk, busyShare: m.busyShare };
+        const atLeast = rateKiBs * m.syncFactor < m.kiBs * OWN_SHARE_FOR_CAPACITY;
+        if (!bound || kiBs < bound.kiBs) {
+            bound = { kiBs, member: m.member, disk: m.disk, busyShare: m.busyShare, atLeast };
+        }
     }
     return bound;
+}
+
+/** The cache was full in at least three samples out of four: not a passing burst. */
+export const CACHE_FULL_MIN_SHARE = 0.75;
+
+export function cacheWasFull(facts: WindowFacts): boolean {
+    return facts.cache !== null && facts.cache.fullSamples >= facts.cache.samples * CACHE_FULL_MIN_SHARE;
 }
 
 function cacheFacts(samples: readonly IoSample[]): WindowFacts['cache'] {
@@ -167,7 +192,7 @@ export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): 
             totalKiBs,
             otherKiBs,
             cache: cacheFacts(samples),
-            bound: capacityBound(members),
+            bound: capacityBound(members, rateKiBs),
         },
     };
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // The stripe cache in use as a gauge an admin reads at a glance, coloured from the point where the
 // diagnosis calls the cache full; the words beside it say the same for screen readers and copies.
-// Not while a sync runs: a sync keeps every stripe it can in use, and no rebuild measured on Linux
-// 6.1 or 7.3 went faster with a larger cache (src/md/diagnosis/whatIf.ts), so full is no alarm then.
+// Not while a sync runs: a sync keeps every stripe it can in use, so full is its normal state; the
+// diagnosis says when the disks wait for it (src/md/diagnosis/whatIf.ts).
 
 import { Progress } from '../pf';
 import { _, fmt } from '../../host/i18n';

@@ -60,7 +60,7 @@ export function formatChunk(kib: number): string {
 
 /**
  * "256 entries, 242 in use: full", full by the diagnosis's own rule. Not "raise it" (seed 001's
- * advice): no rebuild measured on Linux 6.1 or 7.3 gained from a larger cache (whatIf.ts).
+ * advice): a larger cache helps only where the disks wait for it, which the diagnosis judges.
  */
 export function stripeCacheText(cache: { size: number; active: number | null }): string {
     if (cache.active === null) return fmt(_('$0 entries'), cache.size);

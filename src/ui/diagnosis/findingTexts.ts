@@ -47,6 +47,9 @@ export function findingText(finding: Finding): string {
             finding.disk, formatShare(finding.busyShare), formatMs(finding.msPerMiB),
             formatShare(finding.peerBusyShare), formatMs(finding.peerMsPerMiB),
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));
+    case 'cache-bound':
+        return fmt(_('Its stripe cache of $0 entries was full in $1 of the samples while the member disks had time to spare ($2 is busy $3 of the time): md keeps no more stripes in flight than its cache holds, so the disks wait for it. A larger cache lets them work more of the time.'),
+            finding.entries, formatShare(finding.fullShare), finding.disk, formatShare(finding.busyShare));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
     case 'background-jobs':
@@ -67,6 +70,10 @@ export function windowText(facts: WindowFacts): string {
 }
 
 export function boundText(bound: CapacityBound | null): string {
+    if (bound?.atLeast) {
+        return fmt(_('The member disks can move at least $0 per disk: $1 is busy $2 of the time, mostly with other I/O, whose scattered requests take a hard disk longer per MiB than the sync\'s.'),
+            formatRate(bound.kiBs), bound.disk, formatShare(bound.busyShare));
+    }
     return bound
         ? fmt(_('The member disks can move about $0 per disk at most: $1 is busy $2 of the time.'),
             formatRate(bound.kiBs), bound.disk, formatShare(bound.busyShare))
@@ -88,12 +95,12 @@ export function outcomeText(row: WhatIfRow, bound: CapacityBound | null): string
     case 'now': return _('As measured');
     case 'faster': return _('Faster');
     case 'unchecked': return _('Faster, if the member disks keep up (their capacity is unknown)');
-    case 'same': return row.change.kind === 'stripe-cache'
-        ? _('No faster: rebuilds measured on Linux 6.1 and 7.3 gained nothing from a larger stripe cache')
-        : _('No faster: something else holds it back');
+    case 'same': return _('No faster: something else holds it back');
     case 'members': return fmt(_('Limited by $0, what the member disks can move'), bound?.disk ?? '?');
     case 'slower': return _('Slower: the disks keep more room for other I/O');
-    case 'unknown': return _('Cannot tell: the other I/O cannot be measured on this layout, so whether md gives way to some is unknown');
+    case 'unknown': return row.change.kind === 'stripe-cache'
+        ? _('Cannot tell: the member disks were too little busy to measure what they can move')
+        : _('Cannot tell: the other I/O cannot be measured on this layout, so whether md gives way to some is unknown');
     }
 }
 
@@ -121,8 +128,9 @@ function paceText(verdict: Verdict): string {
 
 /** What the section says when there is no finding: what sets the pace, in terms of the evidence beside it. */
 export function verdictText(verdict: Verdict): string {
-    // A sync keeps every stripe it can in use: a full cache is its normal state, not a cause.
+    // A sync keeps every stripe it can in use: a full cache is its normal state, a cause only where
+    // the disks wait for it (then a finding says so, not this).
     return verdict.cacheFull
-        ? paceText(verdict) + ' ' + _('Its stripe cache is full, as usual while a sync runs: rebuilds measured on Linux 6.1 and 7.3 went no faster with a larger one.')
+        ? paceText(verdict) + ' ' + _('Its stripe cache is full, as usual while a sync runs: not what holds it back here.')
         : paceText(verdict);
 }

@@ -15,6 +15,7 @@ export function findingTitle(finding: Finding): string {
     case 'slowed': return _('Slowed by other I/O');
     case 'scrub': return finding.action === 'check' ? _('A check runs in the background') : _('A repair runs in the background');
     case 'slow-member': return _('One member holds the sync back');
+    case 'cache-bound': return _('The stripe cache holds it back');
     case 'frozen': return _('Paused');
     case 'delayed': return _('Waiting for another array');
     case 'background-jobs': return _('Background jobs on the host');

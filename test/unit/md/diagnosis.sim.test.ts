@@ -110,3 +110,19 @@ describe('the what-if against the simulated kernel', () => {
         for (const { row, simKiBs } of faster) expect(simKiBs).toBeGreaterThan((row.rateKiBs ?? 0) * 0.95);
     });
 });
+
+describe('seeking-rebuild: a full stripe cache on disks that wait for it', () => {
+    test('the finding, its fix predicted at what the disks can move, and the simulated kernel agrees', () => {
+        const found = byArray(watchHost(startHost('seeking-rebuild'), 20)).get('md0')!;
+        // 90000 KiB/s disks at 57% of it: busy 57%, the cache full in every sample.
+        expect(found.findings).toEqual([expect.objectContaining({ kind: 'cache-bound', entries: 256, fullShare: 1, fix: { kind: 'stripe-cache', entries: 4096 } })]);
+        expect(found.window?.bound?.kiBs).toBeGreaterThan(90000 * 0.95);
+        const rows = whatIfAgainstSim('seeking-rebuild', 'md0', 20);
+        const cache = rows.find(r => r.row.change.kind === 'stripe-cache')!;
+        expect(cache.row.outcome).toBe('faster');
+        // Predicted within 10% of what the host then does.
+        expect(Math.abs(cache.row.rateKiBs! - cache.simKiBs) / cache.simKiBs).toBeLessThan(0.1);
+        // Nothing else would help an idle rebuild held by its cache: the limits rows say so.
+        expect(rows.filter(r => r.row.change.kind !== 'stripe-cache').map(r => r.row.outcome)).toEqual(rows.filter(r => r.row.change.kind !== 'stripe-cache').map(() => 'same'));
+    });
+});

@@ -17,7 +17,8 @@ import { expectedProbe, HDD_7200, type ProbeFigures } from './seekModel';
 
 const kernelsArg = process.argv.indexOf('--kernels');
 const KERNEL = kernelsArg >= 0 ? process.argv[kernelsArg + 1] : '6.1';
-const SCALE = DISK_MODELS.hdd.scale;
+const MODEL = DISK_MODELS['hdd-seek'];
+const SCALE = MODEL.scale;
 /** diskprobe.c's fractions of the disk, in its order. */
 const FRACTIONS = [0.001, 0.01, 0.0625, 0.25, 0.5, 0.99];
 const DISK_MIB = 256;
@@ -57,7 +58,7 @@ function ratios(measured: Probe, expected: ProbeFigures): Record<string, number>
 async function probe(ncqWindow: number): Promise<Probe> {
     const helper = buildHelper('diskprobe');
     const bench = await startHelperGuest(helper, {
-        kernel: KERNEL, diskMiB: DISK_MIB, disks: 1, seeking: { figures: HDD_7200, scale: SCALE, ncqWindow },
+        kernel: KERNEL, diskMiB: DISK_MIB, disks: 1, model: { ...MODEL, seeking: { figures: HDD_7200, ncqWindow } },
     });
     try {
         return realFigures(await bench.guest.runOk(`/tmp/diskprobe /dev/vda ${PROBE_ARGS}`, { timeoutMs: 600000 }));

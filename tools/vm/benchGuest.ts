@@ -7,8 +7,8 @@ import { copyFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import { basename, join } from 'node:path';
 import { repoRoot } from '../cockpit/proc';
-import { modelThrottle, type DiskModel } from './diskModels';
-import { startGuest, type Guest, type SeekingDisks } from './vm';
+import { modelDiskOptions, type DiskModel } from './diskModels';
+import { startGuest, type Guest } from './vm';
 
 const MB = 1e6;
 
@@ -52,16 +52,13 @@ export function buildHelper(name: 'ratedread' | 'diskprobe' = 'ratedread'): stri
 export interface BenchGuestOptions {
     /** build/vm/<kernel> (tools/vm/build-guest.sh with RAIDTUNE_VM_KERNEL=<kernel>). */
     kernel: string;
-    /** QEMU's throttling of a disk model, or the seeking disk model's servers (exactly one). */
-    model?: DiskModel;
-    seeking?: SeekingDisks;
+    model: DiskModel;
     diskMiB: number;
     disks: number;
 }
 
 export async function startHelperGuest(helper: string, options: BenchGuestOptions): Promise<BenchGuest> {
-    const { kernel, model, seeking, diskMiB, disks } = options;
-    if (!model === !seeking) throw new Error('a bench guest has either a throttled disk model or seeking disks');
+    const { kernel, model, diskMiB, disks } = options;
     if (!/^[\w.+-]+$/.test(kernel)) throw new Error(`kernel ${kernel}: a build/vm folder name`);
     const guest = await startGuest({
         disks, diskMiB,
@@ -69,7 +66,7 @@ export async function startHelperGuest(helper: string, options: BenchGuestOption
         // 16384 stripe cache entries of a RAID5 of 4 take 256 MiB: within the guest's memory.
         memMiB: 3072,
         pluginDir: null,
-        ...(model ? { diskThrottle: modelThrottle(model) } : { seekingDisks: seeking }),
+        ...modelDiskOptions(model),
     });
     // guest-init polls for a host on the bridge and shell ports (a grep every 30 ms under TCG): half
     // of an idle guest's CPU. Connected, they wait quietly (the bridge for its init message).

@@ -8,9 +8,10 @@
 // the diagnosis' speed limits (written scaled), so the predictions, made from scaled samples, come
 // out scaled too. Stripe cache entries and sync_io_depth are counts, never scaled.
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN } from '../../src/md/settings/registry';
-import type { DiskThrottle } from './vm';
+import type { DiskThrottle, SeekingDisks } from './vm';
+import { HDD_7200, type SeekingDiskFigures } from './seekModel';
 
-export type ModelName = 'hdd' | 'nvme';
+export type ModelName = 'hdd' | 'hdd-seek' | 'nvme';
 
 export interface DiskModel {
     name: ModelName;
@@ -24,15 +25,23 @@ export interface DiskModel {
      * size. Null: requests cost their size only.
      */
     requestFloorBytes: number | null;
+    /**
+     * The seeking disk model (tools/vm/seekModel.ts, served by tools/vm/nbdDisk.ts) instead of QEMU's
+     * throttling: each request charged by where the head is. Null: throttled.
+     */
+    seeking: { figures: SeekingDiskFigures; ncqWindow: number } | null;
 }
 
 export const DISK_MODELS: Record<ModelName, DiskModel> = {
     // A 7200 rpm SATA disk: 160 MB/s sequential. Its seek (~8 ms) would cost ~1.3 MB of transfer
     // at that rate; a QEMU bucket cannot tell a sequential request from a random one, so the
     // floor is 64 KiB: a 4 KiB read costs 16 times its size, a 512 KiB one its size.
-    hdd: { name: 'hdd', scale: 0.05, realMBs: 160, requestFloorBytes: 64 * 1024 },
+    hdd: { name: 'hdd', scale: 0.05, realMBs: 160, requestFloorBytes: 64 * 1024, seeking: null },
+    // The same disk with a head (issue #38): a seek and half a turn wherever a request does not
+    // follow the last one, one request at a time (no command queueing).
+    'hdd-seek': { name: 'hdd-seek', scale: 0.05, realMBs: 160, requestFloorBytes: null, seeking: { figures: HDD_7200, ncqWindow: 1 } },
     // An NVMe SSD at 1000 MB/s: the kernel's default maximum (200000 KiB/s) is the cap.
-    nvme: { name: 'nvme', scale: 0.025, realMBs: 1000, requestFloorBytes: null },
+    nvme: { name: 'nvme', scale: 0.025, realMBs: 1000, requestFloorBytes: null, seeking: null },
 };
 
 const MB = 1e6;
@@ -40,6 +49,13 @@ const MB = 1e6;
 /** Each member's read and write bandwidth as emulated, MB/s. */
 export function modelMBs(model: DiskModel): number {
     return model.realMBs * model.scale;
+}
+
+/** How the guest's disks get the model: QEMU's throttling, or the seeking disk servers. */
+export function modelDiskOptions(model: DiskModel): { diskThrottle: DiskThrottle } | { seekingDisks: SeekingDisks } {
+    return model.seeking
+        ? { seekingDisks: { figures: model.seeking.figures, scale: model.scale, ncqWindow: model.seeking.ncqWindow } }
+        : { diskThrottle: modelThrottle(model) };
 }
 
 /** The QEMU throttling of one member disk. */

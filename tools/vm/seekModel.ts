@@ -102,6 +102,11 @@ export function nextRequest<R extends Request>(pending: readonly R[], head: Head
 }
 
 /** What diskprobe.c measures, as the figures say it should read: real milliseconds and MB/s. */
+/** A read of `bytes` anywhere on the disk, served alone: the average seek, half a turn, the transfer. */
+export function randomReadMs(f: SeekingDiskFigures, bytes: number): number {
+    return f.averageSeekMs + revolutionMs(f) / 2 + bytes / f.mediaBytesPerMs;
+}
+
 export interface ProbeFigures {
     sequentialMBs: number;
     randomQd1Ms: number;
@@ -129,7 +134,7 @@ export function expectedProbe(f: SeekingDiskFigures, capacityBytes: number,
     }));
     return {
         sequentialMBs: f.mediaBytesPerMs / 1000,
-        randomQd1Ms: f.averageSeekMs + revolutionMs(f) / 2 + PROBE_READ_BYTES / f.mediaBytesPerMs,
+        randomQd1Ms: randomReadMs(f, PROBE_READ_BYTES),
         distanceMs,
     };
 }

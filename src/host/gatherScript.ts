@@ -16,6 +16,7 @@ import { HISTORY_DIR, HISTORY_ROOT } from '../md/history';
 import { PLAN_RECORD_FILE } from '../md/planRecord';
 import { REPAIR_FLOW_DIR } from '../md/repairFlowRecord';
 import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD } from '../md/alerts/windowLimits';
+import { PAUSED_CHECK_FILES } from '../md/alerts/pausedChecks';
 import { ARRAY_SETTINGS, DISK_SETTINGS, GLOBAL_SETTINGS } from '../md/settings/registry';
 import { UDEV_ID_PATH, UDEV_ROOT } from '../md/udevData';
 import { MODULES_LOAD_FILE, SYSCTL_FILE, UDEV_RULES_FILE } from '../md/tuning/keptFiles';
@@ -73,10 +74,11 @@ export const PROCESS_NAMES = '[0-9]*/comm';
  * Files read from raidtune's own state folder (canonical path /raidtune-state/NAME): the restore
  * journal, the record of a plan being applied (src/md/planRecord.ts), and the armed automatic
  * restores with their waiters' history (src/md/waiterScript.ts), the guided repairs (src/md/repairFlow.ts),
- * the values a check window's end writes back and those it wrote (src/md/alerts/ownWindow.ts).
+ * the values a check window's end writes back and those it wrote (src/md/alerts/ownWindow.ts), and
+ * the checks it paused with why one waits (src/md/alerts/pausedChecks.ts).
  */
 export const STATE_FILES = ['restore.json', PLAN_RECORD_FILE, 'auto-restore/*.armed', 'auto-restore/*.history',
-    `${REPAIR_FLOW_DIR}/*.json`, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD] as const;
+    `${REPAIR_FLOW_DIR}/*.json`, WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, ...PAUSED_CHECK_FILES] as const;
 
 /**
  * The history of sync operations (src/md/history.ts; canonical paths /raidtune-history/NAME), at

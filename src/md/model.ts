@@ -5,6 +5,7 @@
 import { JOURNAL_FILE, parseJournal } from './journal';
 import { parseAutoRestore } from './autoRestore';
 import { WINDOW_LIMITS_ARMED, WINDOW_LIMITS_HELD, windowLimitsInForce } from './alerts/windowLimits';
+import { parsePausedChecks } from './alerts/pausedChecks';
 import { HISTORY_ROOT, parseSyncHistory } from './history';
 import { parseRepairFlows } from './repairFlowRecord';
 import { parsePlanRecord, PLAN_RECORD_FILE } from './planRecord';
@@ -127,6 +128,7 @@ export function buildModelReusing(snapshot: Snapshot, takenAt: number, previous:
         history: parseSyncHistory(filesUnder(snapshot, HISTORY_ROOT)),
         planRecord: parsePlanRecord(snapshot.files.get(`/raidtune-state/${PLAN_RECORD_FILE}`)),
         repairFlows: parseRepairFlows(filesUnder(snapshot, 'raidtune-state')),
+        pausedChecks: parsePausedChecks(filesUnder(snapshot, 'raidtune-state')),
         systemd: snapshot.systemd === true,
         problems,
     };

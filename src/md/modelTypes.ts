@@ -2,6 +2,7 @@
 // The model's shape: what one refresh of the host is, as every view, plan and diagnosis reads it.
 // Types and the few facts derived from them only; src/md/model.ts builds it from a snapshot.
 
+import type { PausedCheck } from './alerts/pausedChecks';
 import type { ArmedRestore } from './autoRestore';
 import type { SyncHistory } from './history';
 import type { BackgroundJob } from './diagnosis/backgroundJobs';
@@ -205,6 +206,8 @@ export interface HostModel {
     planRecord: PlanRecord | null;
     /** Each array's guided "repair, then check again" under way (src/md/repairFlow.ts). */
     repairFlows: Map<string, RepairFlowRecord>;
+    /** The checks raidtune's check window paused, and why one waits (src/md/alerts/pausedChecks.ts). */
+    pausedChecks: PausedCheck[];
     /** systemd is PID 1 and systemd-run exists: the waiter runs as a transient unit. */
     systemd: boolean;
     problems: string[];

@@ -31,6 +31,8 @@ import {
 } from '../../md/alerts/schedulePlan';
 import { schedulerStart, windowStartVerdict, type WindowStartVerdict } from '../../md/alerts/windowStart';
 import type { Plan } from '../../md/plan';
+import type { PausedCheck } from '../../md/alerts/pausedChecks';
+import { formatKiB } from '../../md/format';
 import { scheduleRows, type ScheduleRow } from '../../md/alerts/scheduleRows';
 
 // The dialog's code (form fields, the plan's preview) comes when first needed: App.tsx preloads it.
@@ -159,6 +161,35 @@ function WindowLimitsInForce({ end }: { end: WindowEndWrites }) {
     );
 }
 
+function pausedCheckText(check: PausedCheck, opens: string | null): string {
+    const where = formatKiB(check.sector / 2);
+    switch (check.waits) {
+    case 'degraded':
+        return fmt(_('The check of $0 is paused after $1 of each member and stays paused: the array is degraded. The window goes on with it once $0 is whole again.'), check.array, where);
+    case 'reshape':
+        return fmt(_('The check of $0 is paused after $1 of each member and stays paused while its reshape runs.'), check.array, where);
+    case 'busy':
+        return fmt(_('The check of $0 is paused after $1 of each member and stays paused while another sync of $0 runs.'), check.array, where);
+    case null:
+        return opens
+            ? fmt(_('The check of $0 is paused after $1 of each member and goes on when the window opens at $2.'), check.array, where, opens)
+            : fmt(_('The check of $0 is paused after $1 of each member.'), check.array, where);
+    }
+}
+
+/**
+ * A check the window paused: where it stands, and why it did not go on when the window opened
+ * (recorder/raidtune-check-window never resumes a check on a degraded or busy array).
+ */
+function PausedCheckNote({ check, opens }: { check: PausedCheck; opens: string | null }) {
+    return (
+        <StackItem>
+            <Alert isInline isPlain variant={check.waits === 'degraded' ? 'warning' : 'info'} className="raidtune-paused-check"
+                data-array={check.array} title={pausedCheckText(check, opens)} />
+        </StackItem>
+    );
+}
+
 /** The timer's calendar a scheduler checked against raidtune's window follows (only raid-check's has one). */
 function ownWindowTimerSpec(state: MonitorState, schedules: readonly ScheduledCheck[], kept: OwnWindow | null):
     string | null {
@@ -206,9 +237,9 @@ function ScheduleSummary({ rows, context }: { rows: ScheduleRow[]; context: Colu
     );
 }
 
-export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, limitsOutside }: {
+export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, limitsOutside, pausedChecks }: {
     state: MonitorState; arrays: string[]; lastChecks: ReadonlyMap<string, CheckSpeed | null>; reread: () => void;
-    openWindow: WindowEndWrites | null; limitsOutside: string;
+    openWindow: WindowEndWrites | null; limitsOutside: string; pausedChecks: PausedCheck[];
 }) {
     const config = useHostConfig();
     const schedules = checkSchedules(state);
@@ -259,6 +290,7 @@ export function CheckSchedule({ state, arrays, lastChecks, reread, openWindow, l
     const notes = [
         ...timers.map(timer => <DropInLoaded key={timer} state={state} timer={timer} />),
         ...(openWindow ? [<WindowLimitsInForce key="open-window" end={openWindow} />] : []),
+        ...pausedChecks.map(check => <PausedCheckNote key={`paused-${check.array}`} check={check} opens={kept && clockText(kept.startMinutes)} />),
         ...outside.map(v => (
             <StackItem key={text(v.note)}>
                 <Alert isInline variant="warning" className="raidtune-window-outside" title={text(v.note)} />

@@ -52,7 +52,7 @@ export function HostSettings({ model, monitor }: { model: HostModel; monitor: Mo
                         {model.mdAvailable && state && (
                             <CheckSchedule state={state} arrays={arrayNames(model)} lastChecks={lastCheckSpeeds(model)}
                                 reread={reread} openWindow={openWindowEnd(model)}
-                                limitsOutside={limitsOutsideWindow(model)} />
+                                limitsOutside={limitsOutsideWindow(model)} pausedChecks={model.pausedChecks} />
                         )}
                         {model.mdAvailable && (
                             <HistoryRecorderLine history={model.history} monitor={state} reread={reread} />

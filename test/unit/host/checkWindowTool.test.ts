@@ -16,6 +16,8 @@ const { at, write, md } = fakeTree('raidtune-check-window-');
 const attr = (name: string, file: string) => readFileSync(at(`sys/block/${name}/md/${file}`), 'utf8').trim();
 const recordPath = (key = UUID) => at(`state/check-window/${key}.window`);
 const record = (key = UUID) => (existsSync(recordPath(key)) ? readFileSync(recordPath(key), 'utf8').trim() : null);
+/** Why the paused check waits, where resume left it waiting (the page reads it). */
+const waiting = () => (existsSync(at(`state/check-window/${UUID}.waiting`)) ? readFileSync(at(`state/check-window/${UUID}.waiting`), 'utf8').trim() : null);
 const run = (...args: string[]) => {
     const r = spawnSync('sh', [TOOL, ...args], { encoding: 'utf8' });
     return { code: r.status, out: r.stdout.trim(), err: r.stderr.trim() };
@@ -77,6 +79,10 @@ test('resume continues an idle array\'s check from its record; a busy or missing
     expect(tool('resume').err).toContain('md0: busy (resync); its check stays paused at sector 65536');
     expect(attr('md0', 'sync_min')).toBe('0');
     expect(record()).toBe('paused 65536 md0 128');
+    expect(waiting()).toBe('busy md0');
+    // The window's end drops the records it forgets with their reasons (off).
+    expect(tool('off').code).toBe(0);
+    expect([record(), waiting()]).toEqual([null, null]);
 });
 
 test('resume leaves the check of a degraded or reshaping array paused: idle, but not whole', () => {
@@ -86,15 +92,18 @@ test('resume leaves the check of a degraded or reshaping array paused: idle, but
     expect(tool('resume')).toEqual({ code: 0, out: '', err: 'md0: degraded (1 member(s) missing); its check stays paused at sector 65536' });
     expect([attr('md0', 'sync_min'), attr('md0', 'sync_action')]).toEqual(['0', 'idle']);
     expect(record()).toBe('paused 65536 md0 128');
+    expect(waiting()).toBe('degraded md0');
 
     md('md0', { degraded: '0', reshape_position: '1048576' });
     expect(tool('start').err).toBe('md0: a reshape is under way (at 1048576); its check stays paused at sector 65536');
     expect(attr('md0', 'sync_action')).toBe('idle');
+    expect(waiting()).toBe('reshape md0');
 
     // Whole again (the rebuild done): the window goes on from where it stopped.
     md('md0', { reshape_position: 'none' });
     expect(tool('resume').out).toBe('md0: check resumed at sector 65536');
     expect(attr('md0', 'sync_action')).toBe('check');
+    expect(waiting()).toBeNull();
 });
 
 test('an array found by its uuid under another name after a re-assembly', () => {

@@ -208,6 +208,8 @@ test('a member fails while the check is paused: the window opens and starts no c
     expect(await kernel('sync_action')).toBe('idle');
     expect(await kernel('sync_min')).toBe(String(position));
     expect(await record(uuid)).toBe(paused);
+    // Why it waits, for the page's card.
+    expect((await vm.guest.run(`cat ${STATE}/check-window/${uuid}.waiting`)).out.trim()).toBe('degraded md0');
 
     // Whole again once the rebuild has run: the next window goes on from where the check stopped.
     await limitMax(200000);
@@ -215,6 +217,7 @@ test('a member fails while the check is paused: the window opens and starts no c
     await waitForGuest('the rebuild ended', async () => await idle() && await kernel('degraded') === '0', 120000);
     expect(await tool('start')).toEqual({ code: 0, out: `md0: check resumed at sector ${position}`, err: '' });
     expect(await kernel('sync_action')).toBe('check');
+    expect((await vm.guest.run(`ls ${STATE}/check-window`)).out.trim()).toBe(`${uuid}.window`);
     await waitForGuest('the resumed check ended', idle, 120000);
     expect((await tool('tidy')).out).toMatch(/^md0: the check resumed at sector \d+ has ended/);
 }, 300000);

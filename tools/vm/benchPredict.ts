@@ -8,7 +8,7 @@
 // they were): it then sees the real disk the model stands for, proposes a fix in real units, and
 // the benchmark writes that fix, and reads every prediction, scaled down again.
 import { effectiveLimits, type ArrayModel, type HostModel, type IoSample } from '../../src/md/modelTypes';
-import { diagnose, fixChange, type Diagnosis, type Finding, type FixIntent } from '../../src/md/diagnosis/findings';
+import { diagnose, fixChange, membersAreHardDisks, type Diagnosis, type Finding, type FixIntent } from '../../src/md/diagnosis/findings';
 import { whatIfPredictor, type WhatIfChange, type WhatIfRow } from '../../src/md/diagnosis/whatIf';
 import { PRESETS, type PresetName } from '../../src/md/tuning/presets';
 import { KERNEL_DEFAULT_SPEED_MAX, KERNEL_DEFAULT_SPEED_MIN, STRIPE_CACHE_DEFAULT } from '../../src/md/settings/registry';
@@ -131,7 +131,7 @@ export function verdict(host: HostModel, array: ArrayModel, scale: number): Verd
     const predict = (setting: Setting): Prediction | null => {
         if (!facts) return null;
         const { minKiBs, maxKiBs } = effectiveLimits(real.array, real.host);
-        const predictor = whatIfPredictor(facts, minKiBs, maxKiBs);
+        const predictor = whatIfPredictor(facts, minKiBs, maxKiBs, membersAreHardDisks(facts, real.host));
         const changes = settingChanges(setting, array.stripeCache !== null);
         if ((setting.kind === 'fix' || setting.kind === 'sync-io-depth') && !changes.length) return null;
         const rows = changes.map(c => predictor(c));

@@ -10,13 +10,15 @@
 //   node build/bench-rebuild.mjs --kernels 7      one kernel (build/vm/<kernel>, tools/vm/build-guest.sh)
 //   node build/bench-rebuild.mjs --cases a,b      only these cases (their names below)
 //   node build/bench-rebuild.mjs --out FILE       the rows there instead
+//   node build/bench-rebuild.mjs --merge          keep the file's rows of other cases and kernels (and
+//                                                 drop those of cases no longer defined here)
 //   node build/bench-rebuild.mjs --short          one case, small members: test-results/bench/
 //
 // raidtune's code does the work the page does: the gather script runs in the guest every 2 s and
 // its output becomes a HostModel (parseGatherOutput + buildModel, which keeps the diagnosis'
 // samples), diagnose() and whatIfPredictor() judge it (tools/vm/benchPredict.ts), presetPlan()
 // makes the presets' writes, each written with tee and read back like src/host/executor.ts does.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { ArrayModel, HostModel } from '../../src/md/modelTypes';
@@ -89,6 +91,9 @@ const CASES: Case[] = short ? [
         settings: [{ kind: 'defaults' }, ...presets, fixPending] },
     { name: 'seek-raid6-light', seed: '000', model: 'hdd-seek', level: 'raid6', members: 5, loadRealMBs: seekingLoad(0.1, 5),
         settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+    // The same with NCQ on (seeds 000 and 004 on queue_depth; the model above is NCQ off).
+    { name: 'seek-raid6-ncq', seed: '000', model: 'hdd-seek-ncq', level: 'raid6', members: 5, loadRealMBs: seekingLoad(0.1, 5),
+        settings: [{ kind: 'defaults' }, ...presets, fixPending] },
     { name: 'seek-raid5-cache', seed: '001', model: 'hdd-seek', level: 'raid5', members: 4, loadRealMBs: 0,
         settings: [{ kind: 'defaults' }, ...[4096, 8192, 16384].map((entries): Setting => ({ kind: 'stripe-cache', entries })), ...presets, fixPending] },
     // 7.x: md's sync I/O depth under other I/O.
@@ -103,7 +108,9 @@ function seekingLoad(share: number, members: number): number {
 }
 
 /** Member size per model, MiB: a rebuild at the disks' speed takes ~20 s. */
-const MEMBER_MIB: Record<ModelName, number> = short ? { 'hdd': 96, 'hdd-seek': 96, 'nvme': 256 } : { 'hdd': 160, 'hdd-seek': 160, 'nvme': 512 };
+const MEMBER_MIB: Record<ModelName, number> = short
+    ? { 'hdd': 96, 'hdd-seek': 96, 'hdd-seek-ncq': 96, 'nvme': 256 }
+    : { 'hdd': 160, 'hdd-seek': 160, 'hdd-seek-ncq': 160, 'nvme': 512 };
 
 export interface Row {
     kernel: string;
@@ -411,12 +418,21 @@ function table(rows: Row[]): string {
         `${r.loadLatencyMs ?? '-'} | ${r.findings.join(', ') || '-'} |`).join('\n') + '\n';
 }
 
+/** The file's rows of the cases and kernels not run now, then this run's (cases no longer defined: dropped). */
+function mergedRows(file: string, rows: Row[]): Row[] {
+    const ran = new Set(rows.map(r => `${r.kernel} ${r.case}`));
+    const defined = new Set(CASES.map(c => c.name));
+    const kept = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Row[])
+        .filter(r => defined.has(r.case) && !ran.has(`${r.kernel} ${r.case}`)) : [];
+    return [...kept, ...rows];
+}
+
 async function main() {
     const t0 = performance.now();
     const helper = buildHelper();
     const rows: Row[] = [];
     for (const kernel of KERNELS) {
-        for (const name of ['hdd', 'hdd-seek', 'nvme'] as const) {
+        for (const name of Object.keys(DISK_MODELS) as ModelName[]) {
             const model = DISK_MODELS[name];
             const cases = CASES.filter(c => c.model === name && (!CASE_FILTER || CASE_FILTER.includes(c.name)));
             if (!cases.length) continue;
@@ -448,7 +464,7 @@ async function main() {
     const file = outArg >= 0 ? process.argv[outArg + 1]
         : short ? join(repoRoot(), 'test-results', 'bench', 'rebuild-short.json') : join(repoRoot(), 'bench', 'rebuild.json');
     mkdirSync(join(file, '..'), { recursive: true });
-    writeFileSync(file, JSON.stringify(rows, null, 2) + '\n');
+    writeFileSync(file, JSON.stringify(process.argv.includes('--merge') ? mergedRows(file, rows) : rows, null, 2) + '\n');
     console.log(`written: ${file} (${round((performance.now() - t0) / 1000, 0)} s)`);
 }
 

@@ -49,7 +49,9 @@ export type Finding =
      * The stripe cache full while the member disks had time to spare: md keeps no more stripes in
      * flight than the cache holds, so the disks wait for it (whatIf.ts says when that is the limit).
      */
-    | { kind: 'cache-bound'; rateKiBs: number; entries: number; fullShare: number; disk: string; busyShare: number;
+    | { kind: 'cache-bound'; rateKiBs: number; entries: number; fullShare: number;
+        /** The member disk with time to spare, where the members idle; null: hard disks serving other I/O too. */
+        spare: { disk: string; busyShare: number } | null;
         fix: Extract<FixIntent, { kind: 'stripe-cache' }> }
     | { kind: 'frozen'; fix: FixIntent }
     | { kind: 'delayed'; waitingFor: string[] }
@@ -147,18 +149,25 @@ function nextCacheSize(facts: WindowFacts): number | null {
 }
 
 /**
- * A full cache while the busiest member still idles: offered where md throttles nothing; judge()
- * keeps it only where the what-if predicts a gain (the disks have time to spare).
+ * A full cache: a finding where the what-if predicts a larger one faster (judge() keeps it only
+ * then): the members idle part of the time, or they are hard disks serving other I/O too.
  */
-function cacheFinding(facts: WindowFacts, regime: Regime): Finding | null {
+function cacheFinding(facts: WindowFacts, predict: Predictor): Finding | null {
     const entries = nextCacheSize(facts);
-    if (entries === null || regime !== 'free' || !facts.bound || !facts.cache) return null;
+    if (entries === null || !facts.cache) return null;
+    const outcome = predict({ kind: 'stripe-cache', entries }).outcome;
+    if (outcome !== 'faster' && outcome !== 'members' && outcome !== 'likely-faster') return null;
     return {
         kind: 'cache-bound', rateKiBs: facts.rateKiBs, entries: facts.cache.size,
         fullShare: facts.cache.fullSamples / facts.cache.samples,
-        disk: facts.bound.disk, busyShare: facts.bound.busyShare,
+        spare: outcome !== 'likely-faster' && facts.bound ? { disk: facts.bound.disk, busyShare: facts.bound.busyShare } : null,
         fix: { kind: 'stripe-cache', entries },
     };
+}
+
+/** Every member of the array is a hard disk (queue/rotational), as far as the host says. */
+export function membersAreHardDisks(facts: WindowFacts, host: HostModel): boolean {
+    return facts.members.length > 0 && facts.members.every(m => host.disks.get(m.disk)?.rotational === true);
 }
 
 function slowMemberFindings(members: MemberWindow[]): Finding[] {
@@ -293,18 +302,20 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     const scrubbing = action === 'check' || action === 'repair';
     const scrub = scrubbing ? scrubFinding(array, facts, action, regime, minKiBs) : null;
     // A check or repair is offered less impact only: a higher limit would take the disks from the other I/O.
+    const predict = whatIfPredictor(facts, minKiBs, maxKiBs, membersAreHardDisks(facts, host));
     const paceFindings = scrubbing
         ? [scrub]
-        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs), cacheFinding(facts, regime)];
+        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs),
+            cacheFinding(facts, predict)];
     const findings = [...paceFindings, backgroundJobsFinding(facts, host.backgroundJobs)]
         .filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
-    const ranked = rankByGain(findings, facts, whatIfPredictor(facts, minKiBs, maxKiBs), maxKiBs);
+    const ranked = rankByGain(findings, facts, predict, maxKiBs);
     const offer: WhatIfOffer = scrubbing
         ? { kind: 'less-impact', maxKiBs: scrub?.fix.maxKiBs ?? null }
         : { kind: 'speed', cacheEntries: nextCacheSize(facts) };
     return {
         findings: ranked, verdict: verdictOf(facts, regime, minKiBs, maxKiBs, ranked), gathering: null, window: facts,
-        whatIf: whatIfEtas(facts, minKiBs, maxKiBs, offer),
+        whatIf: whatIfEtas(facts, predict, minKiBs, maxKiBs, offer),
     };
 }

@@ -7,7 +7,7 @@
 
 import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import { cacheWasFull, capacityCeiling, otherIoCompetes, type WindowFacts } from './window';
+import { cacheWasFull, capacityCeiling, OTHER_IO_MIN_KIBS, otherIoCompetes, type WindowFacts } from './window';
 
 export type WhatIfChange =
     | { kind: 'now' }
@@ -24,9 +24,10 @@ export interface WhatIfRow {
     /**
      * faster (within what the members showed they can do); faster but with no capacity known to
      * check it against; no change (another limit or nothing holds it); capped by the members;
-     * slower (a maximum below today's speed); or not predictable from what raidtune can measure.
+     * slower (a maximum below today's speed); faster by an amount raidtune cannot measure (a larger
+     * stripe cache on hard disks that serve other I/O too); or not predictable from what it measures.
      */
-    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members' | 'slower' | 'unknown';
+    outcome: 'now' | 'faster' | 'unchecked' | 'same' | 'members' | 'slower' | 'likely-faster' | 'unknown';
 }
 
 /**
@@ -80,7 +81,8 @@ export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
  */
 export type Predictor = (change: WhatIfChange) => WhatIfRow;
 
-export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Predictor {
+export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null,
+    hardDisks = false): Predictor {
     const now = facts.rateKiBs;
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
     const pace = paceRegime(facts, minKiBs, maxKiBs);
@@ -102,14 +104,20 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
         if (pace === 'min' || pace === 'other-io') return kiBs;
         return pace === 'max' && maxKiBs !== null && kiBs > maxKiBs ? kiBs : now;
     };
-    // md keeps no more stripes in flight than its cache holds: with the cache full, no limit
+    // md keeps no more stripes in flight than its cache holds. With the cache full, no limit
     // reached and no other I/O to give way to, disks that still idle part of the time wait for md
-    // between batches, and a larger cache lets them work up to their capacity. On a disk that seeks
-    // (`make bench-rebuild`, case seek-raid5-cache: 51 -> 90 MB/s from 256 to 4096 entries) this is
-    // seed 001's gain; on disks kept busy it gains nothing, as the bandwidth-only model showed.
+    // between batches, and a larger cache lets them work up to their capacity (`make bench-rebuild`,
+    // seek-raid5-cache: 51 -> 90 MB/s from 256 to 4096 entries). On hard disks that serve other I/O
+    // too, each batch waits behind the other requests and every switch costs a seek: a larger
+    // cache sends more at once (seek-raid6-light: several times faster), by an amount the counters
+    // cannot tell. On disks kept busy by the sync alone it gains nothing.
     const largerCache = (change: WhatIfChange): WhatIfRow => {
-        if (pace !== 'free' || !cacheWasFull(facts)) return row(change, now);
-        return facts.bound ? row(change, facts.bound.kiBs) : { change, rateKiBs: null, etaSeconds: null, outcome: 'unknown' };
+        if (!cacheWasFull(facts) || pace === 'max') return row(change, now);
+        const capacity = capacityCeiling(facts.bound);
+        if (pace === 'free' && capacity !== null && capacity >= now * MIN_GAIN) return row(change, capacity);
+        const unmeasured = (outcome: 'likely-faster' | 'unknown'): WhatIfRow => ({ change, rateKiBs: null, etaSeconds: null, outcome });
+        if (hardDisks && (facts.otherKiBs ?? 0) >= OTHER_IO_MIN_KIBS) return unmeasured('likely-faster');
+        return pace === 'free' && !facts.bound ? unmeasured('unknown') : row(change, now);
     };
     return change => {
         switch (change.kind) {
@@ -141,10 +149,9 @@ export type WhatIfOffer = { kind: 'speed'; cacheEntries: number | null } | { kin
  * Linux 7.3 `make bench-rebuild` (case hdd-raid5-depth) found depths of 4 to 256 equally fast
  * under other I/O, and the other I/O's latency growing with the depth.
  */
-export function whatIfEtas(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null,
+export function whatIfEtas(facts: WindowFacts, predict: Predictor, minKiBs: number | null, maxKiBs: number | null,
     offer: WhatIfOffer): WhatIfRow[] {
     if (facts.rateKiBs <= 0) return [];
-    const predict = whatIfPredictor(facts, minKiBs, maxKiBs);
     const rows: WhatIfRow[] = [predict({ kind: 'now' })];
     if (offer.kind === 'less-impact') {
         if (offer.maxKiBs !== null) rows.push(predict({ kind: 'max', kiBs: offer.maxKiBs }));

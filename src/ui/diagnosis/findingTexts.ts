@@ -7,7 +7,7 @@ import { _, fmt, ngettext } from '../../host/i18n';
 import { formatMs, formatRate, formatShare } from '../../md/format';
 import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
 import type { Finding, Verdict } from '../../md/diagnosis/findings';
-import type { WhatIfRow } from '../../md/diagnosis/whatIf';
+import { NEAR_MIN_BELOW, type WhatIfRow } from '../../md/diagnosis/whatIf';
 import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
 import { durationText } from '../common/syncTexts';
 
@@ -30,7 +30,9 @@ export function findingText(finding: Finding): string {
             + (finding.noFix === 'no-gain' ? ' ' + _('The member disks are near their limit too, so a higher maximum would not make it faster.') : '');
     case 'starved':
     case 'slowed':
-        return fmt(finding.kind === 'starved'
+        return fmt(finding.kind === 'starved' && finding.rateKiBs < finding.minKiBs * NEAR_MIN_BELOW
+            ? _('It runs at $0 per disk, below the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum, and with the disks queued all the time each wait takes it below.')
+            : finding.kind === 'starved'
             ? _('It runs at $0 per disk, near the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O down to the minimum.')
             : _('It runs at $0 per disk, above the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O as long as the sync runs above its minimum, and a higher minimum takes that room back.'),
         formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
@@ -48,8 +50,12 @@ export function findingText(finding: Finding): string {
             formatShare(finding.peerBusyShare), formatMs(finding.peerMsPerMiB),
             formatRate(finding.kiBs), formatRate(finding.peerKiBs));
     case 'cache-bound':
-        return fmt(_('Its stripe cache of $0 entries was full in $1 of the samples while the member disks had time to spare ($2 is busy $3 of the time): md keeps no more stripes in flight than its cache holds, so the disks wait for it. A larger cache lets them work more of the time.'),
-            finding.entries, formatShare(finding.fullShare), finding.disk, formatShare(finding.busyShare));
+        return finding.spare
+            ? fmt(_('Its stripe cache of $0 entries was full in $1 of the samples while the member disks had time to spare ($2 is busy $3 of the time): md keeps no more stripes in flight than its cache holds, so the disks wait for it. A larger cache lets them work more of the time.'),
+                finding.entries, formatShare(finding.fullShare), finding.spare.disk,
+                formatShare(finding.spare.busyShare))
+            : fmt(_('Its stripe cache of $0 entries was full in $1 of the samples, on hard disks that serve other I/O too: md keeps no more stripes in flight than its cache holds, and each batch waits behind the other requests. A larger cache lets md send more at once; how much faster that makes it, raidtune cannot measure.'),
+                finding.entries, formatShare(finding.fullShare));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');
     case 'background-jobs':
@@ -98,6 +104,7 @@ export function outcomeText(row: WhatIfRow, bound: CapacityBound | null): string
     case 'same': return _('No faster: something else holds it back');
     case 'members': return fmt(_('Limited by $0, what the member disks can move'), bound?.disk ?? '?');
     case 'slower': return _('Slower: the disks keep more room for other I/O');
+    case 'likely-faster': return _('Faster on hard disks that serve other I/O too, by an amount raidtune cannot measure');
     case 'unknown': return row.change.kind === 'stripe-cache'
         ? _('Cannot tell: the member disks were too little busy to measure what they can move')
         : _('Cannot tell: the other I/O cannot be measured on this layout, so whether md gives way to some is unknown');

@@ -5,7 +5,7 @@
 // limits and sync changed where a case needs it.
 
 import { buildModel } from '../../../src/md/model';
-import type { ArrayModel, HostModel } from '../../../src/md/modelTypes';
+import type { ArrayModel, DiskModel, HostModel } from '../../../src/md/modelTypes';
 import { diagnose, type Finding } from '../../../src/md/diagnosis/findings';
 import type { IoSample } from '../../../src/md/modelTypes';
 import { measureWindow } from '../../../src/md/diagnosis/window';
@@ -306,7 +306,7 @@ describe('stripe cache full', () => {
         // they wait for md between batches of stripes (seed 001; case seek-raid5-cache).
         const full = verdictOf({ ...load, active: i => (i < 2 ? 100 : 240) });
         expect(full.findings).toEqual([{
-            kind: 'cache-bound', rateKiBs: 60000, entries: 256, fullShare: 9 / 11, disk: 'vda', busyShare: 0.5,
+            kind: 'cache-bound', rateKiBs: 60000, entries: 256, fullShare: 9 / 11, spare: { disk: 'vda', busyShare: 0.5 },
             fix: { kind: 'stripe-cache', entries: 4096 },
         }]);
         // The finding says it; the verdict does not say it again.
@@ -337,6 +337,34 @@ describe('stripe cache full', () => {
         expect(busy.findings).toEqual([]);
         expect(busy.verdict).toMatchObject({ pace: { kind: 'members' }, other: 'none', cacheFull: true });
         expect(busy.whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 60000, outcome: 'same' });
+    });
+
+    /** The host with the members' disks as the kernel reports them, rotational or not (the capture has no queue/). */
+    const withDisks = (host: HostModel, rotational: boolean): HostModel => ({
+        ...host, disks: new Map(['vda', 'vdc', 'vdd'].map(name => [name, {
+            name, rotational, scheduler: null, nrRequests: null, hwTags: null, queueDepth: null, readAheadKiB: null,
+            wwid: null, serial: null, enclosureSlot: null, byPath: null,
+        } satisfies DiskModel])),
+    });
+    const onDisks = (run: Run, rotational: boolean) => {
+        const { array, host } = setup(run, { min: 1000, max: 200000 });
+        return diagnose(array, withDisks(host, rotational));
+    };
+
+    test('full on hard disks busy all the time, with other I/O too: faster by an amount that cannot be measured', () => {
+        // As seek-raid6-light's defaults (make bench-rebuild, disks that seek): 9000 KiB/s, the
+        // members 100% busy moving 10000 each, 3000 of it other I/O (10%).
+        const light = onDisks({ rate: 9000, members: even(10000, 1), active: () => 256 }, true);
+        expect(light.findings).toEqual([{
+            kind: 'cache-bound', rateKiBs: 9000, entries: 256, fullShare: 1, spare: null, fix: { kind: 'stripe-cache', entries: 4096 },
+        }]);
+        expect(light.whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: null, outcome: 'likely-faster' });
+    });
+
+    test('the same on SSDs: no finding, nothing known to gain', () => {
+        const { findings, whatIf } = onDisks({ rate: 9000, members: even(10000, 1), active: () => 256 }, false);
+        expect(findings).toEqual([]);
+        expect(whatIf.find(r => r.change.kind === 'stripe-cache')).toMatchObject({ rateKiBs: 9000, outcome: 'same' });
     });
 
     test('full while the members are too little busy to measure: a bigger cache cannot be predicted', () => {

@@ -73,6 +73,7 @@ interface Case {
 }
 
 const presets: Setting[] = PRESET_NAMES.map(name => ({ kind: 'preset', name }));
+const cacheSizes = (...sizes: number[]): Setting[] => sizes.map(entries => ({ kind: 'stripe-cache', entries }));
 const fixPending: Setting = { kind: 'fix', fix: null, finding: null };
 
 const CASES: Case[] = short ? [
@@ -88,14 +89,14 @@ const CASES: Case[] = short ? [
     // member busy 61% of the time still moved 98% of its rate, so idle disk time, what a larger
     // cache puts to work, does not exist there.
     { name: 'seek-raid6-load', seed: '000', model: 'hdd-seek', level: 'raid6', members: 5, loadRealMBs: seekingLoad(0.4, 5),
-        settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+        settings: [{ kind: 'defaults' }, ...cacheSizes(4096, 8192), ...presets, fixPending] },
     { name: 'seek-raid6-light', seed: '000', model: 'hdd-seek', level: 'raid6', members: 5, loadRealMBs: seekingLoad(0.1, 5),
-        settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+        settings: [{ kind: 'defaults' }, ...cacheSizes(4096, 8192), ...presets, fixPending] },
     // The same with NCQ on (seeds 000 and 004 on queue_depth; the model above is NCQ off).
     { name: 'seek-raid6-ncq', seed: '000', model: 'hdd-seek-ncq', level: 'raid6', members: 5, loadRealMBs: seekingLoad(0.1, 5),
-        settings: [{ kind: 'defaults' }, ...presets, fixPending] },
+        settings: [{ kind: 'defaults' }, { kind: 'preset', name: 'balanced' }, fixPending] },
     { name: 'seek-raid5-cache', seed: '001', model: 'hdd-seek', level: 'raid5', members: 4, loadRealMBs: 0,
-        settings: [{ kind: 'defaults' }, ...[4096, 8192, 16384].map((entries): Setting => ({ kind: 'stripe-cache', entries })), ...presets, fixPending] },
+        settings: [{ kind: 'defaults' }, ...cacheSizes(4096, 8192, 16384), ...presets, fixPending] },
     // 7.x: md's sync I/O depth under other I/O.
     { name: 'hdd-raid5-depth', seed: '-', model: 'hdd', level: 'raid5', members: 4, loadRealMBs: 160, needsDepth: true,
         settings: [{ kind: 'defaults' }, ...[4, 128, 256].map((depth): Setting => ({ kind: 'sync-io-depth', depth })), fixPending] },

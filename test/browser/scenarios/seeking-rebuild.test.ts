@@ -30,8 +30,9 @@ test('the full stripe cache is named as what holds the rebuild back, with a larg
         ['Maximum 2000 MiB/s', 'No faster: something else holds it back'],
         ['Stripe cache 4096 entries', 'Faster'],
     ]);
-    // The overview's one action for the array is the same fix.
+    // The section's one action is that fix.
     expect(await section().getByRole('button', { name: 'Raise the stripe cache to 4096 entries…' }).count()).toBe(1);
+    await section().screenshot({ path: 'test-results/screenshots/seeking-rebuild.png' });
 });
 
 test('applied, the larger cache makes the rebuild as fast as the what-if said', async () => {

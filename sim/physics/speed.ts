@@ -36,7 +36,7 @@ export const DEFAULT_CACHE_SHARE = 0.57;
  * case seek-raid5-cache (doc/benchmarks.md): 256 entries reach 57% of what 4096 and more reach.
  * Between the two the share grows with log2 of the size: the simulator's assumption, not measured.
  */
-export function stripeCacheShare(array: MdArray): number {
+export function cacheBoundShare(array: MdArray): number {
     if (!isParityLevel(array.level) || !array.members.some(m => m.disk.seeks)) return 1;
     const steps = Math.log2(array.stripeCacheSize / 256) / Math.log2(4096 / 256);
     return Math.max(0.1, Math.min(1, DEFAULT_CACHE_SHARE + (1 - DEFAULT_CACHE_SHARE) * steps));
@@ -44,7 +44,7 @@ export function stripeCacheShare(array: MdArray): number {
 
 /** What the member disks allow, within what the stripe cache lets md keep in flight. */
 export function cacheBoundedLimit(array: MdArray): number {
-    return bandwidthLimit(array) * stripeCacheShare(array);
+    return bandwidthLimit(array) * cacheBoundShare(array);
 }
 
 /**

@@ -97,7 +97,7 @@ export interface DiskSpec {
     /** Sequential bandwidth a sync can get from this disk, KiB/s. Default by kind. */
     bandwidthKiBs?: number;
     /**
-     * A disk whose head must seek (physics/speed.ts stripeCacheShare): a parity array's sync on it is
+     * A disk whose head must seek (physics/speed.ts cacheBoundShare): a parity array's sync on it is
      * bound by the stripe cache too. Default false: the bandwidth-only model.
      */
     seeks?: boolean;

@@ -13,14 +13,12 @@ import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, luminance, runAxe, severe } from './harness/cockpitSettings';
 import {
-    arrayCard, cardInView, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, showArrayPage, simValue,
-    waitUntil,
+    applyPreviewedFix, arrayCard, cardInView, closeLeftoverDialog, showArrayPage, simValue, waitUntil,
 } from './harness/raidtunePage';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'slow-rebuilds', arrayPage: 'md0', config: { stateDir } });
 
-const dialog = () => changeDialog(env.page);
 const section = (array: string) => arrayCard(env.page, array).locator('.raidtune-diagnosis');
 /** The array's own page, where its diagnosis is. */
 const onPage = (array: string) => showArrayPage(env.page, array);
@@ -39,11 +37,7 @@ beforeEach(() => closeLeftoverDialog(env.page));
 
 async function applyFix(array: string, button: RegExp, commands: string) {
     await onPage(array);
-    await section(array).getByRole('button', { name: button }).click();
-    await expect(dialog().locator('.raidtune-commands').innerText()).resolves.toBe(commands);
-    await dialogButton(env.page, 'Apply').click();
-    await dialog().getByText(KERNEL_DONE).waitFor();
-    await dialogButton(env.page, 'Close').click();
+    await applyPreviewedFix(env.page, section(array).getByRole('button', { name: button }), commands);
 }
 
 test('gathering data first, then each array says why it is slow, with its numbers', async () => {

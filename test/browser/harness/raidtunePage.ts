@@ -414,6 +414,19 @@ export async function applyAndClose(page: Page, label: string): Promise<void> {
     await changeDialog(page).waitFor({ state: 'detached' });
 }
 
+/**
+ * Opens a fix's dialog with `opener`, and applies it only if it previews exactly `commands` (the
+ * test fails on anything else, nothing applied); then waits for the kernel's read-back and closes it.
+ */
+export async function applyPreviewedFix(surface: Surface, opener: Locator, commands: string): Promise<void> {
+    await opener.click();
+    const previewed = await changeDialog(surface).locator('.raidtune-commands').innerText();
+    if (previewed !== commands) throw new Error(`the dialog previews\n${previewed}\ninstead of\n${commands}`);
+    await dialogButton(surface, 'Apply').click();
+    await changeDialog(surface).getByText(KERNEL_DONE).waitFor();
+    await dialogButton(surface, 'Close').click();
+}
+
 /** Before each test: close a dialog a failed test left open, so it does not take the next one down. */
 export async function closeLeftoverDialog(page: Page): Promise<void> {
     if (await changeDialog(page).count()) await page.keyboard.press('Escape');

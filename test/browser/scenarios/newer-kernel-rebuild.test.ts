@@ -5,7 +5,7 @@
 // faster" the higher minimum that, applied, makes the simulated rebuild as fast as it said (#33).
 
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, simValue, waitUntil } from '../harness/raidtunePage';
+import { applyPreviewedFix, arrayCard, simValue, waitUntil } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'newer-kernel-rebuild', arrayPage: 'md0' });
 
@@ -32,12 +32,8 @@ test('the other I/O md gives way to is named, and a higher minimum is faster in 
 });
 
 test('applied, the higher minimum makes the rebuild as fast as the what-if said', async () => {
-    await section().getByRole('button', { name: /^Raise the minimum to / }).click();
-    await expect(changeDialog(env.page).locator('.raidtune-commands').innerText()).resolves
-        .toBe('echo 51200 > /sys/block/md0/md/sync_speed_min');
-    await dialogButton(env.page, 'Apply').click();
-    await changeDialog(env.page).getByText(KERNEL_DONE).waitFor();
-    await dialogButton(env.page, 'Close').click();
+    await applyPreviewedFix(env.page, section().getByRole('button', { name: /^Raise the minimum to / }),
+        'echo 51200 > /sys/block/md0/md/sync_speed_min');
     expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe('51200 (local)');
     // The history starts over under the new limit; then it runs at the new minimum, held there by
     // the other I/O, with nothing higher offered.

@@ -5,7 +5,7 @@
 // and the member disks set the pace.
 
 import { setupRaidtune } from '../harness/env';
-import { arrayCard, changeDialog, dialogButton, KERNEL_DONE, simValue, waitUntil } from '../harness/raidtunePage';
+import { applyPreviewedFix, arrayCard, simValue, waitUntil } from '../harness/raidtunePage';
 
 const env = setupRaidtune({ scenario: 'seeking-rebuild', arrayPage: 'md0' });
 
@@ -37,12 +37,8 @@ test('the full stripe cache is named as what holds the rebuild back, with a larg
 
 test('applied, the larger cache makes the rebuild as fast as the what-if said', async () => {
     const predicted = mibs(await section().locator('tbody tr[data-change="stripe-cache"]').innerText(), /\t/);
-    await section().getByRole('button', { name: 'Raise the stripe cache to 4096 entries…' }).click();
-    await expect(changeDialog(env.page).locator('.raidtune-commands').innerText()).resolves
-        .toBe('echo 4096 > /sys/block/md0/md/stripe_cache_size');
-    await dialogButton(env.page, 'Apply').click();
-    await changeDialog(env.page).getByText(KERNEL_DONE).waitFor();
-    await dialogButton(env.page, 'Close').click();
+    await applyPreviewedFix(env.page, section().getByRole('button', { name: 'Raise the stripe cache to 4096 entries…' }),
+        'echo 4096 > /sys/block/md0/md/stripe_cache_size');
     expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
     // The history starts over under the new cache; then the disks set the pace, busy all the time.
     await waitUntil('the member disks set the pace', async () =>

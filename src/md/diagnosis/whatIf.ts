@@ -113,7 +113,8 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
     // cannot tell. On disks kept busy by the sync alone it gains nothing.
     const largerCache = (change: WhatIfChange): WhatIfRow => {
         if (!cacheWasFull(facts) || pace === 'max') return row(change, now);
-        const capacity = capacityCeiling(facts.bound);
+        // Time to spare means idle time beyond the counters' wobble: a disk busy 90% has a queue.
+        const capacity = facts.bound && facts.bound.busyShare < QUEUED_BUSY ? capacityCeiling(facts.bound) : null;
         if (pace === 'free' && capacity !== null && capacity >= now * MIN_GAIN) return row(change, capacity);
         const unmeasured = (outcome: 'likely-faster' | 'unknown'): WhatIfRow => ({ change, rateKiBs: null, etaSeconds: null, outcome });
         if (hardDisks && (facts.otherKiBs ?? 0) >= OTHER_IO_MIN_KIBS) return unmeasured('likely-faster');

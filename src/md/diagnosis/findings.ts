@@ -156,7 +156,7 @@ function cacheFinding(facts: WindowFacts, predict: Predictor): Finding | null {
     const entries = nextCacheSize(facts);
     if (entries === null || !facts.cache) return null;
     const outcome = predict({ kind: 'stripe-cache', entries }).outcome;
-    if (outcome !== 'faster' && outcome !== 'members' && outcome !== 'likely-faster') return null;
+    if (outcome !== 'faster' && outcome !== 'likely-faster') return null;
     return {
         kind: 'cache-bound', rateKiBs: facts.rateKiBs, entries: facts.cache.size,
         fullShare: facts.cache.fullSamples / facts.cache.samples,

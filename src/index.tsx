@@ -11,8 +11,10 @@ import './ui/app/app.css';
 import { _, documentLanguage } from './host/i18n';
 import { followShellTheme } from './ui/app/theme';
 import { startEarlyGather } from './host/earlyReads';
+import { loadPageFonts } from './ui/app/pageFonts';
 
 startEarlyGather();
+void loadPageFonts();
 // po.js (loaded before this script) has set Cockpit's language: say so to the browser and screen readers.
 document.documentElement.lang = documentLanguage();
 document.title = _('RAID tuning');

@@ -11,6 +11,7 @@ export * as alertsChange from './ui/health/AlertsChange';
 export * as banners from './ui/app/banners';
 export * as changeModal from './ui/plan/ChangeModal';
 export * as changes from './ui/tuning/changes';
+export * as checkDue from './md/alerts/checkDue';
 export * as hostSettings from './ui/overview/HostSettings';
 export * as layoutDetails from './ui/advice/LayoutDetails';
 export * as monitorAlerts from './host/monitorAlerts';

@@ -4,7 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { App } from './ui/app/App';
 import { preloadArrayPage } from './ui/arrays/lazyArrayPage';
 import { selectedArray } from './host/location';
+import { loadPageFonts } from './ui/app/pageFonts';
 
 // An array's page when the address names one (#/md0): its code is not the overview's.
 if (selectedArray() !== null) void preloadArrayPage();
-createRoot(document.getElementById('app')!).render(<App />);
+// Drawn once its faces are in: text drawn before would be drawn again, wider, when they come.
+void loadPageFonts().then(() => createRoot(document.getElementById('app')!).render(<App />));

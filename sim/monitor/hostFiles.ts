@@ -32,6 +32,8 @@ export interface SimulatedUnit {
     calendar?: string;
     /** A service's Environment as systemctl prints the package's ('"MDADM_CHECK_DURATION=6 hours"'). */
     environment?: string;
+    /** A service's ExecStart as systemctl prints it ('{ path=... ; argv[]=... ; ... }'). */
+    execStart?: string;
 }
 
 function writeIfMissing(path: string, text: string): void {
@@ -44,7 +46,8 @@ export function writeUnit(root: string, id: string, unit: SimulatedUnit): void {
     const path = join(root, UNITS_DIR, id);
     mkdirSync(dirname(path), { recursive: true });
     const next = unit.nextElapse ? `NextElapseUSecRealtime=${unit.nextElapse}\n` : '';
-    writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n${next}`);
+    const exec = unit.execStart ? `ExecStart=${unit.execStart}\n` : '';
+    writeFileSync(path, `LoadState=loaded\nActiveState=${unit.activeState}\nUnitFileState=${unit.unitFileState}\n${next}${exec}`);
     // A unit written anew is as its package ships it: no drop-in loaded yet.
     rmSync(`${path}.loaded`, { force: true });
     if (unit.calendar) writeFileSync(`${path}.calendar`, `${unit.calendar}\n`);
@@ -74,6 +77,39 @@ export function writeMonitorFiles(root: string): void {
             writeUnit(root, unit, { activeState: 'inactive', unitFileState: unit.endsWith('.service') ? 'static' : 'disabled', calendar });
         }
     }
+}
+
+/** A stand-in program: its lines as a script, executable. */
+function writeScript(path: string, lines: readonly string[]): void {
+    writeFileSync(path, lines.join('\n'));
+    chmodSync(path, 0o755);
+}
+
+/** The simulated host's kernel lines in the journal, one per line as `journalctl --output=short-unix` prints them. */
+export const KERNEL_JOURNAL = 'var/log/kernel.journal';
+
+/**
+ * journalctl for a simulated md host: the lines of <root>/var/log/kernel.journal whose message
+ * (after "kernel: ") matches `--grep=` (as an extended regular expression, which the patterns
+ * raidtune greps with are too), the last `--lines=`; exit 1 when there is no journal or no match,
+ * as journalctl does.
+ */
+export function writeJournalctlStandIn(path: string, root: string): void {
+    writeScript(path, [
+        '#!/bin/sh',
+        '# journalctl for a simulated md host (sim/monitor/hostFiles.ts)',
+        `journal=${shellWord(join(root, KERNEL_JOURNAL))}`,
+        'pattern=; count=1000000',
+        'for arg; do case "$arg" in --grep=*) pattern=${arg#--grep=};; --lines=*) count=${arg#--lines=};; esac; done',
+        '[ -f "$journal" ] || exit 1',
+        'found=$(while IFS= read -r line; do',
+        '  message=$(printf "%s\\n" "$line" | sed "s/^[^ ]* [^ ]* kernel: //")',
+        '  printf "%s\\n" "$message" | grep -Eq -- "$pattern" && printf "%s\\n" "$line"',
+        'done < "$journal" | tail -n "$count")',
+        '[ -n "$found" ] || exit 1',
+        'printf "%s\\n" "$found"',
+        '',
+    ]);
 }
 
 /**
@@ -110,7 +146,7 @@ function shellWord(text: string): string {
  * anything else exits 1.
  */
 export function writeSystemctlStandIn(path: string, root: string): void {
-    writeFileSync(path, [
+    writeScript(path, [
         '#!/bin/sh',
         '# systemctl for a simulated md host (sim/monitor/hostFiles.ts)',
         `units=${shellWord(join(root, UNITS_DIR))}`,
@@ -161,6 +197,5 @@ export function writeSystemctlStandIn(path: string, root: string): void {
         '*) echo "systemctl (simulated): $command is not simulated" >&2; exit 1;;',
         'esac',
         '',
-    ].join('\n'));
-    chmodSync(path, 0o755);
+    ]);
 }

@@ -27,19 +27,39 @@ export function bandwidthLimit(array: MdArray): number {
     return perDevice / perDeviceShare(array);
 }
 
-/** The share of the disks' rate a parity sync reaches with md's default 256 stripe cache entries on disks that seek. */
-export const DEFAULT_CACHE_SHARE = 0.57;
+/**
+ * The share of the disks' rate a parity sync reaches on disks that seek, with md's default 256
+ * stripe cache entries and with 4096 or more: `make bench-rebuild`, case seek-raid5-cache
+ * (doc/benchmarks.md), the members 48-52% busy at 256 entries, 75-81% at 4096 to 16384, moving
+ * the same per busy second (the page's what-if, CACHE_REACHABLE_BUSY, predicts the second from
+ * the first).
+ */
+export const CACHE_SHARE_AT_DEFAULT = 0.5;
+export const CACHE_SHARE_AT_4096 = 0.8;
+
+const cacheSteps = (array: MdArray) => Math.log2(array.stripeCacheSize / 256) / Math.log2(4096 / 256);
+
+const seekingParity = (array: MdArray) => isParityLevel(array.level) && array.members.some(m => m.disk.seeks);
 
 /**
  * On member disks that seek, md's stripe cache bounds a parity array's sync too: md keeps no more
- * stripes in flight than the cache holds, and the disks idle between batches. `make bench-rebuild`,
- * case seek-raid5-cache (doc/benchmarks.md): 256 entries reach 57% of what 4096 and more reach.
- * Between the two the share grows with log2 of the size: the simulator's assumption, not measured.
+ * stripes in flight than the cache holds, and the disks idle between batches. Between 256 and
+ * 4096 entries the share grows with log2 of the size: the simulator's assumption, not measured.
  */
 export function cacheBoundShare(array: MdArray): number {
-    if (!isParityLevel(array.level) || !array.members.some(m => m.disk.seeks)) return 1;
-    const steps = Math.log2(array.stripeCacheSize / 256) / Math.log2(4096 / 256);
-    return Math.max(0.1, Math.min(1, DEFAULT_CACHE_SHARE + (1 - DEFAULT_CACHE_SHARE) * steps));
+    if (!seekingParity(array)) return 1;
+    const share = CACHE_SHARE_AT_DEFAULT + (CACHE_SHARE_AT_4096 - CACHE_SHARE_AT_DEFAULT) * cacheSteps(array);
+    return Math.max(0.1, Math.min(CACHE_SHARE_AT_4096, share));
+}
+
+/**
+ * Under other I/O on disks that seek, md sends a parity sync in batches of at most its stripe
+ * cache, each waiting behind the other requests and paying a seek: the throttled speed grows with
+ * the batch. The simulator takes it as growing with the cache size, x16 at 4096 entries
+ * (`make bench-rebuild`, seek-raid6-light and -load, measured x4 to x67); capped by the disks.
+ */
+export function cacheBatchFactor(array: MdArray): number {
+    return seekingParity(array) ? Math.max(1, array.stripeCacheSize / 256) : 1;
 }
 
 /** What the member disks allow, within what the stripe cache lets md keep in flight. */
@@ -84,6 +104,6 @@ export function syncRate(state: HostState, array: MdArray, busy: Set<Disk>, jitt
     const throttled = syncTrafficFactors(array, sync.action).some(({ member }) => busy.has(member.disk));
     const depth = array.localSyncIoDepth ?? state.kernel.syncIoDepth;
     const busyGoal = depth === null ? min : depthLimitedRate(array, depth, min, max);
-    const goal = throttled ? busyGoal : Math.max(min, max);
+    const goal = throttled ? Math.min(Math.max(min, max), busyGoal * cacheBatchFactor(array)) : Math.max(min, max);
     return Math.max(0, Math.min(goal, cacheBoundedLimit(array))) * jitter;
 }

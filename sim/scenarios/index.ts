@@ -15,6 +15,7 @@ import raid5Reshape from './raid5-reshape.json';
 import raid6Recovery from './raid6-recovery.json';
 import repairMismatches from './repair-mismatches.json';
 import replaceDisk from './replace-disk.json';
+import rhelLayout from './rhel-layout.json';
 import seekingRebuild from './seeking-rebuild.json';
 import sharedDisks from './shared-disks.json';
 import slowRebuilds from './slow-rebuilds.json';
@@ -37,4 +38,5 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'old-kernel': oldKernel,
     'replace-disk': replaceDisk,
     'seeking-rebuild': seekingRebuild,
+    'rhel-layout': rhelLayout,
 };

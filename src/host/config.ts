@@ -32,6 +32,8 @@ export interface HostConfig {
     /** The folder of mdadm.conf and mdadm/mdadm.conf (what mdadm --monitor reads), and systemctl. */
     mdadmConfDir: string;
     systemctl: string;
+    /** The journal's reader: the kernel's lines of completed checks (src/md/alerts/checkJournal.ts). */
+    journalctl: string;
     /**
      * The program mdadm --monitor hands its mail to (its build's MAILCMD, `/usr/sbin/sendmail -t`
      * in mdadm's Makefile): where it is missing, no alert mail leaves the host.
@@ -48,7 +50,7 @@ export const DEFAULT_CONFIG: HostConfig = {
     procRoot: '/proc', sysRoot: '/sys', mdadm: 'mdadm', tee: 'tee', lsblk: 'lsblk', wipefs: 'wipefs', sfdisk: 'sfdisk', ledctl: 'ledctl', stateDir: '/var/lib/raidtune',
     sysctlDir: '/etc/sysctl.d', udevRulesDir: '/etc/udev/rules.d', modulesLoadDir: '/etc/modules-load.d',
     udevDataDir: '/run/udev/data',
-    mdadmConfDir: '/etc', systemctl: 'systemctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
+    mdadmConfDir: '/etc', systemctl: 'systemctl', journalctl: 'journalctl', sendmail: '/usr/sbin/sendmail', refreshIntervalMs: null,
 };
 
 /** What refreshIntervalMs may be: fast enough for a soak, never slower than the page's busy pace. */
@@ -74,7 +76,7 @@ export function readHostConfig(): { config: HostConfig; problems: string[] } {
         if (isAbsolutePath(raw[key])) config[key] = raw[key];
         else problems.push(fmt(_('Ignoring the configured $0 $1: not an absolute path.'), key, JSON.stringify(raw[key])));
     }
-    for (const program of ['mdadm', 'tee', 'systemctl', 'lsblk', 'wipefs', 'sfdisk', 'ledctl'] as const) {
+    for (const program of ['mdadm', 'tee', 'systemctl', 'journalctl', 'lsblk', 'wipefs', 'sfdisk', 'ledctl'] as const) {
         if (typeof raw[program] === 'string' && raw[program].trim()) config[program] = raw[program];
     }
     if (raw.refreshIntervalMs !== undefined) {

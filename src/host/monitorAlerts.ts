@@ -13,18 +13,20 @@ import type { CalendarAnswer } from '../md/alerts/schedulePlan';
 import { parseCalendarIterations } from '../md/alerts/checkWindow';
 import { parseCalendarClockMinutes } from '../md/alerts/windowStart';
 import { HISTORY_TIMER } from '../md/history';
+import { CHECK_END_GREP } from '../md/alerts/checkJournal';
 import {
     CHECK_SERVICES, CHECK_TIMERS, CONF_FILES, MONITOR_UNITS, OWN_WINDOW_TIMERS, parseMonitorRead, SCHEDULE_FILES,
     UNIT_PROPERTIES, type MonitorState,
 } from '../md/alerts/monitor';
 
 // $1 the folder of mdadm.conf (/etc), $2 systemctl, $3 the unit properties, $4 the mail program
-// mdadm hands its alerts to, then the units.
+// mdadm hands its alerts to, $5 journalctl, $6 the kernel lines of completed checks it looks for
+// (the last 200: the newest per array is what counts), then the units.
 // Each line of a file is printed behind '|' so none reads as a marker; a file whose last line has
 // no newline gets one and then @@noeol, so the next marker stays on its own line and the text read
 // is the file's own to the byte (an undo writes it back).
 const READ_SCRIPT = `
-dir=$1; systemctl=$2; properties=$3; sendmail=$4; shift 4
+dir=$1; systemctl=$2; properties=$3; sendmail=$4; journalctl=$5; check_ends=$6; shift 6
 for name in ${[...CONF_FILES, ...SCHEDULE_FILES].join(' ')}; do
   if [ -f "$dir/$name" ]; then
     echo "@@file $dir/$name"; sed 's/^/|/' "$dir/$name"
@@ -36,6 +38,10 @@ if command -v "$systemctl" >/dev/null 2>&1; then
   echo "@@units"
   "$systemctl" show --property="$properties" -- "$@" 2>/dev/null
 fi
+if command -v "$journalctl" >/dev/null 2>&1; then
+  echo "@@journal"
+  "$journalctl" _TRANSPORT=kernel --grep="$check_ends" --output=short-unix --no-pager --quiet --lines=200 2>/dev/null
+fi
 echo "@@end"
 `;
 
@@ -46,7 +52,7 @@ function reason(error: unknown): string {
 
 export async function readMonitorState(config: HostConfig): Promise<MonitorState> {
     const argv = ['sh', '-c', READ_SCRIPT, 'raidtune-monitor', config.mdadmConfDir, config.systemctl, UNIT_PROPERTIES,
-        config.sendmail, ...MONITOR_UNITS,
+        config.sendmail, config.journalctl, CHECK_END_GREP, ...MONITOR_UNITS,
         ...CHECK_TIMERS, ...CHECK_SERVICES, HISTORY_TIMER, ...OWN_WINDOW_TIMERS];
     try {
         // 'try': a file only root may read is still read where the session may become root.

@@ -28,8 +28,8 @@ import { syncStall } from './stall';
 import { filesUnder, readValue, type Snapshot } from './snapshot';
 import { indexSysfs, SYS_BLOCK, type SysfsIndex } from './sysfsIndex';
 import {
-    parseChunkSize, parseDiskstatsReusing, parseIntValue, parseMeminfo, parseMemberState, parseNumberOrNone,
-    parseRaidDisks, type DiskstatsLines,
+    bitmapTypesOffered, parseChunkSize, parseDiskstatsReusing, parseIntValue, parseMeminfo, parseMemberState,
+    parseNumberOrNone, parseRaidDisks, type DiskstatsLines,
 } from './sysfs';
 import { MODULES_LOAD_SNAPSHOT_PATH, SYSCTL_SNAPSHOT_PATH, UDEV_SNAPSHOT_PATH, parsePersisted } from './tuning/keptFiles';
 import { readIdPaths, udevChanged } from './udevData';
@@ -267,6 +267,7 @@ function buildArray(snapshot: Snapshot, md: MdstatArray, index: SysfsIndex, take
         missingSlots,
         uuid: attr('uuid'),
         bitmap: buildBitmap(md, attr),
+        llbitmapOffered: bitmapTypesOffered(attr('bitmap_type')).includes('llbitmap'),
         consistencyPolicy: attr('consistency_policy'),
         members,
         sync,

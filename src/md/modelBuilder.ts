@@ -16,6 +16,7 @@ import type { HostModel } from './modelTypes';
 import type { MdstatArray } from './mdstat';
 import { shareUnchanged } from './share';
 import { GatherParser, type Snapshot } from './snapshot';
+import { siblingArrays } from './diagnosis/samples';
 
 export const FULL_READ_EVERY = 5;
 
@@ -41,11 +42,14 @@ export class ModelBuilder {
 
     /**
      * The disks a fast read takes /proc/diskstats lines of, as the gather script's "sda|sdb": the
-     * members of running syncs (what the diagnosis reads). Empty (all lines) when a name is not a
-     * plain kernel name, so that nothing but letters, digits, _ and - goes into grep's pattern.
+     * members of running syncs and the other arrays on their disks (what the diagnosis reads). Empty
+     * (all lines) when a name is not a plain kernel name, so that nothing but letters, digits, _ and
+     * - goes into grep's pattern.
      */
     diskstatsFilter(): string {
-        const disks = new Set(this.last?.model.arrays.flatMap(a => (a.sync?.runState === 'running' ? a.members.map(m => m.disk) : [])));
+        const arrays = this.last?.model.arrays ?? [];
+        const disks = new Set(arrays.flatMap(a => (a.sync?.runState === 'running'
+            ? [...a.members.map(m => m.disk), ...siblingArrays(a, arrays)] : [])));
         return [...disks].every(name => PLAIN_DISK_NAME.test(name)) ? [...disks].join('|') : '';
     }
 

@@ -111,6 +111,8 @@ export interface ArrayModel {
      * kernels since 2025 (md/bitmap_type), which mdadm sets only when it creates the array.
      */
     bitmap: { kind: BitmapKind; chunkKiB: number | null; pagesUsed: number | null; pagesTotal: number | null } | null;
+    /** md/bitmap_type lists the lockless bitmap: this kernel has llbitmap (6.18 and later, experimental). */
+    llbitmapOffered: boolean;
     consistencyPolicy: string | null;
     members: MemberModel[];
     sync: SyncModel | null;
@@ -261,6 +263,12 @@ export interface IoSample {
     minKiBs: number | null;
     maxKiBs: number | null;
     members: MemberCounters[];
+    /**
+     * The other arrays on partitions of the member disks (RHEL's /boot, / and data on the same
+     * disks): md counts their I/O against this sync, since it judges the whole disk. Read plus
+     * written sectors of each one's md device since boot.
+     */
+    siblings: { array: string; sectors: number }[];
 }
 
 /**

@@ -117,6 +117,11 @@ export function parseBitmapType(text: string | null): string | null {
     return text ? parseBracketedChoice(text).current : null;
 }
 
+/** The bitmap kinds `md/bitmap_type` lists (this kernel's); none where it has no such file. */
+export function bitmapTypesOffered(text: string | null): string[] {
+    return text ? parseBracketedChoice(text).available : [];
+}
+
 export interface MemInfo {
     totalKiB: number | null;
     availableKiB: number | null;

@@ -15,6 +15,7 @@ import {
     arrayCard, changeDialog, closeLeftoverDialog, dialogButton, KERNEL_DONE, openArrayDialog, openDialog, showArrayPage,
     showOverview, simValue, waitUntil,
 } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: join(__dirname, 'fixtures/two-rebuilds.json'), arrayPage: 'md1' });
 
@@ -137,7 +138,7 @@ test('arm, the chart with its summary and the host\'s history after a reload, ca
     await waitUntil('the waiter gone', async () => !existsSync(stateFile('auto-restore/md1.history')), 15000);
     await expect(simValue(env, '/proc/sys/dev/raid/speed_limit_min')).resolves.toBe('5120');
     expect(existsSync(stateFile('restore.json'))).toBe(true);
-}, 90000);
+}, waitBudget(90000));
 
 /** Changes md0's read-ahead through its card's dialog. */
 async function changeReadAhead(kib: string) {
@@ -149,6 +150,11 @@ async function changeReadAhead(kib: string) {
 test('a setting changed while armed is restored too; when the rebuild finishes the waiter restores the originals, with the page closed meanwhile', async () => {
     const readAhead = '/sys/block/md0/queue/read_ahead_kb';
     const originalReadAhead = await simValue(env, readAhead);
+    // md0 rebuilds at the first test's raised limits (10 MiB/s): back to a crawl, behind raidtune's
+    // back, so that it cannot finish (and its waiter restore) before this test lets it (337 in
+    // gate31: the .armed file gone before the read-ahead change was checked).
+    await env.writeSim('/proc/sys/dev/raid/speed_limit_max', '2000');
+    await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '1000');
     await arm('md0');
     // Changed after arming: the waiter's file follows the journal, and the banner counts it.
     await changeReadAhead('4096');
@@ -171,4 +177,4 @@ test('a setting changed while armed is restored too; when the rebuild finishes t
     await arrayCard(env.page, 'md0').waitFor();
     await arrayCard(env.page, 'md0').locator('.raidtune-sync').waitFor({ state: 'detached' });
     await expect(banner().count()).resolves.toBe(0);
-}, 120000);
+}, waitBudget(120000));

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { simulatedTool } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
 import { applyAndClose, arrayAction, arrayActionLabels, arrayCard, cardFacts, openArrayDialog, simMdstat, simValue } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 // The simulated host's config runs the simulated mdadm (simulatedHostConfig).
 const env = setupRaidtune({ scenario: 'raid1-healthy', arrayPage: 'md0' });
@@ -42,7 +43,7 @@ test('remove the bitmap: preview, apply, and the host and the page show none', a
 
 test('add it back with 128 MiB chunks: the recommended size is marked, the command has the chunk', async () => {
     await openArrayDialog(env.page, 'md0', 'Add bitmap…');
-    // 4 TB members: 64 MiB recommended (seed 002), the write penalty measured next to it.
+    // 4 TB members: 64 MiB recommended (src/md/tuning/bitmap.ts), the write penalty measured next to it.
     await expect(dialog().getByRole('radio', { name: '64 MiB (recommended)' }).isChecked()).resolves.toBe(true);
     await expect(dialog().locator('.raidtune-bitmap-penalty tbody').innerText()).resolves.toMatch(/4 MiB\s+27% slower/);
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
@@ -61,7 +62,7 @@ test('add it back with 128 MiB chunks: the recommended size is marked, the comma
 
 test('while a sync is paused the bitmap is not offered, and mdadm refuses as the real one does', async () => {
     await env.writeSim('/sys/block/md0/md/sync_action', 'frozen');
-    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ timeout: 20000 });
+    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ timeout: waitBudget(20000) });
     const paused = await arrayActionLabels(env.page, 'md0');
     expect(paused.buttons).toEqual(['Resume', 'Speed limits…']);
     expect(paused.menu).not.toContain('Remove bitmap…');
@@ -72,7 +73,7 @@ test('while a sync is paused the bitmap is not offered, and mdadm refuses as the
     expect(await simValue(env, '/sys/block/md0/md/bitmap/location')).toBe('+8');
 
     await env.writeSim('/sys/block/md0/md/sync_action', 'idle');
-    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ state: 'detached', timeout: 20000 });
+    await card().getByRole('button', { name: 'Resume', exact: true }).waitFor({ state: 'detached', timeout: waitBudget(20000) });
     expect(await (await arrayAction(env.page, 'md0', 'Remove bitmap…')).getAttribute('aria-disabled')).not.toBe('true');
     await env.page.keyboard.press('Escape');
 });

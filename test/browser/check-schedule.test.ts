@@ -18,7 +18,7 @@ import { dirname, join } from 'node:path';
 import { setupRaidtune } from './harness/env';
 import { formatViolations, runAxe, severe } from './harness/cockpitSettings';
 import { changeDialog, closeLeftoverDialog, dialogButton, openDialog, settingDetails, waitUntil } from './harness/raidtunePage';
-import { writeUnit } from '../../sim/monitor/hostFiles';
+import { KERNEL_JOURNAL, writeUnit } from '../../sim/monitor/hostFiles';
 import { parseCalendarIterations } from '../../src/md/alerts/checkWindow';
 import { englishHostTime, plainSpaces, shownNextRun, systemdCalendar } from './harness/nextRun';
 
@@ -78,6 +78,59 @@ test('Debian: AUTOCHECK=false in /etc/default/mdadm switches it off', async () =
     expect((await rows()).map(r => [r[0], r[2], r[3]])).toEqual([['md0, md1', 'not checked', 'disabled']]);
 });
 
+test('the overview marks an array whose periodic check is overdue: none enabled, then a last recorded check too old', async () => {
+    // Left by the test above: AUTOCHECK=false, so no scheduler checks md0 or md1.
+    const due = (array: string) => env.page.locator(`#raidtune-overview tr[data-array="${array}"] .raidtune-overview-check-due`);
+    /** The mark, and the reason its tooltip gives on hover. */
+    const reason = async (array: string) => {
+        await due(array).hover();
+        const tip = env.page.getByRole('tooltip');
+        await tip.waitFor();
+        const text = await tip.innerText();
+        await env.page.mouse.move(0, 0);
+        await tip.waitFor({ state: 'hidden' });
+        return [await due(array).innerText(), text];
+    };
+    await waitUntil('both marked', async () => await due('md0').count() === 1 && await due('md1').count() === 1);
+    for (const array of ['md0', 'md1']) expect(await reason(array)).toEqual(['Check overdue', 'The periodic check is disabled.']);
+    // Checked every Sunday again (the simulated host's line): md0's last check ended 40 days ago,
+    // more than a week; md1 has none recorded, and what raidtune cannot tell it does not call late.
+    const uuid = readFileSync(join(env.sim.sysRoot, 'block/md0/md/uuid'), 'utf8').trim();
+    const history = join(env.sim.root, 'var/lib/raidtune/history', `${uuid}.jsonl`);
+    mkdirSync(dirname(history), { recursive: true });
+    writeFileSync(history, recordedCheck('md0', uuid, 1_000_000, 1000, 40));
+    writeEtc('default/mdadm', 'AUTOCHECK=true\n');
+    try {
+        await reload();
+        const end = JSON.parse(readFileSync(history, 'utf8')).end as number;
+        const ended = await env.page.evaluate(t => new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' })
+            .format(new Date(t * 1000)), end);
+        await waitUntil('md0 late', async () => await due('md0').count() === 1, 30_000);
+        expect(await reason('md0')).toEqual(['Check overdue', `The last completed check ended ${ended}, longer ago than its schedule's 7 days.`]);
+        expect(await due('md1').count()).toBe(0);
+        // The kernel's journal (its own "data-check done." lines, read through journalctl) knows
+        // of checks raidtune did not record: md0's two days ago, later than the history's; md1's 20 days ago.
+        const now = Math.floor(Date.now() / 1000);
+        const md1Ended = now - 20 * 86400;
+        mkdirSync(dirname(join(env.sim.root, KERNEL_JOURNAL)), { recursive: true });
+        writeFileSync(join(env.sim.root, KERNEL_JOURNAL), [
+            `${now - 2 * 86400}.000001 sim kernel: md: md0: data-check done.`,
+            `${now - 1 * 86400}.000001 sim kernel: md: md1: data-check interrupted.`,
+            `${md1Ended}.000001 sim kernel: md: md1: data-check done.`, ''].join('\n'));
+        await reload();
+        const md1Date = await env.page.evaluate(t => new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' })
+            .format(new Date(t * 1000)), md1Ended);
+        await waitUntil('md1 late from the journal', async () => await due('md1').count() === 1, 30_000);
+        expect(await reason('md1')).toEqual(['Check overdue', `The last completed check ended ${md1Date}, longer ago than its schedule's 7 days.`]);
+        expect(await due('md0').count()).toBe(0);
+    } finally {
+        rmSync(join(env.sim.root, KERNEL_JOURNAL), { force: true });
+        rmSync(history);
+        writeEtc('default/mdadm', 'AUTOCHECK=false\n');
+        await reload();
+    }
+});
+
 test('RHEL: raid-check\'s own lists decide per array, raid-check.timer the next run', async () => {
     writeEtc('cron.d/mdadm', null);
     writeEtc('sysconfig/raid-check', 'ENABLED=yes\nCHECK=check\nCHECK_DEVS="md0"\nREPAIR_DEVS="md1"\nSKIP_DEVS=""\n');
@@ -106,17 +159,17 @@ test('Debian: AUTOCHECK is switched on from the dialog (the cron time left as th
         .toBe(`# edit ${path}, every other line kept as it is:\n#   AUTOCHECK becomes: AUTOCHECK=true`);
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(after);
-    await waitUntil('checkarray on again', async () => (await rows())[0][3] === everySunday());
+    await waitUntil('checkarray on again', async () => (await rows())[0]?.[3] === everySunday());
     await env.page.locator('#schedule-undo').click();
     await applyDialog();
     expect(etcText('default/mdadm')).toBe(before);
-    await waitUntil('checkarray off again', async () => (await rows())[0][3] === 'disabled');
+    await waitUntil('checkarray off again', async () => (await rows())[0]?.[3] === 'disabled');
 });
 
 test('Debian: "Do not run it" changes AUTOCHECK alone in /etc/default/mdadm as it is at Apply; the undo puts back that line alone', async () => {
     writeEtc('default/mdadm', 'AUTOCHECK=true\n');
     await reload();
-    await waitUntil('checkarray on', async () => (await rows())[0][3] === everySunday());
+    await waitUntil('checkarray on', async () => (await rows())[0]?.[3] === everySunday());
     // The package's whole file, written after the page loaded.
     const debian = '# mdadm Debian configuration\nINITRDSTART=\'all\'\nAUTOCHECK=true\nSTART_DAEMON=true\nDAEMON_OPTIONS="--syslog"\n';
     writeEtc('default/mdadm', debian);
@@ -133,7 +186,7 @@ test('Debian: "Do not run it" changes AUTOCHECK alone in /etc/default/mdadm as i
     await dialogButton(env.page, 'Close').click();
     const off = `${debian.replace('AUTOCHECK=true', 'AUTOCHECK=false')}VERBOSE=false\n`;
     expect(etcText('default/mdadm')).toBe(off);
-    await waitUntil('checkarray off', async () => (await rows())[0][3] === 'disabled');
+    await waitUntil('checkarray off', async () => (await rows())[0]?.[3] === 'disabled');
 
     writeEtc('default/mdadm', `${off}# after the change\n`);
     await env.page.locator('#schedule-undo').click();
@@ -145,7 +198,7 @@ test('Debian: a check window of raidtune\'s own (checkarray has none): its timer
     const left = etcText('default/mdadm');
     writeEtc('default/mdadm', 'AUTOCHECK=true\n');
     await reload();
-    await waitUntil('checkarray on, no window', async () => (await rows())[0][3] === everySunday());
+    await waitUntil('checkarray on, no window', async () => (await rows())[0]?.[3] === everySunday());
     const dialog = await openDialog(env.page.locator('#schedule-change-checkarray'));
     const start = dialog.locator('#schedule-window-start');
     expect(await start.inputValue()).toBe('');
@@ -292,7 +345,9 @@ describe('RHEL raid-check', () => {
         const package_ = systemdCalendar('Sun *-*-* 01:00:00');
         await waitUntil('the package\'s schedule again', async () => {
             const now = await rows();
-            return now[0][2] === 'check' && now[1][2] === 'repair' && now.every(r => r[3] === `${englishHostTime(package_.next)} (every Sunday)`);
+            // The card's rows change from one to two as the refresh after the undo comes in.
+            return now.length === 2 && now[0][2] === 'check' && now[1][2] === 'repair' &&
+                now.every(r => r[3] === `${englishHostTime(package_.next)} (every Sunday)`);
         });
     });
 
@@ -365,7 +420,7 @@ test('mdcheck: its timers disabled with systemctl, and enabled again by the undo
     writeUnit(env.sim.root, 'raid-check.timer', { activeState: 'inactive', unitFileState: 'disabled' });
     rmSync(join(env.sim.root, 'run/systemd-sim/raid-check.timer'));
     for (const [id, calendar] of [['mdcheck_start.timer', 'Sun *-*-1..7 1:00:00'], ['mdcheck_continue.timer', '1:05:00']]) {
-        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-12-06 01:00:00 UTC', calendar });
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: systemdCalendar(calendar).next, calendar });
     }
     await reload();
     await env.page.locator('#schedule-change-mdcheck').click();
@@ -418,9 +473,9 @@ async function expectMd0WholeCheck(runs: number, finish: number): Promise<void> 
     expect(md0).toBe(`${runs} runs, ends about ${shownFinish}`);
 }
 
-/** One operation as the recorder writes it (recorder/raidtune-history). */
-function recordedCheck(array: string, uuid: string, sizeKiB: number, avgKiBps: number): string {
-    const end = Math.floor(Date.now() / 1000) - 86400;
+/** One operation as the recorder writes it (recorder/raidtune-history), ended `endDaysAgo` days ago. */
+function recordedCheck(array: string, uuid: string, sizeKiB: number, avgKiBps: number, endDaysAgo = 1): string {
+    const end = Math.floor(Date.now() / 1000) - endDaysAgo * 86400;
     const seconds = Math.round(sizeKiB / avgKiBps);
     return JSON.stringify({
         v: 1, array, uuid, type: 'check', start: end - seconds, end, seconds, result: 'finished', limitsChanged: false,
@@ -431,7 +486,7 @@ function recordedCheck(array: string, uuid: string, sizeKiB: number, avgKiBps: n
 test('mdcheck\'s window: a drop-in on both services sets how long one run may check; the undo takes them away', async () => {
     const services = ['mdcheck_start.service', 'mdcheck_continue.service'];
     for (const [id, calendar] of [['mdcheck_start.timer', 'Sun *-*-1..7 1:00:00'], ['mdcheck_continue.timer', '1:05:00']]) {
-        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: 'Sun 2026-12-06 01:00:00 UTC', calendar });
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: systemdCalendar(calendar).next, calendar });
     }
     for (const id of services) {
         writeUnit(env.sim.root, id, { activeState: 'inactive', unitFileState: 'static', environment: '"MDADM_CHECK_DURATION=6 hours"' });
@@ -491,6 +546,39 @@ test('a whole check over mdcheck\'s windows: runs and end at the array\'s last r
         await expectMd0WholeCheck(3, continuations[2] + 2 * 3600);
         expect((await rows()).find(r => r[0] === 'md1')?.[4]).toBe('not known: no check recorded');
     });
+});
+
+test('mdadm 4.5 and later: mdcheck_continue.timer\'s runs check, mdcheck_start.timer begins a round; the window and the whole check are theirs', async () => {
+    // mdadm 4.6's units: mdcheck_start.service only clears the last round's markers and has no
+    // window; mdcheck_continue.service checks, daily at 01:00, for at most 6 hours a run.
+    const exec = (args: string) => `{ path=/usr/share/mdadm/mdcheck ; argv[]=/usr/share/mdadm/mdcheck ${args} ; ignore_errors=no ; ` +
+        'start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }';
+    const [roundSpec, runSpec] = ['Sun *-*-1..7 0:45:00', '1:00:00'];
+    for (const [id, calendar] of [['mdcheck_start.timer', roundSpec], ['mdcheck_continue.timer', runSpec]]) {
+        writeUnit(env.sim.root, id, { activeState: 'active', unitFileState: 'enabled', nextElapse: systemdCalendar(calendar).next, calendar });
+    }
+    writeUnit(env.sim.root, 'mdcheck_start.service', { activeState: 'inactive', unitFileState: 'static', execStart: exec('--restart') });
+    writeUnit(env.sim.root, 'mdcheck_continue.service', { activeState: 'inactive', unitFileState: 'static',
+        environment: '"MDADM_CHECK_DURATION=6 hours"', execStart: exec('--start --duration ${MDADM_CHECK_DURATION}') });
+    try {
+        await reload();
+        const round = englishHostTime(systemdCalendar(roundSpec).next);
+        const next = `${shownNextRun(runSpec, 'every day')}, for at most 6 hours a run, until each array is checked once a round; ` +
+            `the next round from ${round} (mdcheck --restart)`;
+        await waitUntil('the continuation\'s runs on the card', async () => (await rows()).every(r => r[3] === next));
+        // md0's 14-hour check: the round begins at 00:45, its first run is the 01:00 continuation
+        // (six hours), then the next night's, then two hours the night after.
+        await withRecordedCheck(async () => {
+            const [begins] = systemdRuns(roundSpec, Math.floor(Date.now() / 1000), 1);
+            const runs = systemdRuns(runSpec, begins, 3);
+            expect(runs[0] - begins).toBe(900);
+            await expectMd0WholeCheck(3, runs[2] + 2 * 3600);
+        });
+    } finally {
+        for (const id of ['mdcheck_start.service', 'mdcheck_continue.service']) {
+            writeUnit(env.sim.root, id, { activeState: 'inactive', unitFileState: 'static', environment: '"MDADM_CHECK_DURATION=6 hours"' });
+        }
+    }
 });
 
 test('the test alert asks before mailing each of the two arrays (issue #33), and sends only on yes', async () => {

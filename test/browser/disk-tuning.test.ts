@@ -89,7 +89,7 @@ test('read-ahead in KiB, with the blockdev --setra sectors, applied and read bac
 
     await open('Read-ahead…');
     await dialog().getByLabel('Read-ahead in KiB (0 to 65536)').fill('32768');
-    // Seed 000's `blockdev --setra 65536` is this very value.
+    // The common rebuild tip `blockdev --setra 65536` is this very value.
     await expect(dialog().locator('.raidtune-setra').innerText()).resolves.toBe(
         '32768 KiB is 65536 sectors of 512 bytes: the same as blockdev --setra 65536 /dev/md0.');
     await expect(commands()).resolves.toBe(`echo 32768 > ${READ_AHEAD}`);

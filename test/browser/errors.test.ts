@@ -14,13 +14,14 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadCaptureFiles, writeTree } from '../unit/helpers/realKernelCapture';
+import { loadCaptureFiles, replaceFile, writeTree } from '../unit/helpers/realKernelCapture';
 import { setupRaidtune } from './harness/env';
 import {
     cardFacts, dialogButton, emulateDocumentHidden, healthText, memberRows, openArrayDialog, overviewRow,
     overviewRowTexts, pageNow, refreshStarts, showArrayPage, showOverview, shownArrays, shownPercent, syncTitle,
     type Surface, waitForRefreshes, waitUntil, warningAlerts,
 } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const dir = mkdtempSync(join(tmpdir(), 'raidtune-errors-'));
 const host = join(dir, 'host');
@@ -183,10 +184,10 @@ test('md0 then leaves /proc/mdstat too: its page says it is gone, its row and th
     const mdstat = readFileSync(hostFile('proc/mdstat'), 'utf8');
     const withoutMd0 = mdstat.replace(/^md0 : [\s\S]*?\n\s*\n/m, '');
     expect(withoutMd0).not.toContain('md0');
-    writeFileSync(hostFile('proc/mdstat'), withoutMd0);
+    replaceFile(hostFile('proc/mdstat'), withoutMd0);
 
     // Its address now shows the overview, saying there is no such array, and md1 alone.
-    await env.page.locator('.raidtune-no-such-array').waitFor({ timeout: 10000 });
+    await env.page.locator('.raidtune-no-such-array').waitFor({ timeout: waitBudget(10000) });
     expect(await shownArrays(env.page)).toEqual([]);
     expect(await warningAlerts(env.page)).toEqual(['There is no array md0 on this host.']);
     expect(await overviewNames(env.page)).toEqual(['md1']);
@@ -203,7 +204,7 @@ test('md1 stops while its dialog is open: the dialog stays, says so, and cannot 
     expect(await dialogButton(env.page, 'Apply').isDisabled()).toBe(false);
 
     // What `mdadm --stop /dev/md1` leaves: no stanza in /proc/mdstat, no sysfs entry.
-    writeFileSync(hostFile('proc/mdstat'), readFileSync(hostFile('proc/mdstat'), 'utf8').replace(/^md1 : [\s\S]*?\n\s*\n/m, ''));
+    replaceFile(hostFile('proc/mdstat'), readFileSync(hostFile('proc/mdstat'), 'utf8').replace(/^md1 : [\s\S]*?\n\s*\n/m, ''));
     rmSync(hostFile('sys/block/md1'), { recursive: true });
     await dialog.locator('.raidtune-array-stopped')
         .getByText('md1 stopped while this dialog was open: it no longer runs, so nothing can be changed on it. Nothing was written.').waitFor();

@@ -11,6 +11,7 @@ import { BROWSER_TIMEOUT_MS, setupRaidtune } from './harness/env';
 import {
     changeDialog, dialogButton, KERNEL_DONE, openDialog, showArrayPage, showOverview, syncFact, waitForRefreshes,
 } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
@@ -27,7 +28,7 @@ async function estimateMatching(pattern: RegExp): Promise<RegExpMatchArray> {
     await env.page.waitForFunction(source => {
         const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('Average-speed estimate:'));
         return new RegExp(source).test(fact?.textContent?.replace('Average-speed estimate:', '').trim() ?? '');
-    }, pattern.source, { timeout: 60000 });
+    }, pattern.source, { timeout: waitBudget(60000) });
     return (await syncFact(env.page, 'md0', ESTIMATE)).match(pattern)!;
 }
 

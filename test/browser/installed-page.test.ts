@@ -6,10 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { BUILD_TIMEOUT_MS, installBuiltRpm, installedPageTests, PLUGIN_PATH } from './harness/packageBuild';
+import { BUILD_TIMEOUT_MS, installBuiltRpm, installedPageTests, PLUGIN_PATH, withPackageLock } from './harness/packageBuild';
 
 const root = mkdtempSync(join(tmpdir(), 'raidtune-rpm-root-'));
-beforeAll(() => installBuiltRpm(root), BUILD_TIMEOUT_MS);
+beforeAll(() => withPackageLock(() => installBuiltRpm(root)), BUILD_TIMEOUT_MS);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', pluginDir: join(root, PLUGIN_PATH), openBarePage: false });

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// "Layout and alignment" (issue #6, seed 004) on a simulated host: a RAID5 whose first member's
+// "Layout and alignment" (issue #6) on a simulated host: a RAID5 whose first member's
 // partition starts at the old DOS sector 63, and a mirror. What the page says is checked against
 // the simulated kernel's files (chunk_size, raid_disks, each member's partition start and md data
 // offset) and against stride/stripe width worked out by hand. Each array's section is on its own

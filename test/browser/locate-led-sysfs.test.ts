@@ -8,6 +8,7 @@ import { setupRaidtune } from './harness/env';
 import {
     applyAndClose, arrayCard, changeDialog, dialogButton, KERNEL_DONE, openDialog, showArrayPage, simValue, waitUntil,
 } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 // No ledctl on this host: the simulated one is not where the config points.
 const env = setupRaidtune({ scenario: 'check-mismatches', config: { ledctl: '/nonexistent/ledctl' } });
@@ -29,7 +30,7 @@ test('each member\'s slot is in the members table; the LED blinks and stops thro
     await dialog.getByText(KERNEL_DONE).waitFor();
     await dialogButton(env.page, 'Close').click();
     expect(await simValue(env, SLOT_01)).toBe('1');
-    await location('sdb').locator('.raidtune-locate-on').getByText('locate LED on').waitFor({ timeout: 20000 });
+    await location('sdb').locator('.raidtune-locate-on').getByText('locate LED on').waitFor({ timeout: waitBudget(20000) });
     // The others stay dark.
     expect(await simValue(env, '/sys/class/enclosure/6:0:16:0/Slot 00/locate')).toBe('0');
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { LEDCTL_CALLS } from '../../sim/blockdev/client';
 import { setupRaidtune } from './harness/env';
 import { applyAndClose, arrayCard, dialogButton, openDialog, showArrayPage, simValue, waitUntil } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: 'check-mismatches' });
 const SLOT_01 = '/sys/class/enclosure/6:0:16:0/Slot 01/locate';
@@ -27,7 +28,7 @@ test('the LED blinks and stops through ledctl, read back from the enclosure', as
     await dialogButton(env.page, 'Close').click();
     expect(ledctlCalls()).toBe('locate=/dev/sdb\n');
     expect(await simValue(env, SLOT_01)).toBe('1');
-    await location('sdb').locator('.raidtune-locate-on').getByText('locate LED on').waitFor({ timeout: 20000 });
+    await location('sdb').locator('.raidtune-locate-on').getByText('locate LED on').waitFor({ timeout: waitBudget(20000) });
 
     await openDialog(location('sdb').getByRole('button', { name: 'Stop blinking…' }));
     await applyAndClose(env.page, 'Apply');

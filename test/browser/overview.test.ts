@@ -10,6 +10,7 @@ import {
     arrayCard, changeDialog, dialogButton, KERNEL_DONE, overviewRow, overviewRowTexts, saveScreenshot, shownArrays,
     simMdstat, simValue, waitForRefreshes, waitUntil, withinWindow,
 } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 /** The page inside the shell, in a window of 1280x720 (a laptop's). */
 async function shellAt720(env: RaidtuneEnv, firstRow: string) {
@@ -68,25 +69,25 @@ describe('raid6-recovery', () => {
         await saveScreenshot(shell.page, 'overview-raid6-recovery-1280x720');
     });
 
-    test('the row says what sets the pace, and its primary action is the card\'s fix: md0\'s own minimum goes up', async () => {
+    test('the row says what sets the pace, and its primary action is the card\'s fix: md0\'s stripe cache goes up', async () => {
         const shell = await shellAt720(env, 'md0');
         const row = overviewRow(shell.frame, 'md0');
         const action = row.locator('.raidtune-overview-action');
-        // The diagnosis' verdict needs 10 s of samples.
-        await action.waitFor({ timeout: 60000 });
-        expect(await row.locator('.raidtune-overview-pace-words').innerText()).toBe('Starved by other I/O');
+        // The diagnosis' verdict needs 10 s of samples. md0's hard disks serve other I/O: the stripe
+        // cache is the first lever there (make bench-rebuild, seek-raid6-load), ahead of the minimum.
+        await action.waitFor({ timeout: waitBudget(60000) });
+        expect(await row.locator('.raidtune-overview-pace-words').innerText()).toBe('The stripe cache holds it back');
         expect(await action.innerText()).toBe('Speed up rebuild…');
         expect(await withinWindow(shell.page, action)).toBe(true);
 
         await action.click();
         const commands = await changeDialog(shell.frame).locator('.raidtune-commands').innerText();
-        const minimum = /^echo (\d+) > \/sys\/block\/md0\/md\/sync_speed_min$/.exec(commands)?.[1];
-        expect(minimum).toBeDefined();
+        expect(commands).toBe('echo 4096 > /sys/block/md0/md/stripe_cache_size');
         await dialogButton(shell.frame, 'Apply').click();
         await changeDialog(shell.frame).getByText(KERNEL_DONE).waitFor();
         await dialogButton(shell.frame, 'Close').click();
-        expect(await simValue(env, '/sys/block/md0/md/sync_speed_min')).toBe(`${minimum} (local)`);
-        // At Fast rebuild's minimum already, nothing more is offered.
+        expect(await simValue(env, '/sys/block/md0/md/stripe_cache_size')).toBe('4096');
+        // Now the rebuild runs above the minimum, and no larger cache or minimum is offered.
         await waitUntil('the row offers no further change', async () => await action.count() === 0, 60000);
     });
 

@@ -12,7 +12,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { setupRaidtune } from './harness/env';
-import { BUILD_TIMEOUT_MS, buildRpm, DBPATH, installedPageTests, make, PLUGIN_PATH, REPO, RPM, rpmOnRoot, TARBALL, VERSION } from './harness/packageBuild';
+import { BUILD_TIMEOUT_MS, buildRpm, DBPATH, installedPageTests, make, PLUGIN_PATH, REPO, RPM, rpmOnRoot, TARBALL, VERSION, withPackageLock } from './harness/packageBuild';
 import { realSystemctl, rpmScriptlets, runPhase, type SystemctlCall } from './harness/rpmScriptlets';
 
 const root = mkdtempSync(join(tmpdir(), 'raidtune-rpm-root-'));
@@ -33,7 +33,7 @@ function files(dir: string, top = root): string[] {
 }
 
 const tarballHashes: string[] = [];
-beforeAll(() => {
+beforeAll(() => withPackageLock(() => {
     // Twice, from scratch: the release tarball must not depend on when or how often it is made.
     // Between the runs a file's time changes (as a checkout or an edit would): no effect either.
     for (let i = 0; i < 2; i++) {
@@ -44,7 +44,7 @@ beforeAll(() => {
     }
     buildRpm();
     rpmOnRoot(root, '-i', RPM);
-}, BUILD_TIMEOUT_MS);
+}), BUILD_TIMEOUT_MS);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', pluginDir, openBarePage: false });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { nextReadRendered, openDialog, settingDetails, simValue, waitForRefreshes } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-persist-'));
 const sysctlDir = join(temp, 'sysctl.d');
@@ -88,7 +89,7 @@ test('keeps the live values in a sysctl.d file (md loaded before it applies) and
         `SUBSYSTEM=="block", ACTION=="add|change", KERNEL=="md*", ENV{MD_UUID}=="${uuid}", TEST=="md/stripe_cache_size", ATTR{md/stripe_cache_size}="4096"`,
     ]);
 
-    await card().getByText(`Kept in ${SYSCTL_FILE}, ${UDEV_FILE}, ${MODULES_FILE}.`).waitFor({ timeout: 15000 });
+    await card().getByText(`Kept in ${SYSCTL_FILE}, ${UDEV_FILE}, ${MODULES_FILE}.`).waitFor({ timeout: waitBudget(15000) });
     expect(await shownRows()).toEqual({
         'System minimum rebuild speed': ['3.91 MiB/s per disk', 'Kept for reboot'],
         'System maximum rebuild speed': ['195 MiB/s per disk', 'Kept for reboot'],
@@ -131,7 +132,7 @@ test('"Stop keeping" removes the files', async () => {
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
     expect(existsSync(SYSCTL_FILE) || existsSync(UDEV_FILE) || existsSync(MODULES_FILE)).toBe(false);
-    await card().getByText('Nothing is kept: md settings are lost at reboot').waitFor({ timeout: 15000 });
+    await card().getByText('Nothing is kept: md settings are lost at reboot').waitFor({ timeout: waitBudget(15000) });
     await card().getByRole('button', { name: 'Stop keeping…' }).waitFor({ state: 'detached' });
     expect((await shownRows())['Stripe cache size of md0']).toEqual(['4096', 'Not kept: 256 after a reboot']);
 });

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { formatProcesses, launchBrowser, openPage, producesFrames, simulatorPath } from '../../tools/cockpit';
 import { setupRaidtune } from './harness/env';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const plugin = mkdtempSync(join(tmpdir(), 'raidtune-smoke-plugin-'));
 afterAll(() => rmSync(plugin, { recursive: true, force: true }));
@@ -78,7 +79,7 @@ async function until(condition: () => boolean, timeoutMs = 10000) {
 }
 
 async function results(where: Page | Frame) {
-    await where.waitForSelector('#done:has-text("done")', { timeout: 15000 });
+    await where.waitForSelector('#done:has-text("done")', { timeout: waitBudget(15000) });
     const text = (id: string) => where.locator(`#${id}`).textContent();
     return {
         version: await text('version'),
@@ -184,7 +185,7 @@ test('a page whose compositing process stopped: no frames, told with that proces
     } finally {
         await browser.stop();
     }
-}, 60000);
+}, waitBudget(60000));
 
 // cockpit-ws ends a local session ~15 s after the last websocket closes (checked: after a shell
 // page closed, every request got 401); startCockpit holds one open. Slow (~25 s), so only with
@@ -198,4 +199,4 @@ test('a page whose compositing process stopped: no frames, told with that proces
     expect(await env.cockpit.sessionAlive()).toBe(true);
     const again = await env.shellPage();
     expectWorking(await results(again.frame));
-}, 45000);
+}, waitBudget(45000));

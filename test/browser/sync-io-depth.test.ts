@@ -15,6 +15,7 @@ import {
     openDialog, settingDetails, showArrayPage, showOverview, simValue, syncFact, waitUntil,
 } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const temp = mkdtempSync(join(tmpdir(), 'raidtune-depth-'));
 const stateDir = join(temp, 'state');
@@ -44,10 +45,16 @@ async function openGlobalChange() {
     await openDialog((await hostCard('#global-limits')).getByRole('button', { name: 'Change…' }));
 }
 
+/**
+ * Applies the open dialog, closes it, and waits for the page to show what it wrote: a dialog opened
+ * on the read before (a loaded machine, gate32) takes the old value as what it replaces and, at
+ * Apply, finds the new one "changed since the dialog opened".
+ */
 async function applied(outcome: string | RegExp = KERNEL_DONE) {
     await footerButton('Apply').click();
     await dialog().getByText(outcome).waitFor();
     await footerButton('Close').click();
+    await nextReadRendered(env.page, { full: true });
 }
 
 test('shown: the system depth next to the limits, an array\'s with its sync', async () => {
@@ -129,14 +136,14 @@ test('kept after reboot: the sysctl and the array\'s rule', async () => {
     expect(sysctl.split('\n').filter(l => l && !l.startsWith('#'))).toContain('dev.raid.sync_io_depth = 48');
     const udev = readFileSync(join(udevRulesDir, '64-raidtune.rules'), 'utf8');
     expect(udev).toMatch(/ENV\{MD_UUID\}=="[0-9a-f:]+", TEST=="md\/sync_io_depth", ATTR\{md\/sync_io_depth\}="6"/);
-    await card.getByText('Kept in', { exact: false }).waitFor({ timeout: 15000 });
+    await card.getByText('Kept in', { exact: false }).waitFor({ timeout: waitBudget(15000) });
 });
 
 test('the diagnosis never suggests a larger depth (none made a measured rebuild faster): no finding, no what-if row', async () => {
     // md0 rebuilds under other I/O between its limits, where md applies the depth: the diagnosis
     // gives its verdict and the what-if table its rows, none of them about the depth.
     const section = (await showArrayPage(env.page, 'md0')).locator('.raidtune-diagnosis');
-    await section.getByRole('table', { name: /^What if/ }).waitFor({ timeout: 40000 });
+    await section.getByRole('table', { name: /^What if/ }).waitFor({ timeout: waitBudget(40000) });
     await expect(section.locator('[data-finding]').evaluateAll(items => items.map(li => li.getAttribute('data-finding'))))
         .resolves.not.toContain('sync-io-depth');
     const rows = await section.locator('tbody tr[data-change]').evaluateAll(trs => trs.map(tr => tr.getAttribute('data-change')));

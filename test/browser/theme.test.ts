@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { setupRaidtune } from './harness/env';
 import { chooseStyle, luminance, type Surface } from './harness/cockpitSettings';
 import { saveScreenshot, syncFact, waitForRefreshes } from './harness/raidtunePage';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 /** md0's page, opened alone. */
@@ -94,4 +95,4 @@ test('screenshots for the README: light and dark', async () => {
     await chooseStyle(other, 'dark');
     await expectDark(page);
     await saveScreenshot(page, 'raidtune-dark');
-}, 90000);
+}, waitBudget(90000));

@@ -13,6 +13,7 @@ import {
 } from './harness/raidtunePage';
 import { BAD_TEXT_VALUES } from '../shared/badValues';
 import { formatKiB } from '../../src/md/format';
+import { waitBudget } from '../../tools/cockpit/waitBudget';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'raidtune-state-'));
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0', config: { stateDir } });
@@ -216,13 +217,13 @@ test('pause and resume the recovery', async () => {
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
     expect(await simValue(env, '/sys/block/md0/md/sync_action')).toBe('frozen');
-    await card.getByText('Paused (frozen)', { exact: false }).waitFor({ timeout: 10000 });
+    await card.getByText('Paused (frozen)', { exact: false }).waitFor({ timeout: waitBudget(10000) });
 
     await card.getByRole('button', { name: 'Resume', exact: true }).click();
     await footerButton('Apply').click();
     await dialog().getByText('Done.', { exact: false }).waitFor();
     await footerButton('Close').click();
-    await card.getByText('Speed:', { exact: true }).waitFor({ timeout: 20000 });
+    await card.getByText('Speed:', { exact: true }).waitFor({ timeout: waitBudget(20000) });
     // Like the kernel, the host restarts the interrupted recovery by itself (at its next tick).
     await waitUntil('the host restarts the recovery', async () =>
         await simValue(env, '/sys/block/md0/md/sync_action') === 'recover', 5000, 100);

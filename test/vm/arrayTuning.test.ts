@@ -176,7 +176,7 @@ test('write-intent bitmap: added and removed with mdadm --grow, read from the gu
     const bitmap = ['/sys/block/md0/md/bitmap/location', '/sys/block/md0/md/bitmap/chunksize', '/sys/block/md0/md/consistency_policy'];
 
     await openArrayDialog(page, 'md0', 'Add bitmap…');
-    // 255 MiB members: 16 MiB recommended (seed 002), and mdadm takes every chunk offered.
+    // 255 MiB members: 16 MiB recommended (src/md/tuning/bitmap.ts), and mdadm takes every chunk offered.
     await dialog(page).getByText('16 MiB (recommended)').waitFor();
     expect(await previewedCommands(page)).toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=16M');
     expect(await applyAndWait(page, 'Add bitmap')).toEqual([DONE_NOT_KERNEL]);

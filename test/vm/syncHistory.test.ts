@@ -4,10 +4,12 @@
 // every 2 s instead of every minute, while a real RAID1 resyncs after --create, runs a check, runs
 // another that is stopped half-way, and rebuilds a member. The history file then holds the four
 // operations with the kernel's figures (the member size md reports, the check's mismatch_cnt, the
-// stopped check as interrupted by md's own sync_min), and the page shows them newest first.
+// stopped check as interrupted by md's own sync_min), and the page shows them newest first. The
+// kernel's log lines for them are the ones the journal reader looks for.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseHistoryFile } from '../../src/md/history';
+import { CHECK_END_GREP, parseCheckEnds } from '../../src/md/alerts/checkJournal';
 import { VM_STATE_DIR } from './harness/vmConfig';
 import { setupVm } from './harness/vmEnv';
 
@@ -91,6 +93,16 @@ mdadm /dev/md0 --add /dev/vdb`);
         expect(op.speedMaxKiBs).toBe(20000);
     }
     expect(operations[2].mismatches).toBe(mismatches);
+
+    // The kernel's own words for them, which journald keeps as kernel lines and the overview's
+    // "Check overdue" reads (src/md/alerts/checkJournal.ts): the pattern journalctl greps with takes
+    // the completed check and nothing else, and the parser reads it.
+    const messages = (await vm.guest.runOk('dmesg')).split('\n').map(l => l.replace(/^\[[^\]]*\] ?/, '').trim());
+    expect(messages).toContain('md: md0: data-check interrupted.');
+    const grep = new RegExp(CHECK_END_GREP);
+    expect(messages.filter(m => grep.test(m))).toEqual(['md: md0: data-check done.']);
+    expect(parseCheckEnds(messages.map((m, i) => `${i}.000001 guest kernel: ${m}`)))
+        .toEqual(new Map([['md0', messages.indexOf('md: md0: data-check done.')]]));
 
     // md0's operations are on its own page.
     const { page } = await vm.openPage(`${vm.pageUrl}#/md0`);

@@ -10,6 +10,7 @@ import { recordChannels } from './channelRecord';
 import { chromiumProcesses, currentGpuProcess, describeRendering, producesFrames, type ChromiumProcess } from './frames';
 import { tagEnv } from './proc';
 import { cockpitUnderTest, type CockpitInstall } from './versions';
+import { waitBudget } from './waitBudget';
 
 /** Chromium: $RAIDTUNE_CHROMIUM, else Debian's /usr/bin/chromium or Fedora's chromium-browser. */
 export const CHROMIUM = process.env.RAIDTUNE_CHROMIUM ||
@@ -170,6 +171,8 @@ interface CspReport {
 export async function openPage(browser: LaunchedBrowser, url?: string,
     options: { timeoutMs?: number } = {}): Promise<RecordedPage> {
     const context = await browser.newContext();
+    // Every wait and action of Playwright's without a timeout of its own (its default is 30 s).
+    context.setDefaultTimeout(waitBudget(30000));
     try {
         let recorded: Problem[] = [];
         const ignored: Problem[] = [];
@@ -217,7 +220,7 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
         let loadMs = 0;
         if (url) {
             const t0 = performance.now();
-            const response = await page.goto(url, { waitUntil: 'load', timeout: options.timeoutMs ?? 30000 });
+            const response = await page.goto(url, { waitUntil: 'load', timeout: options.timeoutMs ?? waitBudget(30000) });
             loadMs = performance.now() - t0;
             if (response && response.status() >= 400)
                 throw new Error(`GET ${url} answered ${response.status()} ${response.statusText()}`);
@@ -257,7 +260,7 @@ export async function openPage(browser: LaunchedBrowser, url?: string,
                 if (problems.length)
                     throw new Error(formatProblems(problems));
             },
-            async waitForFrame(name: string, timeoutMs = 30000) {
+            async waitForFrame(name: string, timeoutMs = waitBudget(30000)) {
                 const handle = await page.waitForSelector(`iframe[name="${name}"]`, { state: 'attached', timeout: timeoutMs });
                 const frame = await handle.contentFrame();
                 if (!frame)

@@ -13,3 +13,4 @@ export {
 export { formatProcesses, producesFrames } from './frames';
 export { cockpitUnderTest, type CockpitInstall, type CockpitVersionKey } from './versions';
 export { repoRoot, processesTagged, HARNESS_RUN, HARNESS_CHILD } from './proc';
+export { waitBudget, TIMEOUT_FACTOR } from './waitBudget';

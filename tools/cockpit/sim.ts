@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { writeMdadmWrapper } from '../../sim/mdadm/wrapper';
 import { BLOCKDEV_TOOLS, type BlockdevTool } from '../../sim/blockdev/request';
-import { writeMonitorFiles, writeSendmailStandIn, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
+import { writeJournalctlStandIn, writeMonitorFiles, writeSendmailStandIn, writeSystemctlStandIn } from '../../sim/monitor/hostFiles';
 import { UDEV_DATA } from '../../sim/kernel/udev';
 import { describeExit, repoRoot, sleep, startChild, type Child } from './proc';
 import { memoryDir } from '../memoryDir';
@@ -113,14 +113,14 @@ function isFile(path: string): boolean {
 }
 
 /** Where simulatedHostConfig() puts the simulated host's own mdadm, tee, lsblk... (what raidtune runs). */
-export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'systemctl' | BlockdevTool): string {
+export function simulatedTool(sim: SimulatedHost, tool: 'mdadm' | 'tee' | 'systemctl' | 'journalctl' | BlockdevTool): string {
     return join(sim.root, 'bin', tool);
 }
 
 /**
  * raidtune's whole manifest config for a simulated host: the kernel roots, udev's database, and
  * everything raidtune would write or run outside them (its state, sysctl.d, udev rules, modules-load.d,
- * mdadm.conf, mdadm, systemctl, the mail program, the Replace disk dialog's lsblk, wipefs and sfdisk)
+ * mdadm.conf, mdadm, systemctl, journalctl, the mail program, the Replace disk dialog's lsblk, wipefs and sfdisk)
  * inside the simulated root too, so a demo or a test never touches this machine's /etc, /var or
  * disks. Writes the wrappers of the simulated mdadm, tee and block-device tools: the simulated tee
  * applies an attribute write inside the write, as the kernel does.
@@ -138,6 +138,8 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
     })) as Record<BlockdevTool, string>;
     const systemctl = simulatedTool(sim, 'systemctl');
     writeSystemctlStandIn(systemctl, sim.root);
+    const journalctl = simulatedTool(sim, 'journalctl');
+    writeJournalctlStandIn(journalctl, sim.root);
     writeMonitorFiles(sim.root);
     const sendmail = writeSendmailStandIn(sim.root);
     return {
@@ -153,6 +155,7 @@ export function simulatedHostConfig(sim: SimulatedHost): Record<string, string> 
         tee,
         ...blockdev,
         systemctl,
+        journalctl,
         sendmail,
     };
 }

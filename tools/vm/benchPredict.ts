@@ -52,6 +52,8 @@ export type Setting =
     | { kind: 'defaults' }
     | { kind: 'preset'; name: PresetName }
     | { kind: 'stripe-cache'; entries: number }
+    /** speed_limit_min, KiB/s of the real disk. */
+    | { kind: 'minimum'; kiBs: number }
     | { kind: 'sync-io-depth'; depth: number }
     | { kind: 'fix'; fix: FixIntent | null; finding: Finding['kind'] | null };
 
@@ -60,6 +62,7 @@ export function settingLabel(setting: Setting): string {
     case 'defaults': return 'kernel defaults';
     case 'preset': return `preset ${setting.name}`;
     case 'stripe-cache': return `stripe_cache_size ${setting.entries}`;
+    case 'minimum': return `speed_limit_min ${setting.kiBs}`;
     case 'sync-io-depth': return `sync_io_depth ${setting.depth}`;
     case 'fix': return setting.fix ? `diagnosis: ${setting.finding} -> ${fixText(setting.fix)}` : 'diagnosis: none';
     }
@@ -89,6 +92,7 @@ export function settingChanges(setting: Setting, parity: boolean): WhatIfChange[
         return changes;
     }
     case 'stripe-cache': return [{ kind: 'stripe-cache', entries: setting.entries }];
+    case 'minimum': return [{ kind: 'min', kiBs: setting.kiBs }];
     // raidtune predicts nothing for a depth (whatIf.ts): no row, no change.
     case 'sync-io-depth': return [];
     case 'fix': {
@@ -99,12 +103,15 @@ export function settingChanges(setting: Setting, parity: boolean): WhatIfChange[
 }
 
 export interface Prediction {
-    kiBs: number;
+    /** Null where the page says faster without an amount (`likelyFaster`). */
+    kiBs: number | null;
     /**
      * The page says "faster, if the member disks keep up": no member was busy enough to measure what
      * it can take (whatIf.ts 'unchecked'), so the figure is the limit's, an upper bound.
      */
     upperBound: boolean;
+    /** The page says faster by an amount it cannot measure (whatIf.ts 'likely-faster'). */
+    likelyFaster: boolean;
 }
 
 export interface Verdict {
@@ -135,12 +142,14 @@ export function verdict(host: HostModel, array: ArrayModel, scale: number): Verd
         const changes = settingChanges(setting, array.stripeCache !== null);
         if ((setting.kind === 'fix' || setting.kind === 'sync-io-depth') && !changes.length) return null;
         const rows = changes.map(c => predictor(c));
-        // A row the model cannot predict (whatIf.ts 'unknown') leaves the setting without a prediction.
-        if (rows.some(r => r.rateKiBs === null)) return null;
+        // A row the model cannot predict (whatIf.ts 'unknown') leaves the setting without a prediction;
+        // one faster by an amount it cannot measure makes the setting so.
+        if (rows.some(r => r.outcome === 'unknown')) return null;
+        if (rows.some(r => r.outcome === 'likely-faster')) return { kiBs: null, upperBound: false, likelyFaster: true };
         const fastest = rows.reduce<WhatIfRow | null>(
             (best, r) => (!best || r.rateKiBs! > best.rateKiBs! ? r : best), null);
-        if (!fastest) return { kiBs: facts.rateKiBs * scale, upperBound: false };
-        return { kiBs: fastest.rateKiBs! * scale, upperBound: fastest.outcome === 'unchecked' };
+        if (!fastest) return { kiBs: facts.rateKiBs * scale, upperBound: false, likelyFaster: false };
+        return { kiBs: fastest.rateKiBs! * scale, upperBound: fastest.outcome === 'unchecked', likelyFaster: false };
     };
     return { diagnosis, predict, fix };
 }

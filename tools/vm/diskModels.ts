@@ -39,7 +39,7 @@ export const DISK_MODELS: Record<ModelName, DiskModel> = {
     hdd: { name: 'hdd', scale: 0.05, realMBs: 160, requestFloorBytes: 64 * 1024, seeking: null },
     // The same disk with a head (issue #38): a seek and half a turn wherever a request does not
     // follow the last one, one request at a time (no command queueing).
-    // As a SATA disk with NCQ off (queue_depth 1: what seed 000 tells admins to set).
+    // As a SATA disk with NCQ off (queue_depth 1: the common tip for faster rebuilds).
     'hdd-seek': { name: 'hdd-seek', scale: 0.05, realMBs: 160, requestFloorBytes: null, seeking: { figures: HDD_7200, ncqWindow: 1 } },
     // NCQ on (queue_depth 32, the kernel's default): the disk serves, of the requests it holds,
     // the one its head reaches first (QEMU keeps at most 16 in flight, so 16 in effect).

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Layout and alignment advice for one array (issue #6, after seed 004, the hardware-RAID alignment
-// guide): the stripe geometry a file system should be told about, the mkfs options that carry it,
-// and whether each member's data begins on a boundary the disks below like.
+// Layout and alignment advice for one array (issue #6, after a hardware-RAID alignment guide that
+// measured misaligned partitions): the stripe geometry a file system should be told about, the
+// mkfs options that carry it, and whether each member's data begins on a boundary the disks below
+// like.
 //
 // Why it matters. A parity array writes in stripes: a chunk on each data disk plus parity. A write
 // that covers whole stripes lets md compute parity from the new data alone; one that covers part
 // of a stripe, or straddles two, makes md first read old data or parity back (read-modify-write),
-// which is where small or misplaced writes lose most of their speed (seed 004 measured up to 30%
+// which is where small or misplaced writes lose most of their speed (that guide measured up to 30%
 // on writes). A file system that knows the chunk ("stride") and the stripe width places its blocks
 // and allocation groups on those boundaries. The same reasoning applies one level down: a member
 // whose data does not start on a 4 KiB boundary makes a 4 KiB-sector disk or an SSD read-modify-write
-// every block, and on a device that stripes itself (a hardware RAID volume, as in seed 004) a start
+// every block, and on a device that stripes itself (a hardware RAID volume, as in that guide) a start
 // off the chunk boundary splits every chunk across two of its stripes.
 
 import { msg, N_, type Message } from '../message';
@@ -51,7 +52,7 @@ export interface MemberAlignment {
 
 export type PartitionVerdict = 'aligned' | 'not-stripe' | 'not-chunk' | 'not-4kib' | 'unknown';
 
-/** A partition made on the array itself: seed 004's case, the file system shifted against the stripes. */
+/** A partition made on the array itself: the file system shifted against the stripes (the guide's case). */
 export interface PartitionAlignment {
     name: string;
     startSectors: number | null;
@@ -156,7 +157,7 @@ function arrayStripe(array: ArrayModel): { stripe: StripeGeometry | null; noStri
 }
 
 /**
- * A partition on the array moves everything in it against md's stripes (seed 004's 63-sector
+ * A partition on the array moves everything in it against md's stripes (the old DOS 63-sector
  * partition on a striped volume). The file system counts stride and stripe width from the
  * partition's start, so that start must sit on the chunk for chunk-sized writes to fill chunks,
  * and on a full stripe for stripe-sized writes to fill stripes; otherwise each such write covers

@@ -6,8 +6,7 @@
 // - Debian `checkarray`: /etc/cron.d/mdadm runs it on every array when /etc/default/mdadm says
 //   AUTOCHECK=true (checkarray --cron takes yes, y, 1, true or t, the first letter in either case;
 //   unset is false);
-// - mdadm's own `mdcheck_start.timer` (every array; mdcheck_continue.timer resumes a check that ran
-//   out of time where it stopped).
+// - mdadm's own mdcheck timers (every array), in one of two orders (mdcheckOrder).
 // The next run is systemd's (NextElapseUSecRealtime); a cron job's is its schedule as written, and
 // the calendar spec that says the same (cronCalendar.ts), which the host's systemd answers for.
 
@@ -33,6 +32,27 @@ export interface ScheduledCheck {
     cronCalendar: string | null;
     /** The action each array gets; null: this scheduler leaves the array out. */
     actionFor: (array: string) => CheckAction | null;
+    /**
+     * mdcheck from mdadm 4.5 on: the next run of mdcheck_start.timer, which only begins a new round
+     * (`nextRun` and `calendar` are then mdcheck_continue.timer's, whose runs check); null otherwise.
+     */
+    newRound: string | null;
+    /** The calendar of the runs that begin a whole check of every array (its period); null: not known. */
+    roundCalendar: string | null;
+}
+
+/**
+ * Which of mdcheck's services checks. Until mdadm 4.4 mdcheck_start.service checks
+ * (`mdcheck --duration`) and mdcheck_continue.service resumes a check that ran out of time. From
+ * 4.5 mdcheck_start.service only clears the last round's markers (`mdcheck --restart`), and
+ * mdcheck_continue.service, daily, starts each array's check that this round has not done and
+ * continues the others (`mdcheck --start --duration`). Read from the start service's ExecStart.
+ */
+export type MdcheckOrder = 'start-checks' | 'continue-checks';
+
+export function mdcheckOrder(state: MonitorState): MdcheckOrder {
+    const exec = unitOf(state, 'mdcheck_start.service')?.execStart ?? '';
+    return /argv\[\]=\S*mdcheck\b[^;]*\s--restart\b/.test(exec) ? 'continue-checks' : 'start-checks';
 }
 
 /** KEY=value lines of a shell variables file (sysconfig, /etc/default), quotes removed, comments skipped. */
@@ -76,7 +96,7 @@ function raidCheck(state: MonitorState): ScheduledCheck | null {
     const runner = unitOf(state, 'raid-check.timer');
     const cron = cronJob(state.scheduleFiles.get('cron.d/raid-check'), 'raid-check');
     return {
-        scheduler: 'raid-check',
+        scheduler: 'raid-check', newRound: null, roundCalendar: runner?.calendar ?? cron?.calendar ?? null,
         enabled: vars.get('ENABLED') === 'yes' && ((runner !== null && timerEnabled(runner)) || cron !== null),
         nextRun: runner?.nextElapse ?? null,
         calendar: runner?.calendar ?? null,
@@ -101,16 +121,25 @@ function checkarray(state: MonitorState): ScheduledCheck | null {
     const autocheck = shellVariables(state.scheduleFiles.get('default/mdadm') ?? '').get('AUTOCHECK');
     return {
         scheduler: 'checkarray', enabled: autocheckOn(autocheck), nextRun: null, calendar: null, cron: cron.schedule,
-        cronCalendar: cron.calendar, actionFor: () => 'check',
+        cronCalendar: cron.calendar, actionFor: () => 'check', newRound: null, roundCalendar: cron.calendar,
     };
 }
 
 function mdcheck(state: MonitorState): ScheduledCheck | null {
     const start = unitOf(state, 'mdcheck_start.timer');
     if (!start) return null;
+    const common = {
+        scheduler: 'mdcheck', cron: null, cronCalendar: null, actionFor: (): CheckAction => 'check', roundCalendar: start.calendar,
+    } as const;
+    if (mdcheckOrder(state) === 'start-checks') {
+        const { nextElapse: nextRun, calendar } = start;
+        return { ...common, enabled: timerEnabled(start), nextRun, calendar, newRound: null };
+    }
+    // Without its continuation timer a round begins and nothing is ever checked.
+    const checks = unitOf(state, 'mdcheck_continue.timer');
     return {
-        scheduler: 'mdcheck', enabled: timerEnabled(start), nextRun: start.nextElapse, calendar: start.calendar, cron: null,
-        cronCalendar: null, actionFor: () => 'check',
+        ...common, enabled: timerEnabled(start) && checks !== null && timerEnabled(checks),
+        nextRun: checks?.nextElapse ?? null, calendar: checks?.calendar ?? null, newRound: start.nextElapse,
     };
 }
 

@@ -12,6 +12,7 @@
 import { N_ } from '../message';
 import { fieldError, type Parsed } from '../validate';
 import { CHECK_SERVICES, dropInValues, raidtuneDropIn, unitOf, type MonitorState } from './monitor';
+import { mdcheckOrder } from './checkSchedule';
 import type { SyncOperation } from '../history';
 
 export const DURATION_VARIABLE = 'MDADM_CHECK_DURATION';
@@ -66,11 +67,17 @@ export interface CheckWindow {
     source: 'raidtune' | 'package';
 }
 
-/** The window mdcheck_start.service runs with; null where the host has no such service. */
+/** The service whose runs check (checkSchedule.ts mdcheckOrder): its window is the one that applies. */
+export function checkingService(state: MonitorState): string {
+    return mdcheckOrder(state) === 'continue-checks' ? CHECK_SERVICES[1] : CHECK_SERVICES[0];
+}
+
+/** The window the service that checks runs with; null where the host has no such service. */
 export function checkWindow(state: MonitorState): CheckWindow | null {
-    const service = unitOf(state, CHECK_SERVICES[0]);
+    const id = checkingService(state);
+    const service = unitOf(state, id);
     if (!service) return null;
-    const own = dropInDuration(state.scheduleFiles.get(raidtuneDropIn(CHECK_SERVICES[0])));
+    const own = dropInDuration(state.scheduleFiles.get(raidtuneDropIn(id)));
     const duration = own ?? environmentEntries(service.environment ?? '').get(DURATION_VARIABLE) ?? null;
     if (duration === null) return null;
     return { duration, seconds: durationSeconds(duration), source: own === null ? 'package' : 'raidtune' };

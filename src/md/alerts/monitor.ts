@@ -9,6 +9,7 @@
 
 import { msg, N_, type Message } from '../message';
 import { parseMonitorConf, type MonitorConf } from './mdadmConf';
+import { parseCheckEnds } from './checkJournal';
 
 /** The units that run mdadm --monitor, in the order they are looked for. */
 export const MONITOR_UNITS = ['mdmonitor.service', 'mdadm.service'] as const;
@@ -22,7 +23,7 @@ export const OWN_WINDOW_TIMERS = ['raidtune-check-window-start.timer', 'raidtune
 export const WINDOW_LIMITS_FILE = 'raidtune/check-window-limits';
 /** The window's limits file on the host, as the plan writes it and the card names it. */
 export const windowLimitsPath = (state: MonitorState) => `${state.etcDir}/${WINDOW_LIMITS_FILE}`;
-export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment';
+export const UNIT_PROPERTIES = 'Id,LoadState,ActiveState,UnitFileState,NextElapseUSecRealtime,TimersCalendar,Environment,ExecStart';
 
 /** raidtune's drop-in on a unit, relative to the configured /etc (one name for every unit it sets). */
 export const raidtuneDropIn = (unit: string) => `systemd/system/${unit}.d/raidtune.conf`;
@@ -58,6 +59,8 @@ export interface MonitorUnit {
     calendar: string | null;
     /** The Environment property as systemctl prints it; null when empty. */
     environment: string | null;
+    /** A service's ExecStart as systemctl prints it ("{ path=... ; argv[]=... ; ... }"); null when none. */
+    execStart: string | null;
 }
 
 export interface MonitorState {
@@ -74,6 +77,8 @@ export interface MonitorState {
     etcDir: string;
     /** Whether the mail program mdadm hands its alerts to exists; null: not read. */
     sendmail: boolean | null;
+    /** Each array's last completed check or repair in the kernel's journal (checkJournal.ts); null: no journalctl. */
+    checkEnds: Map<string, number> | null;
 }
 
 export type AlertProblem =
@@ -90,6 +95,7 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     let units: MonitorUnit[] | null = null;
     let current: string[] | null = null;
     let unitLines: string[] | null = null;
+    let journalLines: string[] | null = null;
     let sendmail: boolean | null = null;
     for (const line of output.split('\n')) {
         const file = /^@@file (.+)$/.exec(line);
@@ -103,6 +109,9 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
         } else if (line === '@@units') {
             current = null;
             unitLines = [];
+        } else if (line === '@@journal') {
+            current = null;
+            journalLines = [];
         } else if (line === '@@noeol' && current) {
             files[files.length - 1].text = current.join('\n');
         } else if (line === '@@end') {
@@ -110,6 +119,8 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
         } else if (current && line.startsWith('|')) {
             current.push(line.slice(1));
             files[files.length - 1].text = current.join('\n') + '\n';
+        } else if (journalLines) {
+            journalLines.push(line);
         } else if (unitLines) {
             unitLines.push(line);
         }
@@ -122,6 +133,7 @@ export function parseMonitorRead(output: string, confDir: string): MonitorState 
     const confPath = confFiles[0]?.path ?? `${confDir}/${CONF_FILES[0]}`;
     return {
         confFiles, confPath, conf: parseMonitorConf(confFiles[0]?.text ?? ''), units, scheduleFiles, etcDir: confDir, sendmail,
+        checkEnds: journalLines && parseCheckEnds(journalLines),
     };
 }
 
@@ -143,6 +155,7 @@ function parseUnits(lines: string[]): MonitorUnit[] | null {
         nextElapse: b.NextElapseUSecRealtime && b.NextElapseUSecRealtime !== 'n/a' ? b.NextElapseUSecRealtime : null,
         calendar: timerCalendar(b.TimersCalendar),
         environment: b.Environment || null,
+        execStart: b.ExecStart || null,
     }));
 }
 

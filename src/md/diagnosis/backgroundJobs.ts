@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Programs known for heavy disk I/O of their own, found by name among the host's processes
 // (/proc/PID/comm, read in the refresh's one grep). A rebuild held at the minimum by other I/O is
-// often one of these (seed 000: a new ext4 file system's lazy init, nightly cron jobs). raidtune
+// often one of these (admins report a new ext4 file system's lazy init and nightly cron jobs). raidtune
 // cannot tell which disks a process uses, so the diagnosis names them as candidates, no more.
 
 /** Why each one does I/O, by the name the kernel gives the process (comm: at most 15 characters). */

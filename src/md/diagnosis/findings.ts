@@ -10,13 +10,13 @@ import { PRESETS } from '../tuning/presets';
 import { RATE_MAX_KIBS } from '../validate';
 import {
     cacheWasFull, capacityBound, capacityCeiling, OTHER_IO_MIN_KIBS, syncWindow, OTHER_IO_NOISE_KIBS, otherIoCompetes,
-    type CapacityBound, type MemberWindow, type WindowFacts,
+    siblingsBehind, type CapacityBound, type MemberWindow, type SiblingIo, type WindowFacts,
 } from './window';
 import type { BackgroundJob } from './backgroundJobs';
 import { slowMembers } from './slowMembers';
 import {
-    MIN_GAIN, paceRegime, whatIfEtas, whatIfPredictor, type Predictor, type Regime, type WhatIfChange, type WhatIfOffer,
-    type WhatIfRow,
+    CACHE_REACHABLE_BUSY, HARD_DISK_CACHE_ENTRIES, hardDisksServeOtherIo, MIN_GAIN, paceRegime, whatIfEtas,
+    whatIfPredictor, type Predictor, type Regime, type WhatIfChange, type WhatIfOffer, type WhatIfRow,
 } from './whatIf';
 import { STRIPE_CACHE_MAX } from '../settings/registry';
 
@@ -40,7 +40,9 @@ export type Finding =
      */
     | { kind: 'starved' | 'slowed'; rateKiBs: number; minKiBs: number; otherKiBs: number; otherShare: number; fix: FixIntent | null;
         /** Why no higher minimum is offered: the members are the limit, or it is at Fast rebuild's already. */
-        noFix: 'members' | 'fast-already' | null }
+        noFix: 'members' | 'fast-already' | null;
+        /** The arrays on other partitions of the same disks whose I/O it is (window.ts siblingsBehind). */
+        siblings: SiblingIo[] }
     /** A check or repair taking the disks from other I/O: a lower maximum, or a check window. */
     | { kind: 'scrub'; action: 'check' | 'repair'; rateKiBs: number; fix: Extract<FixIntent, { kind: 'lower-max' }> }
     | { kind: 'slow-member'; member: string; disk: string; busyShare: number; peerBusyShare: number;
@@ -116,13 +118,14 @@ export function raisedMinimum(minKiBs: number, maxKiBs: number | null, bound: Ca
 }
 
 function otherIoFinding(facts: WindowFacts, pace: Regime, minKiBs: number | null,
-    maxKiBs: number | null): Finding | null {
+    maxKiBs: number | null, hardDisks: boolean): Finding | null {
     const other = facts.otherKiBs;
-    if (minKiBs === null || other === null || !otherIoCompetes(facts)) return null;
+    if (minKiBs === null || other === null || !otherIoCompetes(facts, hardDisks)) return null;
     if (pace !== 'min' && pace !== 'other-io') return null;
     return {
         kind: pace === 'min' ? 'starved' : 'slowed', rateKiBs: facts.rateKiBs, minKiBs, otherKiBs: other,
         otherShare: other / facts.totalKiBs, ...raisedMinimum(minKiBs, maxKiBs, facts.bound),
+        siblings: siblingsBehind(facts),
     };
 }
 
@@ -141,19 +144,25 @@ function scrubFinding(array: ArrayModel, facts: WindowFacts, action: 'check' | '
     return { kind: 'scrub', action, rateKiBs: facts.rateKiBs, fix: { kind: 'lower-max', maxKiBs } };
 }
 
-/** The stripe cache size to try next while the cache is full, or null when none is larger. */
-function nextCacheSize(facts: WindowFacts): number | null {
-    if (!facts.cache || !cacheWasFull(facts)) return null;
+/**
+ * The stripe cache size to try next: the next step while the cache is full; on hard disks that
+ * serve other I/O too, 4096 entries full or not, where the benchmark measured the gain (whatIf.ts
+ * HARD_DISK_CACHE_ENTRIES).
+ */
+function nextCacheSize(facts: WindowFacts, hardDiskLoad: boolean): number | null {
+    if (!facts.cache) return null;
     const size = facts.cache.size;
+    if (hardDiskLoad && size < HARD_DISK_CACHE_ENTRIES) return HARD_DISK_CACHE_ENTRIES;
+    if (!cacheWasFull(facts)) return null;
     return CACHE_STEPS.find(n => n > size) ?? null;
 }
 
 /**
- * A full cache: a finding where the what-if predicts a larger one faster (judge() keeps it only
- * then): the members idle part of the time, or they are hard disks serving other I/O too.
+ * A cache to enlarge: a finding where the what-if predicts a larger one faster (judge() keeps it
+ * only then): the members idle part of the time, or they are hard disks serving other I/O too.
  */
-function cacheFinding(facts: WindowFacts, predict: Predictor): Finding | null {
-    const entries = nextCacheSize(facts);
+function cacheFinding(facts: WindowFacts, predict: Predictor, hardDiskLoad: boolean): Finding | null {
+    const entries = nextCacheSize(facts, hardDiskLoad);
     if (entries === null || !facts.cache) return null;
     const outcome = predict({ kind: 'stripe-cache', entries }).outcome;
     if (outcome !== 'faster' && outcome !== 'likely-faster') return null;
@@ -174,10 +183,15 @@ function slowMemberFindings(members: MemberWindow[]): Finding[] {
     return slowMembers(members).map(m => ({ kind: 'slow-member', ...m, smartArgv: ['smartctl', '-a', `/dev/${m.disk}`] }));
 }
 
-/** Programs known for heavy I/O while other I/O competes with the sync: the likely source, named. */
-function backgroundJobsFinding(facts: WindowFacts, jobs: BackgroundJob[]): Finding | null {
+/**
+ * Programs known for heavy I/O while other I/O competes with the sync: the likely source, named.
+ * Competes, not merely measured: the progress counter read a sample apart from the disks' counters
+ * makes a few % of other I/O out of none (gate29: md1, capped by its maximum with no other I/O,
+ * named a backup under load).
+ */
+function backgroundJobsFinding(facts: WindowFacts, jobs: BackgroundJob[], hardDisks: boolean): Finding | null {
     const other = facts.otherKiBs;
-    if (!jobs.length || other === null || other < OTHER_IO_MIN_KIBS) return null;
+    if (!jobs.length || other === null || !otherIoCompetes(facts, hardDisks)) return null;
     return { kind: 'background-jobs', jobs, otherKiBs: other };
 }
 
@@ -226,6 +240,8 @@ function judge(finding: Finding, facts: WindowFacts, predict: Predictor, maxKiBs
     const change = fix && fixChange(fix);
     if (!change) return { finding, predictedKiBs: now };
     const row = predict(change);
+    // Faster by an amount not measurable, yet the largest lever measured (whatIf.ts largerCache): first.
+    if (row.outcome === 'likely-faster') return { finding, predictedKiBs: Infinity };
     if (row.outcome !== 'same') return { finding, predictedKiBs: row.rateKiBs ?? now };
     const without = withoutFix(finding);
     return without && { finding: without, predictedKiBs: now };
@@ -253,7 +269,9 @@ function rankByGain(findings: Finding[], facts: WindowFacts, predict: Predictor,
 function paceOf(facts: WindowFacts, regime: Regime, minKiBs: number | null, maxKiBs: number | null): Pace {
     const bound = facts.bound;
     const other = facts.otherKiBs ?? 0;
-    if (bound && !bound.atLeast && bound.kiBs < facts.rateKiBs * MIN_GAIN) return { kind: 'members', bound };
+    // With its cache full md keeps the disks busy only so much of the time (whatIf.ts): then that is their pace.
+    const reachable = cacheWasFull(facts) ? CACHE_REACHABLE_BUSY : 1;
+    if (bound && !bound.atLeast && bound.kiBs * reachable < facts.rateKiBs * MIN_GAIN) return { kind: 'members', bound };
     if (regime === 'min' && minKiBs !== null && other >= OTHER_IO_MIN_KIBS) return { kind: 'minimum', minKiBs, otherKiBs: other };
     if (regime === 'other-io' && minKiBs !== null) return { kind: 'gives-way', minKiBs, otherKiBs: other };
     if (regime === 'max' && maxKiBs !== null) return { kind: 'maximum', maxKiBs };
@@ -297,23 +315,25 @@ export function diagnose(array: ArrayModel, host: HostModel): Diagnosis {
     if ('gathering' in measured) return { ...none, gathering: measured.gathering };
     const facts = measured.facts;
     const { minKiBs, maxKiBs } = effectiveLimits(array, host);
-    const regime = paceRegime(facts, minKiBs, maxKiBs);
+    const hardDisks = membersAreHardDisks(facts, host);
+    const regime = paceRegime(facts, minKiBs, maxKiBs, hardDisks);
     const action = sync.action;
     const scrubbing = action === 'check' || action === 'repair';
     const scrub = scrubbing ? scrubFinding(array, facts, action, regime, minKiBs) : null;
     // A check or repair is offered less impact only: a higher limit would take the disks from the other I/O.
-    const predict = whatIfPredictor(facts, minKiBs, maxKiBs, membersAreHardDisks(facts, host));
+    const hardDiskLoad = hardDisksServeOtherIo(facts, hardDisks);
+    const predict = whatIfPredictor(facts, minKiBs, maxKiBs, hardDisks);
     const paceFindings = scrubbing
         ? [scrub]
-        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs),
-            cacheFinding(facts, predict)];
-    const findings = [...paceFindings, backgroundJobsFinding(facts, host.backgroundJobs)]
+        : [cappedFinding(facts, maxKiBs), otherIoFinding(facts, regime, minKiBs, maxKiBs, hardDisks),
+            cacheFinding(facts, predict, hardDiskLoad)];
+    const findings = [...paceFindings, backgroundJobsFinding(facts, host.backgroundJobs, hardDisks)]
         .filter((f): f is Finding => f !== null);
     findings.push(...slowMemberFindings(facts.members));
     const ranked = rankByGain(findings, facts, predict, maxKiBs);
     const offer: WhatIfOffer = scrubbing
         ? { kind: 'less-impact', maxKiBs: scrub?.fix.maxKiBs ?? null }
-        : { kind: 'speed', cacheEntries: nextCacheSize(facts) };
+        : { kind: 'speed', cacheEntries: nextCacheSize(facts, hardDiskLoad) };
     return {
         findings: ranked, verdict: verdictOf(facts, regime, minKiBs, maxKiBs, ranked), gathering: null, window: facts,
         whatIf: whatIfEtas(facts, predict, minKiBs, maxKiBs, offer),

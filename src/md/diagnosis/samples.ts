@@ -22,17 +22,23 @@ function syncingMembers(array: ArrayModel): MemberModel[] {
     return array.members.filter(m => m.slot !== null && (m.role === 'active' || m.role === 'rebuilding' || m.role === 'replacement'));
 }
 
+/** The other arrays with a member on one of `array`'s member disks (partitions of the same disks). */
+export function siblingArrays(array: ArrayModel, arrays: readonly ArrayModel[]): string[] {
+    const disks = new Set(array.members.map(m => m.disk));
+    return arrays.filter(a => a.name !== array.name && a.members.some(m => disks.has(m.disk))).map(a => a.name);
+}
+
+const ioSectors = (stats: DiskStats) => stats.readSectors + stats.writeSectors;
+
 export function takeIoSample(array: ArrayModel, diskStats: ReadonlyMap<string, DiskStats>,
-    at: number): IoSample | null {
+    at: number, siblings: readonly string[] = []): IoSample | null {
     const doneKiB = array.sync?.doneKiB;
     if (array.sync?.runState !== 'running' || doneKiB === null || doneKiB === undefined) return null;
     const members: MemberCounters[] = [];
     for (const m of syncingMembers(array)) {
         const stats = diskStats.get(m.disk);
-        if (stats) {
-            const sectors = stats.readSectors + stats.writeSectors;
-            members.push({ member: m.name, disk: m.disk, role: m.role, sectors, ioMs: stats.ioMs });
-        }
+        if (stats)
+            members.push({ member: m.name, disk: m.disk, role: m.role, sectors: ioSectors(stats), ioMs: stats.ioMs });
     }
     return {
         at,
@@ -42,6 +48,10 @@ export function takeIoSample(array: ArrayModel, diskStats: ReadonlyMap<string, D
         minKiBs: array.speedMin?.kiBs ?? null,
         maxKiBs: array.speedMax?.kiBs ?? null,
         members,
+        siblings: siblings.flatMap(name => {
+            const stats = diskStats.get(name);
+            return stats ? [{ array: name, sectors: ioSectors(stats) }] : [];
+        }),
     };
 }
 
@@ -74,7 +84,7 @@ export function recordIoSamples(arrays: ArrayModel[], diskStats: ReadonlyMap<str
         if (!sync) continue;
         const before = previous.get(array.name)?.sync;
         const history = before && before.action === sync.action ? before.ioSamples : [];
-        const sample = takeIoSample(array, diskStats, at);
+        const sample = takeIoSample(array, diskStats, at, siblingArrays(array, arrays));
         sync.ioSamples = sample ? addIoSample(history, sample) : [];
     }
 }

@@ -7,7 +7,7 @@
 
 import { CAPPED_SHARE } from '../modelTypes';
 import { PRESETS } from '../tuning/presets';
-import { cacheWasFull, capacityCeiling, OTHER_IO_MIN_KIBS, otherIoCompetes, type WindowFacts } from './window';
+import { cacheWasFull, capacityCeiling, otherIoCompetes, type WindowFacts } from './window';
 
 export type WhatIfChange =
     | { kind: 'now' }
@@ -33,8 +33,8 @@ export interface WhatIfRow {
 /**
  * "Held at the minimum": md throttles a sync only while it runs above the minimum, so a throttled
  * sync hovers at the minimum plus what one burst adds; the kernel's own figure wobbles by 10-20%
- * (seed 000's "speed=4000K" at min 4000). Up to 25% above reads as held there; more than 20% below,
- * md is not throttling at all and something else (the disks) holds it.
+ * (a rebuild reported at "speed=4000K" with a minimum of 4000). Up to 25% above reads as held
+ * there; more than 20% below, md is not throttling at all and something else (the disks) holds it.
  */
 export const NEAR_MIN_ABOVE = 1.25;
 export const NEAR_MIN_BELOW = 0.8;
@@ -50,6 +50,29 @@ function queuedDisks(facts: WindowFacts): boolean {
     return facts.members.some(m => m.busyShare >= QUEUED_BUSY);
 }
 
+/**
+ * The share of the time md keeps idle member disks busy once its stripe cache no longer limits a
+ * rebuild: 0.75-0.81 with 4096 to 16384 entries (`make bench-rebuild`, seek-raid5-cache, Linux 6.1
+ * and 7.3, the guest's CPU 17-31% busy), not 1: between batches md handles the stripes it read.
+ */
+export const CACHE_REACHABLE_BUSY = 0.8;
+
+/**
+ * Hard disks that serve other I/O beside the sync: md sends the sync in batches of at most its
+ * stripe cache, each waiting behind the other requests and paying a seek, so a larger cache is
+ * the lever (`make bench-rebuild`, seek-raid6-light and seek-raid6-load).
+ */
+export function hardDisksServeOtherIo(facts: WindowFacts, hardDisks: boolean): boolean {
+    return hardDisks && otherIoCompetes(facts, hardDisks);
+}
+
+/**
+ * The stripe cache size that lever goes to: 4096 entries gave the gain there, 8192 little or nothing
+ * more, twice the memory (seek-raid6-light: 2.64 and 2.69 MB/s on Linux 6.1, 1.69 and 1.97 on 7.3,
+ * which read 2.03 and 2.35 the day before; seek-raid6-load: 0.6 and 0.54, 0.67 and 0.66).
+ */
+export const HARD_DISK_CACHE_ENTRIES = 4096;
+
 /** A predicted gain under 5% is within what the measurement wobbles by: reported as no change. */
 export const MIN_GAIN = 1.05;
 
@@ -62,7 +85,8 @@ export const MIN_GAIN = 1.05;
  */
 export type Regime = 'min' | 'max' | 'other-io' | 'free' | 'unknown';
 
-export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null): Regime {
+export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: number | null,
+    hardDisks: boolean): Regime {
     const rate = facts.rateKiBs;
     if (maxKiBs !== null && rate >= maxKiBs * CAPPED_SHARE) return 'max';
     if (heldAtMinimum(rate, minKiBs)) return 'min';
@@ -70,9 +94,9 @@ export function paceRegime(facts: WindowFacts, minKiBs: number | null, maxKiBs: 
     // with other I/O queued ahead on disks busy all the time, each wait drains seconds of queue,
     // and the sync averages below the minimum that holds it (`make bench-rebuild`, seek-raid6-load:
     // 0.4 MB/s at a minimum of 1 MB/s, the load's requests waiting 3.8 s). Otherwise the disks hold it.
-    if (minKiBs !== null && rate < minKiBs * NEAR_MIN_BELOW) return otherIoCompetes(facts) && queuedDisks(facts) ? 'min' : 'free';
+    if (minKiBs !== null && rate < minKiBs * NEAR_MIN_BELOW) return otherIoCompetes(facts, hardDisks) && queuedDisks(facts) ? 'min' : 'free';
     if (facts.otherKiBs === null) return 'unknown';
-    return otherIoCompetes(facts) ? 'other-io' : 'free';
+    return otherIoCompetes(facts, hardDisks) ? 'other-io' : 'free';
 }
 
 /**
@@ -85,7 +109,7 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
     hardDisks = false): Predictor {
     const now = facts.rateKiBs;
     const eta = (rate: number) => (facts.remainingKiB === null || rate <= 0 ? null : facts.remainingKiB / rate);
-    const pace = paceRegime(facts, minKiBs, maxKiBs);
+    const pace = paceRegime(facts, minKiBs, maxKiBs, hardDisks);
     // Never below today's speed: the capacity is an estimate and the sync already does `now`.
     const known = capacityCeiling(facts.bound);
     const ceiling = known !== null ? Math.max(known, now) : Infinity;
@@ -106,18 +130,22 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
     };
     // md keeps no more stripes in flight than its cache holds. With the cache full, no limit
     // reached and no other I/O to give way to, disks that still idle part of the time wait for md
-    // between batches, and a larger cache lets them work up to their capacity (`make bench-rebuild`,
-    // seek-raid5-cache: 51 -> 90 MB/s from 256 to 4096 entries). On hard disks that serve other I/O
-    // too, each batch waits behind the other requests and every switch costs a seek: a larger
-    // cache sends more at once (seek-raid6-light: several times faster), by an amount the counters
-    // cannot tell. On disks kept busy by the sync alone it gains nothing.
+    // between batches, and a larger cache lets them work up to what md keeps them busy
+    // (`make bench-rebuild`, seek-raid5-cache: 51 -> 90 MB/s from 256 to 4096 entries). On hard
+    // disks that serve other I/O too, each batch waits behind the other requests and every switch
+    // costs a seek, full cache or not: a larger cache sends more at once (seek-raid6-light and
+    // -load: 4 to 67 times faster with 4096 entries, more than any limit gave), by an amount the
+    // counters cannot tell. On disks kept busy by the sync alone it gains nothing.
     const largerCache = (change: WhatIfChange): WhatIfRow => {
-        if (!cacheWasFull(facts) || pace === 'max') return row(change, now);
+        if (pace === 'max') return row(change, now);
+        const unmeasured = (outcome: 'likely-faster' | 'unknown'): WhatIfRow => ({ change, rateKiBs: null, etaSeconds: null, outcome });
+        const below = facts.cache !== null && facts.cache.size < HARD_DISK_CACHE_ENTRIES;
+        if (below && hardDisksServeOtherIo(facts, hardDisks)) return unmeasured('likely-faster');
+        if (!cacheWasFull(facts)) return row(change, now);
         // Time to spare means idle time beyond the counters' wobble: a disk busy 90% has a queue.
         const capacity = facts.bound && facts.bound.busyShare < QUEUED_BUSY ? capacityCeiling(facts.bound) : null;
-        if (pace === 'free' && capacity !== null && capacity >= now * MIN_GAIN) return row(change, capacity);
-        const unmeasured = (outcome: 'likely-faster' | 'unknown'): WhatIfRow => ({ change, rateKiBs: null, etaSeconds: null, outcome });
-        if (hardDisks && (facts.otherKiBs ?? 0) >= OTHER_IO_MIN_KIBS) return unmeasured('likely-faster');
+        const reachable = capacity === null ? null : capacity * CACHE_REACHABLE_BUSY;
+        if (pace === 'free' && reachable !== null && reachable >= now * MIN_GAIN) return row(change, reachable);
         return pace === 'free' && !facts.bound ? unmeasured('unknown') : row(change, now);
     };
     return change => {
@@ -139,7 +167,7 @@ export function whatIfPredictor(facts: WindowFacts, minKiBs: number | null, maxK
 
 /**
  * What the table offers besides no change: for a rebuild, resync or reshape the changes that could
- * make it faster (`cacheEntries`: the next stripe cache size while it is full); for a check or
+ * make it faster (`cacheEntries`: the stripe cache size to try, findings.ts nextCacheSize); for a check or
  * repair, which scrubs in the background, a lower maximum (`maxKiBs`) that leaves the disks more
  * room for other I/O, or nothing.
  */

@@ -69,6 +69,14 @@ export interface WindowFacts {
     otherKiBs: number | null;
     cache: { samples: number; fullSamples: number; size: number } | null;
     bound: CapacityBound | null;
+    /** The other arrays on the same disks that moved data over the window, the busiest first. */
+    siblings: SiblingIo[];
+}
+
+/** What another array on partitions of the member disks read and wrote, at its md device, KiB/s. */
+export interface SiblingIo {
+    array: string;
+    kiBs: number;
 }
 
 /**
@@ -84,10 +92,34 @@ export const OTHER_IO_MIN_KIBS = 64;
  */
 export const OTHER_IO_NOISE_KIBS = 1;
 
-/** Other I/O enough to count as competing (and, for md, to make the array not idle). */
-export function otherIoCompetes(facts: WindowFacts): boolean {
-    return facts.otherKiBs !== null && facts.totalKiBs > 0 && facts.otherKiBs >= OTHER_IO_MIN_KIBS &&
-        facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE;
+/**
+ * On hard disks time tells what bytes hide. In a recovery the member md writes gets only the sync's
+ * writes, in order; members it reads from that need twice its I/O time per MiB or more pay seeks for
+ * requests between the sync's. A few scattered requests take a disk's time out of all proportion to
+ * their bytes (`make bench-rebuild`, seek-raid6-light: other I/O 6-12% of the bytes, the members read
+ * at 31-51 ms per MiB against 7-12 for the one written, and 4096 cache entries made it 3.2 to 5.6 times
+ * faster; with nothing else running, seek-raid5-cache: 8.8-9.3 ms on every member).
+ */
+export const SEEKING_READS_RATIO = 2;
+
+const WRITTEN_ROLES: readonly MemberRole[] = ['rebuilding', 'replacement'];
+
+export function readsPaySeeks(facts: WindowFacts): boolean {
+    const written = facts.members.filter(m => WRITTEN_ROLES.includes(m.role)).map(m => m.msPerMiB);
+    const read = facts.members.filter(m => m.role === 'active' && m.syncFactor);
+    if (!written.length || written.includes(null) || !read.length) return false;
+    const writtenMs = Math.max(...written as number[]);
+    return read.every(m => m.msPerMiB !== null && m.msPerMiB >= writtenMs * SEEKING_READS_RATIO);
+}
+
+/**
+ * Other I/O enough to count as competing (and, for md, to make the array not idle): a share of the
+ * bytes, or on hard disks the seeks it costs the members read (readsPaySeeks). Hard disks only: a
+ * solid-state replacement writes faster per MiB than hard disks read with nothing else to do.
+ */
+export function otherIoCompetes(facts: WindowFacts, hardDisks: boolean): boolean {
+    if (facts.otherKiBs === null || facts.totalKiBs <= 0 || facts.otherKiBs < OTHER_IO_MIN_KIBS) return false;
+    return facts.otherKiBs / facts.totalKiBs >= OTHER_IO_MIN_SHARE || (hardDisks && readsPaySeeks(facts));
 }
 
 export type WindowResult = { facts: WindowFacts } | { gathering: { samples: number; seconds: number } };
@@ -155,6 +187,29 @@ function cacheFacts(samples: readonly IoSample[]): WindowFacts['cache'] {
     return { samples: known.length, fullSamples, size: known[known.length - 1].stripeCacheSize! };
 }
 
+function siblingsIo(first: IoSample, last: IoSample, seconds: number): SiblingIo[] {
+    const before = new Map(first.siblings.map(s => [s.array, s.sectors]));
+    return last.siblings.flatMap(s => {
+        const start = before.get(s.array);
+        const kiBs = start === undefined ? 0 : (s.sectors - start) / 2 / seconds;
+        return kiBs >= OTHER_IO_NOISE_KIBS ? [{ array: s.array, kiBs }] : [];
+    }).sort((a, b) => b.kiBs - a.kiBs);
+}
+
+/**
+ * An array on the same disks is named as the other I/O's source when its md device moves at least
+ * this share of the other I/O the member disks carry (its reads land once on the disks, its writes
+ * once per copy: a quarter leaves room for that).
+ */
+export const SIBLING_MIN_SHARE = 0.25;
+
+/** The other arrays on the member disks whose own I/O is a real part of the other I/O, busiest first. */
+export function siblingsBehind(facts: WindowFacts): SiblingIo[] {
+    const other = facts.otherKiBs;
+    if (other === null || other <= 0) return [];
+    return facts.siblings.filter(s => s.kiBs >= OTHER_IO_MIN_KIBS && s.kiBs >= other * SIBLING_MIN_SHARE);
+}
+
 export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): WindowResult {
     const first = samples[0];
     const last = samples[samples.length - 1];
@@ -193,6 +248,7 @@ export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): 
             otherKiBs,
             cache: cacheFacts(samples),
             bound: capacityBound(members, rateKiBs),
+            siblings: siblingsIo(first, last, seconds),
         },
     };
 }

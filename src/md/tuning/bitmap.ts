@@ -5,7 +5,8 @@
 // Refusals follow mdadm 4.2's Grow_addbitmap and the kernel as checked on Linux 6.1: md refuses
 // bitmap changes while ANY sync runs, waits or is paused (EBUSY even when frozen), so raidtune
 // says why before mdadm has to; a lockless bitmap (llbitmap, kernels since 2025) is never changed
-// by `--grow`. Chunk sizes and their cost: seed 002.
+// by `--grow`. Chunk sizes and their cost: an admin's published measurement of sequential writes
+// to a RAID with an internal bitmap of each chunk size (BITMAP_WRITE_PENALTY).
 
 import { isRedundant } from '../levels';
 import { msg, N_, type Message } from '../message';
@@ -21,17 +22,17 @@ const TIB = 1024 ** 3;
 /** Chunk sizes offered, KiB: powers of two only (mdadm: "invalid bitmap chunksize: 3M", exit 2). */
 export const BITMAP_CHUNKS_KIB = [4, 8, 16, 32, 64, 128, 256].map(m => m * MIB);
 
-/** Seed 002: sequential write speed with an internal bitmap of this chunk size, against none. */
+/** Sequential write speed with an internal bitmap of this chunk size, against none (the measurement above). */
 export const BITMAP_WRITE_PENALTY: readonly { chunkKiB: number; sequentialWritePercent: number }[] = [
     { chunkKiB: 4 * MIB, sequentialWritePercent: -27 },
     { chunkKiB: 16 * MIB, sequentialWritePercent: -8.7 },
     { chunkKiB: 64 * MIB, sequentialWritePercent: -12 },
 ];
 
-/** From a terabyte per member, chunks of 64 MiB or more (seed 002's advice and mdadm's own default). */
+/** From a terabyte per member, chunks of 64 MiB or more (that measurement's advice and mdadm's own default). */
 const LARGE_MEMBER_KIB = TIB;
 const LARGE_MEMBER_CHUNK_KIB = 64 * MIB;
-/** Smaller members: 16 MiB cost the least write speed in seed 002's measurement. */
+/** Smaller members: 16 MiB cost the least write speed in that measurement. */
 const SMALL_MEMBER_CHUNK_KIB = 16 * MIB;
 
 /**
@@ -97,7 +98,7 @@ export interface BitmapGuidance {
     choices: BitmapChunkChoice[];
     /** How the recommendation was chosen. */
     advice: Message;
-    /** Seed 002's measurement, and where it comes from. */
+    /** The published write measurement, and where it comes from. */
     penalty: typeof BITMAP_WRITE_PENALTY;
     penaltySource: Message;
 }
@@ -187,7 +188,7 @@ function layoutRefusal(array: ArrayModel): Message | null {
  * supported with creating the array with 1.2 metadata"), and md switches an array's bitmap kind
  * (md/bitmap_type) only while it is stopped: `--grow` neither adds nor removes one.
  */
-const LLBITMAP_REFUSAL = N_('The array has a lockless bitmap (llbitmap). mdadm chooses it only when it creates an array and cannot add or remove it with --grow; md changes the kind of bitmap only while the array is stopped.');
+const LLBITMAP_REFUSAL = N_('The array has a lockless bitmap (llbitmap, experimental in md). mdadm chooses it only when it creates an array (--bitmap=lockless) and cannot add or remove it with --grow; md changes the kind of bitmap only while the array is stopped.');
 
 function presenceRefusal(array: ArrayModel, action: BitmapAction): Message | null {
     const bitmap = array.bitmap;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Queue settings of the disks under an array: device/queue_depth (NCQ), queue/nr_requests and
-// queue/scheduler. One change covers all of the array's disks, as seed 000's loop over sd[abcde]
-// does: md moves at the pace of its slowest member, so different settings per member are rarely
+// queue/scheduler. One change covers all of the array's disks, as the admins' guides set them, in
+// one loop over every member: md moves at the pace of its slowest member, so different settings per member are rarely
 // what anyone wants. Each disk gets its own step, so the preview, the read-back, undo and restore
 // work per disk. Disks without the attribute (NVMe and virtio have no queue_depth) are left alone.
 

@@ -51,11 +51,12 @@ export const PRESETS: Record<PresetName, Preset> = {
         title: N_('Apply the preset “Low impact”'),
     },
     // A minimum of 10 MiB/s (10240 KiB/s), about the 10000 KiB/s Synology ships: round in the unit
-    // the page shows, as are Fast rebuild's figures. Seed 000's kernel (2009) slept at the
-    // minimum under other I/O, so there it made a 23-day rebuild a 2.3-day one; on Linux 6.1 and
-    // 7.3 `make bench-rebuild` (case hdd-raid6-load) saw no rebuild held near the minimum, so a
-    // higher minimum matters only where the other I/O leaves a rebuild less than that. 4096
-    // entries: seed 001's gain; the benchmark measured none for a rebuild (whatIf.ts).
+    // the page shows, as are Fast rebuild's figures. The 2009 kernel of the guide admins still
+    // quote slept at the minimum under other I/O, so there it made a 23-day rebuild a 2.3-day one;
+    // on Linux 6.1 and 7.3 `make bench-rebuild` saw no rebuild held near the minimum on disks
+    // without heads (hdd-raid6-load), and on disks that seek the stripe cache, not the minimum,
+    // was the lever. 4096 entries: what gave that gain on the seeking disks (+50% idle, x3 to x67
+    // under other I/O; doc/benchmarks.md).
     'balanced': {
         speedMinKiBs: 10 * KIB_PER_MIB, speedMaxKiBs: KERNEL_DEFAULT_SPEED_MAX,
         stripeCacheEntries: 4096, syncIoDepth: null,
@@ -64,9 +65,10 @@ export const PRESETS: Record<PresetName, Preset> = {
     // A minimum of 50 MiB/s: a third to a half of what a SATA disk streams (130-200 MB/s on its
     // data sheet), so other I/O still gets the rest, and any SSD is faster. The maximum of 2000 MiB/s
     // takes away the kernel's 200000 KiB/s cap (195 MiB/s), which holds back NVMe members: the one change
-    // `make bench-rebuild` saw make a rebuild faster (case nvme-raid10: 5x, seed 003's 4.5x);
-    // slower disks simply run at their own speed. 8192 entries: seed 001 saw real SATA disks gain
-    // up to 16384 on 2012's kernels; 8192 takes most of that for half the memory.
+    // `make bench-rebuild` saw make a rebuild faster on NVMe (case nvme-raid10: 5x; an NVMe RAID10
+    // admin reported 4.5x); slower disks simply run at their own speed. 8192 entries: real SATA
+    // disks gained up to 16384 on 2012's kernels (50 to 120 MB/s, an admin's RAID5); 8192 takes
+    // most of that for half the memory.
     'fast-rebuild': {
         speedMinKiBs: 50 * KIB_PER_MIB, speedMaxKiBs: 2000 * KIB_PER_MIB, stripeCacheEntries: 8192, syncIoDepth: null,
         title: N_('Apply the preset “Fast rebuild”'),

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Read-ahead of an md device: /sys/block/mdX/queue/read_ahead_kb, in KiB. `blockdev --setra`
-// sets the same value in 512-byte sectors (seed 000 tip 2: setra 65536 = 32 MiB = 32768 KiB).
+// sets the same value in 512-byte sectors (the common rebuild tip `setra 65536` = 32 MiB = 32768 KiB).
 // It speeds up large sequential reads from the array; md's own rebuild reads do not go through
-// the page cache, so it does little for a rebuild (seed 001 measured no gain on the members).
+// the page cache, so it does little for a rebuild (an admin's RAID5 measurements found no gain
+// from read-ahead on the members).
 
 import type { ArrayModel, HostModel } from '../modelTypes';
 import { msg, N_, type Message } from '../message';

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// "Layout and alignment" of one array (issue #6, seed 004): collapsed by default and rendered only
+// "Layout and alignment" of one array (issue #6, src/md/advice/layout.ts): collapsed by default and rendered only
 // once opened, so a page of 128 arrays pays for a toggle each. The toggle itself says when something
 // is misaligned: that must not hide behind a closed section.
 

@@ -3,7 +3,7 @@ import { Alert, PageSection, Spinner, Stack, StackItem, Title } from '../pf';
 import { PageFrame } from './PageFrame';
 import { _, fmt } from '../../host/i18n';
 import { NoArrays } from '../arrays/NoArrays';
-import { useMonitorState } from '../health/monitorRead';
+import { useMonitorState, type MonitorRead } from '../health/monitorRead';
 import { bannersLoaded, bannersNeeded, preloadBanners, RestoreBanner, UnfinishedPlan } from './lazyBanners';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { AdminContext, HostContext, useRefreshResult } from '../common/HostContext';
@@ -47,6 +47,11 @@ export function App() {
 
 /** The overview's rows: derived once per model. */
 const overviewRowsOf = memoLast((model: HostModel) => [model], overviewRows);
+/** The overdue checks, worked out again only when the schedulers, the history or the arrays change. */
+const checksDueOf = memoLast(({ model, monitor }: { model: HostModel; monitor: MonitorRead }) =>
+    [monitor.state, model.history, model.arrays.map(a => `${a.name} ${a.health} ${a.level}`).join('\n')],
+({ model, monitor }) => (monitor.state && monitor.checksDue
+    ? monitor.checksDue(monitor.state, model, Date.now() / 1000) : undefined));
 
 function PageContent({ configProblems }: { configProblems: string[] }) {
     const { model: latest, refresh, error } = useRefreshResult();
@@ -135,7 +140,11 @@ function PageContent({ configProblems }: { configProblems: string[] }) {
                         <ArrayPage array={array} host={model} monitor={monitor.state}
                             historyShown={monitorRead} reread={monitor.reread} />
                     )}
-                    {!array && rows && rows.length > 0 && <StackItem><ArrayOverview rows={rows} /></StackItem>}
+                    {!array && rows && rows.length > 0 && (
+                        <StackItem>
+                            <ArrayOverview rows={rows} checksDue={checksDueOf({ model: model!, monitor })} />
+                        </StackItem>
+                    )}
                     {!array && model.arrays.length === 0 && (
                         <StackItem><NoArrays mdAvailable={model.mdAvailable} /></StackItem>
                     )}

@@ -59,8 +59,8 @@ export function formatChunk(kib: number): string {
 }
 
 /**
- * "256 entries, 242 in use: full", full by the diagnosis's own rule. Not "raise it" (seed 001's
- * advice): a larger cache helps only where the disks wait for it, which the diagnosis judges.
+ * "256 entries, 242 in use: full", full by the diagnosis's own rule. Not "raise it" (the usual
+ * tuning tip): a larger cache helps only where the disks wait for it, which the diagnosis judges.
  */
 export function stripeCacheText(cache: { size: number; active: number | null }): string {
     if (cache.active === null) return fmt(_('$0 entries'), cache.size);

@@ -8,7 +8,8 @@ import { formatMs, formatRate, formatShare } from '../../md/format';
 import type { BackgroundJob } from '../../md/diagnosis/backgroundJobs';
 import type { Finding, Verdict } from '../../md/diagnosis/findings';
 import { NEAR_MIN_BELOW, type WhatIfRow } from '../../md/diagnosis/whatIf';
-import type { CapacityBound, WindowFacts } from '../../md/diagnosis/window';
+import type { CapacityBound, SiblingIo, WindowFacts } from '../../md/diagnosis/window';
+import { arrayNames } from './paceTexts';
 import { durationText } from '../common/syncTexts';
 
 function jobText(job: BackgroundJob): string {
@@ -20,6 +21,20 @@ function jobText(job: BackgroundJob): string {
     case 'fs-check': return fmt(_('$0: a file system check reading its whole file system'), name);
     case 'backup': return fmt(_('$0: a copy or backup program'), name);
     }
+}
+
+/**
+ * Whose the other I/O is when arrays on other partitions of the same disks move it (RHEL's /boot, /
+ * and data arrays): md judges a member by its whole disk, so their I/O slows this sync too.
+ */
+function siblingsText(siblings: readonly SiblingIo[]): string {
+    if (!siblings.length) return '';
+    const rate = formatRate(siblings.reduce((sum, s) => sum + s.kiBs, 0));
+    return ' ' + (siblings.length === 1
+        ? fmt(_('$0 moves $1 of it: it lies on other partitions of the same disks, and md gives way to I/O on any partition of a member disk.'),
+            siblings[0].array, rate)
+        : fmt(_('$0 move $1 of it: they lie on other partitions of the same disks, and md gives way to I/O on any partition of a member disk.'),
+            arrayNames(siblings), rate));
 }
 
 export function findingText(finding: Finding): string {
@@ -37,6 +52,7 @@ export function findingText(finding: Finding): string {
             : _('It runs at $0 per disk, above the minimum of $1, while other I/O moves $2 on the member disks ($3 of their traffic): md gives way to other I/O as long as the sync runs above its minimum, and a higher minimum takes that room back.'),
         formatRate(finding.rateKiBs), formatRate(finding.minKiBs), formatRate(finding.otherKiBs),
         formatShare(finding.otherShare))
+            + siblingsText(finding.siblings)
             + (finding.noFix === 'members' ? ' ' + _('The member disks cannot go much faster, so a higher minimum would not help.')
                 : finding.noFix === 'fast-already' ? ' ' + _('The minimum is already at the Fast rebuild level: a higher one would take the disks from the other I/O.') : '');
     case 'scrub':
@@ -54,7 +70,7 @@ export function findingText(finding: Finding): string {
             ? fmt(_('Its stripe cache of $0 entries was full in $1 of the samples while the member disks had time to spare ($2 is busy $3 of the time): md keeps no more stripes in flight than its cache holds, so the disks wait for it. A larger cache lets them work more of the time.'),
                 finding.entries, formatShare(finding.fullShare), finding.spare.disk,
                 formatShare(finding.spare.busyShare))
-            : fmt(_('Its stripe cache of $0 entries was full in $1 of the samples, on hard disks that serve other I/O too: md keeps no more stripes in flight than its cache holds, and each batch waits behind the other requests. A larger cache lets md send more at once; how much faster that makes it, raidtune cannot measure.'),
+            : fmt(_('On hard disks that serve other I/O too, md sends the sync in batches of at most its stripe cache ($0 entries, full in $1 of the samples), and each batch waits behind the other requests and costs the disks a seek. A larger cache lets md send more at once; how much faster that makes it, raidtune cannot measure.'),
                 finding.entries, formatShare(finding.fullShare));
     case 'frozen':
         return _('The sync is frozen (sync_action "frozen") and makes no progress until it is resumed.');

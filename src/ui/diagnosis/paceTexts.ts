@@ -8,11 +8,16 @@ import { formatRate, formatShare } from '../../md/format';
 import type { Diagnosis, Finding, FixIntent } from '../../md/diagnosis/findings';
 import type { SyncAction } from '../../md/modelTypes';
 
+/** The arrays on the same disks whose I/O it is, as a list of names. */
+export const arrayNames = (siblings: readonly { array: string }[]): string => siblings.map(s => s.array).join(', ');
+
 export function findingTitle(finding: Finding): string {
     switch (finding.kind) {
     case 'capped-by-max': return _('Capped by the maximum');
-    case 'starved': return _('Starved by other I/O');
-    case 'slowed': return _('Slowed by other I/O');
+    case 'starved':
+        return finding.siblings.length ? fmt(_('Starved by I/O on $0'), arrayNames(finding.siblings)) : _('Starved by other I/O');
+    case 'slowed':
+        return finding.siblings.length ? fmt(_('Slowed by I/O on $0'), arrayNames(finding.siblings)) : _('Slowed by other I/O');
     case 'scrub': return finding.action === 'check' ? _('A check runs in the background') : _('A repair runs in the background');
     case 'slow-member': return _('One member holds the sync back');
     case 'cache-bound': return _('The stripe cache holds it back');

@@ -63,6 +63,18 @@ function whenText(schedule: ScheduledCheck, cronAnswer: CalendarAnswer | null): 
     return nextRunText(schedule.nextRun, schedule.calendar) ?? _('unknown');
 }
 
+/**
+ * mdcheck's runs: each for at most its window; from mdadm 4.5 the timer that says when is the
+ * continuation's, whose runs check what the round has not, and a new round begins at the start
+ * timer's run.
+ */
+function mdcheckWhen(schedule: ScheduledCheck, when: string, window: CheckWindow | null): string {
+    const runs = window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
+    if (schedule.newRound === null) return runs;
+    return fmt(_('$0, until each array is checked once a round; the next round from $1 (mdcheck --restart)'),
+        runs, nextRunText(schedule.newRound, null) ?? _('unknown'));
+}
+
 /** The check's start against raidtune's window, where the window is on (null: it is not, or the check does not run). */
 type StartVerdict = WindowStartVerdict | 'waiting' | null;
 
@@ -75,7 +87,7 @@ function whenWithWindow(schedule: ScheduledCheck, cronAnswer: CalendarAnswer | n
     kept: OwnWindow | null, start: StartVerdict, limitsPath: string): string {
     const when = whenText(schedule, cronAnswer);
     if (!schedule.enabled) return when;
-    if (schedule.scheduler === 'mdcheck') return window ? fmt(_('$0, for at most $1 a run'), when, window.duration) : when;
+    if (schedule.scheduler === 'mdcheck') return mdcheckWhen(schedule, when, window);
     if (!kept?.on || start === null) return when;
     const [opens, closes] = [clockText(kept.startMinutes), windowEnd(kept)];
     if (start === 'waiting') return fmt(_('$0, check window from $1 to $2'), when, opens, closes);

@@ -4,7 +4,7 @@
 // health alert marks them, and the details on the array's own page (ArrayPage.tsx), one click away. It renders from
 // the first model with no part loaded later, so nothing below it moves once the page shows.
 
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Card, CardBody, CardHeader, CardTitle, Content, Label, Progress, Tooltip } from '../pf';
 import { _, fmt, ngettext } from '../../host/i18n';
 import { formatPercent } from '../../md/format';
@@ -14,7 +14,8 @@ import { CompactTable, type Column } from '../common/CompactTable';
 import { levelName, syncActionName } from '../common/labels';
 import { useTooltipReach } from '../common/useTooltipReach';
 import { OverviewPace } from '../diagnosis/OverviewPace';
-import { estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
+import { checkDueText, estimateText, heldText, kernelFigureText, redundancyText } from './overviewTexts';
+import type { CheckDue } from '../../md/alerts/checkDue';
 
 /**
  * More healthy arrays than this are one line with a button: on a host of 128 arrays the ones in
@@ -29,6 +30,37 @@ function Redundancy({ row }: { row: OverviewRow }) {
         : <span className="raidtune-overview-redundancy">{words}</span>;
 }
 
+/**
+ * Text with a tooltip mounted once reached (useTooltipReach.ts), focusable where it has one; the
+ * estimate's kernel figure and the overdue check's reason share it.
+ */
+function ReachedTooltip({ className, tip, children }: { className: string; tip: string | null; children: ReactNode }) {
+    const ref = useRef<HTMLSpanElement>(null);
+    const reach = useTooltipReach();
+    return (
+        <>
+            <span ref={ref} className={className} tabIndex={tip ? 0 : undefined}
+                onMouseEnter={reach.show} onMouseLeave={reach.hide} onFocus={reach.show} onBlur={reach.hide}
+                onKeyDown={event => { if (event.key === 'Escape') reach.hide(); }}>
+                {children}
+            </span>
+            {tip && reach.reached && <Tooltip triggerRef={ref} trigger="manual" isVisible={reach.shown} content={tip} />}
+        </>
+    );
+}
+
+/** A compact mark under the state, the reason in its tooltip. */
+function CheckDueNote({ due }: { due: CheckDue | undefined }) {
+    if (!due) return null;
+    return (
+        <div>
+            <ReachedTooltip className="raidtune-overview-check-due" tip={checkDueText(due)}>
+                <Label isCompact status="warning">{_('Check overdue')}</Label>
+            </ReachedTooltip>
+        </div>
+    );
+}
+
 function Operation({ operation, name }: { operation: OverviewOperation | null; name: string }) {
     if (!operation) return <>—</>;
     const title = syncActionName(operation.action);
@@ -41,27 +73,25 @@ function Operation({ operation, name }: { operation: OverviewOperation | null; n
     );
 }
 
-/** The estimate, the kernel's own figure in a tooltip mounted once reached (useTooltipReach.ts). */
+/** The estimate, the kernel's own figure in its tooltip. */
 function Estimate({ operation, now }: { operation: OverviewOperation | null; now: Date }) {
-    const ref = useRef<HTMLSpanElement>(null);
-    const reach = useTooltipReach();
     if (!operation) return <>—</>;
     const held = heldText(operation.runState);
     if (held || !operation.estimate) return <span className="raidtune-overview-estimate">{held ?? _('measuring…')}</span>;
-    const kernel = kernelFigureText(operation.estimate);
     return (
-        <>
-            <span ref={ref} className="raidtune-overview-estimate" tabIndex={kernel ? 0 : undefined}
-                onMouseEnter={reach.show} onMouseLeave={reach.hide} onFocus={reach.show} onBlur={reach.hide}
-                onKeyDown={event => { if (event.key === 'Escape') reach.hide(); }}>
-                {estimateText(operation.estimate, now)}
-            </span>
-            {kernel && reach.reached && <Tooltip triggerRef={ref} trigger="manual" isVisible={reach.shown} content={kernel} />}
-        </>
+        <ReachedTooltip className="raidtune-overview-estimate" tip={kernelFigureText(operation.estimate)}>
+            {estimateText(operation.estimate, now)}
+        </ReachedTooltip>
     );
 }
 
-export function ArrayOverview({ rows }: { rows: readonly OverviewRow[] }) {
+/**
+ * `checksDue`: the arrays whose periodic check is overdue, once the host's schedulers are read
+ * (after the first paint: the note is on the level's line, which has room for it at 1280 px).
+ */
+export function ArrayOverview({ rows, checksDue }: {
+    rows: readonly OverviewRow[]; checksDue?: ReadonlyMap<string, CheckDue>;
+}) {
     const [allHealthy, setAllHealthy] = useState(false);
     const now = new Date();
     const healthy = rows.filter(row => row.severity === 'healthy');
@@ -80,6 +110,7 @@ export function ArrayOverview({ rows }: { rows: readonly OverviewRow[] }) {
                         <span className="raidtune-overview-level">{levelName(row.level)}</span>
                         {', '}<span className="raidtune-overview-state">{row.state.join(', ')}</span>
                     </small>
+                    <CheckDueNote due={checksDue?.get(row.name)} />
                 </div>
             ),
         },

@@ -4,6 +4,7 @@
 
 import { _, documentLanguage, fmt, ngettext } from '../../host/i18n';
 import type { SyncRunState } from '../../md/modelTypes';
+import type { CheckDue } from '../../md/alerts/checkDue';
 import type { OverviewEstimate, OverviewRow, Redundancy } from '../../md/overview';
 import { durationText } from '../common/syncTexts';
 
@@ -53,4 +54,18 @@ export function estimateText(estimate: OverviewEstimate, now: Date): string {
 export function kernelFigureText(estimate: OverviewEstimate): string | null {
     if (estimate.kernelSeconds === null) return null;
     return fmt(_('Kernel estimate: $0'), durationText(estimate.kernelSeconds));
+}
+
+/** The overview's note on an array whose periodic check is overdue (src/md/alerts/checkDue.ts). */
+export function checkDueText(due: CheckDue): string {
+    if (due.kind === 'late') {
+        const last = new Intl.DateTimeFormat(documentLanguage(), { day: 'numeric', month: 'short', year: 'numeric' })
+            .format(new Date(due.lastEnd * 1000));
+        return fmt(_('The last completed check ended $0, longer ago than its schedule\'s $1 days.'), last, due.periodDays);
+    }
+    switch (due.why) {
+    case 'none': return _('No periodic check was found: md finds unreadable sectors only when a disk fails.');
+    case 'disabled': return _('The periodic check is disabled.');
+    case 'left-out': return _('The periodic check leaves this array out.');
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 // Adding or removing an array's write-intent bitmap: what changes, for an addition the chunk size
-// with its write cost (seed 002) and the recommended one marked, then the exact mdadm command
+// with its write cost (a published measurement of sequential writes per chunk size, bitmap.ts) and
+// the recommended one marked, then the exact mdadm command
 // (ChangeModal). The array's button (ArrayActions) offers whichever of the two applies.
 
 import { useState } from 'react';
@@ -63,6 +64,11 @@ function AddBody({ array, chunkKiB, onChunk }: {
             <Content>
                 <p>{_('A write-intent bitmap records which regions of the array are being written. After a crash, or when a disk that dropped out is added back, md then resyncs only those regions instead of the whole array.')}</p>
                 <p>{_('It costs write speed: each write first marks its region on every member. Larger chunks mean fewer marks but more to resync for each marked region.')}</p>
+                {array.llbitmapOffered && (
+                    <p className="raidtune-llbitmap-note">
+                        {_('This kernel also has md\'s lockless bitmap (llbitmap), experimental, which resyncs and recovers only the regions ever written. mdadm writes it only when it creates an array (mdadm --create --bitmap=lockless); what is added here is the classic bitmap.')}
+                    </p>
+                )}
             </Content>
             <PenaltyTable guidance={guidance} />
             <ChunkChoice array={array} guidance={guidance} chunkKiB={chunkKiB} onChange={onChunk} />

@@ -8,18 +8,19 @@ import { mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HARNESS_RUN } from '../../../tools/cockpit/proc';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 export const BIG_SCENARIOS: ReadonlySet<string> = new Set(['many-arrays']);
 
 /** How long a file waits for its turn: the big files take 1.5 to 2.5 minutes each with a neighbour. */
-export const BIG_SCENARIO_WAIT_MS = 10 * 60 * 1000;
+export const BIG_SCENARIO_WAIT_MS = waitBudget(10 * 60 * 1000);
 
 /**
  * A big scenario's setup: the simulator alone took 15 s to build its 2,048 disks beside make
  * check's other file, then the page's first full read and render of 128 cards; 60 s was once not
  * enough with the neighbour's Chromium busy.
  */
-export const BIG_SCENARIO_SETUP_MS = 3 * 60 * 1000;
+export const BIG_SCENARIO_SETUP_MS = waitBudget(3 * 60 * 1000);
 
 /** One per harness run (globalSetup's id), so that a crashed run's turn blocks no later one. */
 function turnPath(): string {

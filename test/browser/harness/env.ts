@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, Frame, Page } from 'playwright-core';
 import {
     formatProblems, launchBrowser, openPage, simulatedHostConditions, simulatedHostConfig, startCockpit,
-    startSimulatedHost,
+    startSimulatedHost, waitBudget,
     type Cockpit, type LaunchedBrowser, type Problem, type RaidtuneConfig, type RecordedPage, type SimulatedHost,
 } from '../../../tools/cockpit';
 import {
@@ -96,8 +96,8 @@ export function arrayFragment(name: string | undefined): string {
     return name === undefined ? '' : `#/${encodeURIComponent(name)}`;
 }
 
-/** Browser tests wait for real processes: 60 s per test and hook unless a test says otherwise. */
-export const BROWSER_TIMEOUT_MS = 60000;
+/** Browser tests wait for real processes: 60 s per test and hook (waitBudget) unless a test says otherwise. */
+export const BROWSER_TIMEOUT_MS = waitBudget(60000);
 
 // (Not called useRaidtune: eslint's react-hooks rule would reject calling a "use..." function at
 // the top level of a test file.)

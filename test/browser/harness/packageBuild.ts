@@ -3,9 +3,9 @@
 // A run of make check builds and checks the package once (package.test.ts, on the default Cockpit);
 // the tiers of the other Cockpits only install that RPM and open the page it installs
 // (installed-page.test.ts), building it themselves only when it is missing or not of this build.
-import { spawnSync, execFileSync } from 'node:child_process';
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { repoRoot } from '../../../tools/cockpit';
 import { chooseLanguage } from './cockpitSettings';
 import type { RaidtuneEnv } from './env';
@@ -19,6 +19,31 @@ export const BUILD_TIMEOUT_MS = 180000;
 export const DBPATH = '/var/lib/rpm';
 /** Where the package puts the page, below a root. */
 export const PLUGIN_PATH = 'usr/share/cockpit/raidtune';
+
+/** Held while a test file builds or installs the package (see withPackageLock). */
+const PACKAGE_LOCK = join(REPO, 'test-results', 'package-build.lock');
+
+/**
+ * Runs `work` while no other test process builds the package. The tiers of two Cockpits run at once
+ * in make check's lanes: installed-page.test.ts may build the RPM while package.test.ts removes the
+ * tarball and rpmbuild/ (CI saw one's `make dist` lose its temporary file to the other's). The lock
+ * is flock(1)'s, held by a child that ends with this process, so a crashed worker cannot keep it.
+ */
+export async function withPackageLock<T>(work: () => T): Promise<T> {
+    mkdirSync(dirname(PACKAGE_LOCK), { recursive: true });
+    const holder = spawn('flock', ['--exclusive', PACKAGE_LOCK, 'sh', '-c', `echo held; exec tail --pid=${process.pid} -f /dev/null`],
+                         { detached: true, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+        holder.stdout.once('data', () => resolve());
+        holder.once('exit', code => reject(new Error(`flock ${PACKAGE_LOCK} ended with ${code} before holding the lock`)));
+    });
+    try {
+        return work();
+    } finally {
+        // The whole group: flock and the tail that holds its descriptor.
+        process.kill(-holder.pid!, 'SIGTERM');
+    }
+}
 
 /** Runs make in the repository, without the calling make's jobserver (make check runs jest). */
 export function make(...targets: string[]): string {

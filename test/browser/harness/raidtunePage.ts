@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { parseMdstat, type MdstatArray } from '../../../src/md/mdstat';
 import type { RaidtuneEnv } from './env';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 export type Surface = Page | Frame;
 
@@ -169,7 +170,7 @@ export function renderedRefreshes(surface: Surface): Promise<number> {
  * Resolves once no refresh is under way: the last one that started has rendered. With refreshes
  * stopped (a hidden page), the page then stays as it is.
  */
-export async function refreshesSettled(surface: Surface, timeoutMs = 30000): Promise<void> {
+export async function refreshesSettled(surface: Surface, timeoutMs = waitBudget(30000)): Promise<void> {
     await surface.waitForFunction(() => {
         const starts = performance.getEntriesByName('raidtune:refresh-start') as PerformanceMark[];
         const renders = performance.getEntriesByName('raidtune:render') as PerformanceMeasure[];
@@ -184,7 +185,7 @@ export async function refreshesSettled(surface: Surface, timeoutMs = 30000): Pro
  * (src/ui/app/useHostModel.ts IDLE_INTERVAL_MS, 10 s), the read itself, and room for a busy machine.
  * A bound on waiting for an event, not a figure the page is held to.
  */
-const NEXT_READ_MS = 40000;
+const NEXT_READ_MS = waitBudget(40000);
 
 /**
  * Resolves once the page has rendered a read of the host that began after this call (a full read,
@@ -205,7 +206,7 @@ export async function nextReadRendered(surface: Surface, { full = false } = {}):
 }
 
 /** Resolves after the page has rendered `count` more refreshes. */
-export async function waitForRefreshes(surface: Surface, count: number, timeoutMs = 30000): Promise<void> {
+export async function waitForRefreshes(surface: Surface, count: number, timeoutMs = waitBudget(30000)): Promise<void> {
     const target = (await renderedRefreshes(surface)) + count;
     const deadline = Date.now() + timeoutMs;
     while ((await renderedRefreshes(surface)) < target) {
@@ -290,9 +291,13 @@ export async function simNumber(env: RaidtuneEnv, path: string): Promise<number>
     return n;
 }
 
-/** Polls `probe` until it returns a truthy value, or throws with the last value after timeoutMs. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 15000,
+/**
+ * Polls `probe` until it returns a truthy value, or throws with the last value after `quietMs`
+ * (the wait on an idle machine; waitBudget grows it for make check's lanes).
+ */
+export async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, quietMs = 15000,
     intervalMs = 200): Promise<T> {
+    const timeoutMs = waitBudget(quietMs);
     const deadline = Date.now() + timeoutMs;
     let last: T | null | undefined | false;
     for (;;) {

@@ -10,6 +10,7 @@ import {
     arrayCard, cardFacts, cardInView, healthText, nextReadRendered, shownBetweenSimReads, shownPercentBetweenSimReads,
     simMdstat, simNumber, simValue, syncExplanation, syncFact, syncSection, syncTitle, waitUntil,
 } from '../harness/raidtunePage';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: 'check-mismatches', arrayPage: 'md0' });
 
@@ -78,7 +79,7 @@ test('shows the mismatch count the kernel has counted so far', async () => {
 
 test('"Why is it slow?" is not asked of a check: it is offered less impact, never more speed (#33)', async () => {
     const section = arrayCard(env.page, 'md0').locator('.raidtune-diagnosis');
-    await section.locator('[data-finding="scrub"]').waitFor({ timeout: 40000 });
+    await section.locator('[data-finding="scrub"]').waitFor({ timeout: waitBudget(40000) });
     await section.getByRole('heading', { name: 'What it takes from other I/O', level: 3 }).waitFor();
     expect((await section.locator('[data-finding="scrub"]').textContent())?.trim()).toMatch(
         /^A check runs in the background: It runs at [\d.]+ Mi?B\/s per disk .* a check window \(Scheduled checks\) keeps checks to quiet hours\. Lower the maximum to [\d.]+ Mi?B\/s…$/);

@@ -9,10 +9,11 @@ import {
     overviewRow, overviewRowTexts, saveScreenshot, showArrayPage, showOverview, shownPercentBetweenSimReads, simMdstat,
     simValue, syncExplanation, waitForRefreshes, withinWindow,
 } from '../harness/raidtunePage';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 // The simulator needs several seconds to lay out 26k files, and a refresh reads all of them.
 const env = setupRaidtune({ scenario: 'many-arrays', readySelector: 'table.raidtune-overview' });
-jest.setTimeout(90000);
+jest.setTimeout(waitBudget(90000));
 
 const PAUSED = 'Paused (frozen): the sync makes no progress until it is resumed.';
 

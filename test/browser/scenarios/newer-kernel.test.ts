@@ -49,7 +49,7 @@ test('the lockless bitmap: "Remove bitmap…" is disabled in md2\'s menu and its
     const item = await arrayAction(env.page, 'md2', 'Remove bitmap…');
     expect(await item.getAttribute('aria-disabled')).toBe('true');
     await item.hover();
-    await env.page.getByRole('tooltip').getByText('The array has a lockless bitmap (llbitmap). mdadm chooses it only when it creates an array and cannot add or remove it with --grow', { exact: false }).waitFor();
+    await env.page.getByRole('tooltip').getByText('The array has a lockless bitmap (llbitmap, experimental in md). mdadm chooses it only when it creates an array (--bitmap=lockless) and cannot add or remove it with --grow', { exact: false }).waitFor();
     await item.click({ force: true }); // a disabled item does nothing: no dialog opens
     expect(await env.page.getByRole('dialog').count()).toBe(0);
     await env.page.keyboard.press('Escape');
@@ -60,6 +60,8 @@ test('the lockless bitmap: "Remove bitmap…" is disabled in md2\'s menu and its
 
 test('a classic bitmap added to md0 through the page: bitmap_type and bitmap/ follow, and so does the card', async () => {
     await openArrayDialog(env.page, 'md0', 'Add bitmap…');
+    // This kernel has the lockless bitmap too: the dialog says what it is and why this is not it.
+    await expect(dialog().locator('.raidtune-llbitmap-note').innerText()).resolves.toBe('This kernel also has md\'s lockless bitmap (llbitmap), experimental, which resyncs and recovers only the regions ever written. mdadm writes it only when it creates an array (mdadm --create --bitmap=lockless); what is added here is the classic bitmap.');
     await expect(dialog().locator('.raidtune-commands').innerText()).resolves
         .toBe('mdadm --grow /dev/md0 --bitmap=internal --bitmap-chunk=64M');
     await applyAndClose(env.page, 'Add bitmap');

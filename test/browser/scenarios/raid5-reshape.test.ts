@@ -4,6 +4,7 @@
 
 import { setupRaidtune } from '../harness/env';
 import { arrayCard, cardFacts, changeDialog, dialogButton, healthText, memberRows, openArrayDialog, shownPercentBetweenSimReads, simMdstat, simValue, syncExplanation, syncFact, syncTitle } from '../harness/raidtunePage';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: 'raid5-reshape', arrayPage: 'md0' });
 
@@ -51,7 +52,7 @@ test('shows the array healthy with all of its new disks working', async () => {
     // Read with the diagnosis' what-if table on the card too (it comes once the page has 10 s of
     // samples): the members are told apart from its rows by their own table.
     await arrayCard(env.page, 'md0').getByRole('table', { name: 'What if: the finish time of md0 with each change' })
-        .waitFor({ timeout: 40000 });
+        .waitFor({ timeout: waitBudget(40000) });
     const rows = await memberRows(env.page, 'md0');
     const expected = [];
     for (const m of ['sdb1', 'sdc1', 'sdd1', 'sde1'])

@@ -7,6 +7,7 @@ import {
     arrayCard, memberRoles, saveScreenshot, showArrayPage, showOverview, shownPercent, simMdstat, syncFact,
     waitForRefreshes,
 } from '../harness/raidtunePage';
+import { waitBudget } from '../../../tools/cockpit/waitBudget';
 
 const env = setupRaidtune({ scenario: 'raid6-recovery', arrayPage: 'md0' });
 
@@ -52,18 +53,18 @@ test('shows the limits that hold it back, and follows a change made on the host'
     await expect(limits.innerText()).resolves.toContain('Maximum: 195 MiB/s (200000 KiB/s), the kernel default');
     expect(await syncFact(env.page, 'md0', 'Minimum speed')).toBe('3.91 MiB/s (4000 KiB/s), from the system limit');
 
-    // What seed 000 did by hand: raise the minimum so other I/O no longer starves the rebuild.
+    // What the admins' guides do by hand: raise the minimum so other I/O no longer starves the rebuild.
     await env.writeSim('/proc/sys/dev/raid/speed_limit_min', '50000\n');
     await showOverview(env.page);
     await env.page.waitForFunction(
-        () => document.querySelector('#global-limits')?.textContent?.includes('48.8 MiB/s (50000 KiB/s)'), null, { timeout: 15000 });
+        () => document.querySelector('#global-limits')?.textContent?.includes('48.8 MiB/s (50000 KiB/s)'), null, { timeout: waitBudget(15000) });
     await showArrayPage(env.page, 'md0');
     await env.page.waitForFunction(() => {
         const fact = [...document.querySelectorAll('#array-md0 .raidtune-sync-fact')].find(f => f.textContent?.startsWith('Speed:'));
         const kiBs = Number(fact?.textContent?.match(/\((\d+) KiB\/s\)/)?.[1]);
         // The kernel's speed= averages ~30 s: tripled within 20 s shows the new minimum applies.
         return kiBs > 12000;
-    }, null, { timeout: 20000 });
+    }, null, { timeout: waitBudget(20000) });
 });
 
 test('refreshes in place: same elements, same scroll position', async () => {

@@ -2,8 +2,8 @@
 // Turns a real-kernel capture folder (test/fixtures/real-kernel/NAME) into what the host would
 // hold: a map of canonical path -> file content, and helpers to lay it out as a directory tree.
 
-import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, existsSync, renameSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 export const CAPTURES = join(__dirname, '../../fixtures/real-kernel');
 /** Captures of Debian's 7.3 kernel (tools/vm/capture-states.sh), same format. */
@@ -34,6 +34,17 @@ export function writeTree(root: string, files: Map<string, string>): void {
     for (const [path, content] of files) {
         const target = join(root, path);
         mkdirSync(dirname(target), { recursive: true });
-        writeFileSync(target, content);
+        replaceFile(target, content);
     }
+}
+
+/**
+ * Writes a file whole, as the kernel's files read: a page reading it meanwhile gets the old text or
+ * the new one. Written in place, a read between the truncation and the write got an empty
+ * /proc/mdstat (a CI run's errors.test.ts saw an empty overview that way).
+ */
+export function replaceFile(path: string, content: string): void {
+    const temp = join(dirname(path), `.${basename(path)}.test-tmp`);
+    writeFileSync(temp, content);
+    renameSync(temp, path);
 }

@@ -74,7 +74,7 @@ describe('a history file', () => {
 describe('recording on or off', () => {
     const state = (units: MonitorState['units']) => ({ units } as MonitorState);
     const timer = (activeState: string) => ({
-        id: 'raidtune-history.timer', loadState: 'loaded', activeState, unitFileState: 'enabled', nextElapse: null, calendar: null, environment: null,
+        id: 'raidtune-history.timer', loadState: 'loaded', activeState, unitFileState: 'enabled', nextElapse: null, calendar: null, environment: null, execStart: null,
     });
 
     test('is the timer as systemd holds it', () => {

@@ -125,6 +125,14 @@ describe('the bitmap kind on kernels with md/bitmap_type (and without)', () => {
             .toEqual({ kind: 'llbitmap', chunkKiB: null, pagesUsed: null, pagesTotal: null });
     });
 
+    test('whether the kernel offers the lockless bitmap: listed by bitmap_type, or not (7.3 lists none; 6.1 has no file)', () => {
+        const offered = (files: Map<string, string>) =>
+            buildModel(snapshotOf(files), 1000, null).arrays[0].llbitmapOffered;
+        expect(offered(asNewerKernel('raid5-bitmap-chunk4M-dirty', 'none [bitmap] llbitmap ', true))).toBe(true);
+        expect(offered(asNewerKernel('raid5-assume-clean-idle', '[none] bitmap ', false))).toBe(false);
+        expect(offered(loadCaptureFiles('raid5-assume-clean-idle'))).toBe(false);
+    });
+
     test('bitmap_type says none even where a stale bitmap/location is left: none', () => {
         expect(bitmapOf(asNewerKernel('raid5-bitmap-chunk4M-dirty', '[none] bitmap ', true))).toBeNull();
     });

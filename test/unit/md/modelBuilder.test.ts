@@ -7,6 +7,7 @@
 import { buildModel } from '../../../src/md/model';
 import type { HostModel } from '../../../src/md/modelTypes';
 import { FULL_READ_EVERY, ModelBuilder } from '../../../src/md/modelBuilder';
+import { siblingArrays } from '../../../src/md/diagnosis/samples';
 import { GatherParser, parseGatherOutput } from '../../../src/md/snapshot';
 import { builtinScenarioNames } from '../../../sim';
 import { gatherOutput, removeTempRoots, startHost, tee } from '../sim/simHelpers';
@@ -115,12 +116,21 @@ describe('fast reads: only what a sync changes, the rest reused from the last fu
         const fromFast = builder.build(builder.parse(fast), 4000);
         const running = fromFast.arrays.filter(a => a.sync?.runState === 'running');
         expect(running.length).toBeGreaterThan(0);
-        // Only the running syncs' member disks' counters are read (all the diagnosis needs).
-        const members = [...new Set(running.flatMap(a => a.members.map(m => m.disk)))].sort();
-        expect(disks.split('|').sort()).toEqual(members);
-        expect([...fromFast.diskStats.keys()].sort()).toEqual(members);
-        for (const disk of members) expect(fromFast.diskStats.get(disk)).toEqual(plain.diskStats.get(disk));
+        // Only the counters of the running syncs' member disks and of the other arrays on those disks
+        // are read (all the diagnosis needs).
+        const read = [...new Set(running.flatMap(a => [...a.members.map(m => m.disk),
+            ...siblingArrays(a, fromFast.arrays)]))].sort();
+        expect(disks.split('|').sort()).toEqual(read);
+        expect([...fromFast.diskStats.keys()].sort()).toEqual(read);
+        for (const disk of read) expect(fromFast.diskStats.get(disk)).toEqual(plain.diskStats.get(disk));
         expect({ ...fromFast, diskStats: null }).toEqual({ ...plain, diskStats: null });
+    });
+
+    test('RHEL\'s layout: the counters of the arrays on other partitions of the rebuilding array\'s disks too', () => {
+        const host = startHost('rhel-layout');
+        const builder = new ModelBuilder();
+        builder.build(builder.parse(gatherOutput(host)), 0);
+        expect(builder.diskstatsFilter().split('|').sort()).toEqual(['md0', 'md1', 'sda', 'sdb', 'sdc', 'sdd']);
     });
 
     test('a disk name that is not a plain kernel name reads every diskstats line rather than go into the pattern', () => {

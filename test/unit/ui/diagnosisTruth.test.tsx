@@ -32,7 +32,8 @@ function sections(model: HostModel): Map<string, HTMLElement> {
 /** The scenarios of the issue, each after 20 s, and raid6-recovery again after its fix. */
 function models(): [string, HostModel][] {
     const list: [string, HostModel][] = [];
-    for (const scenario of ['newer-kernel-rebuild', 'raid6-recovery', 'slow-rebuilds', 'raid5-reshape', 'check-mismatches', 'seeking-rebuild']) {
+    for (const scenario of ['newer-kernel-rebuild', 'raid6-recovery', 'slow-rebuilds', 'raid5-reshape', 'check-mismatches', 'seeking-rebuild',
+        'rhel-layout']) {
         const host = startHost(scenario);
         const model = watchHost(host, 20);
         list.push([scenario, model]);
@@ -85,4 +86,16 @@ test('a check is offered less impact, not more speed', () => {
     const rows = [...section.querySelectorAll('tbody tr')].map(tr => tr.querySelector('th, td')?.textContent);
     expect(rows).toEqual(['No change', expect.stringMatching(/^Maximum [\d.]+ Mi?B\/s$/)]);
     expect(section.textContent).toMatch(/check window/);
+});
+
+test('RHEL\'s layout: the rebuild held back by I/O on / names the array on the same disks, and offers a higher minimum', () => {
+    const [, model] = all.find(([s]) => s === 'rhel-layout')!;
+    const md2 = model.arrays.find(a => a.name === 'md2')!;
+    const md1Rate = diagnose(md2, model).window!.siblings.find(s => s.array === 'md1')!.kiBs;
+    const section = sections(model).get('md2')!;
+    const finding = section.querySelector('[data-finding="starved"]')!;
+    expect(finding.textContent).toContain('Starved by I/O on md1');
+    expect(finding.textContent).toContain(`md1 moves ${formatRate(md1Rate)} of it: it lies on other partitions of the same disks, ` +
+        'and md gives way to I/O on any partition of a member disk.');
+    expect([...finding.querySelectorAll('button')].map(b => b.textContent)).toEqual([expect.stringMatching(/^Raise the minimum to [\d.]+ MiB\/s…$/)]);
 });

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-// Layout advice (issue #6, seed 004): stripe geometry and mkfs options computed by hand, member
+// Layout advice (issue #6): stripe geometry and mkfs options computed by hand, member
 // alignment from partition starts and md's data offset, and the same facts read end to end from a
 // real-kernel capture and from the simulator through the real gather script.
 
@@ -117,7 +117,7 @@ describe('member alignment', () => {
     });
 });
 
-describe('partitions on the array (seed 004: a partition on a striped volume)', () => {
+describe('partitions on the array (a partition on a striped volume)', () => {
     const raid5 = stripeGeometry(['/dev/md0'], 512, 3); // 1536 KiB stripes
 
     test('sector 63 is not even 4 KiB aligned; 1 MiB is on a chunk but not on a 1536 KiB stripe; 3 MiB is on both', () => {

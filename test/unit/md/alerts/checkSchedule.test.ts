@@ -57,3 +57,22 @@ test('a file whose last line has no newline is read to the byte (@@noeol); the n
     expect(state.scheduleFiles.get('default/mdadm')).toBe('# c\nAUTOCHECK=false');
     expect(state.scheduleFiles.get('cron.d/mdadm')).toBe('30 1 * * 0 root /usr/share/mdadm/checkarray --cron\n');
 });
+
+/** mdadm 4.6's mdcheck_start.service as `systemctl show` prints it: it only begins a round. */
+const RESTART_SERVICE = ['Id=mdcheck_start.service', 'LoadState=loaded', 'ActiveState=inactive', 'UnitFileState=static',
+    'ExecStart={ path=/usr/share/mdadm/mdcheck ; argv[]=/usr/share/mdadm/mdcheck --restart ; ignore_errors=no ; ' +
+    'start_time=[n/a] ; stop_time=[n/a] ; pid=0 ; code=(null) ; status=0/0 }', ''];
+
+test('mdcheck from mdadm 4.5 on: the continuation timer\'s runs check, the start timer begins a round; without the first, nothing is checked', () => {
+    const units = [...TIMER('mdcheck_start.timer', 'active', 'Sun 2026-12-06 00:45:00 UTC'),
+        ...TIMER('mdcheck_continue.timer', 'active', 'Wed 2026-12-02 01:00:00 UTC'), ...RESTART_SERVICE];
+    const [mdcheck] = checkSchedules(read({}, units));
+    expect(mdcheck).toMatchObject({ scheduler: 'mdcheck', enabled: true, nextRun: 'Wed 2026-12-02 01:00:00 UTC', newRound: 'Sun 2026-12-06 00:45:00 UTC' });
+    const idle = [...TIMER('mdcheck_start.timer', 'active', 'Sun 2026-12-06 00:45:00 UTC'), ...RESTART_SERVICE];
+    expect(checkSchedules(read({}, idle))[0]).toMatchObject({ enabled: false, nextRun: null });
+    // Until 4.4 (ExecStart runs `mdcheck --duration`): the start timer checks, as before.
+    const old = [...TIMER('mdcheck_start.timer', 'active', 'Sun 2026-12-06 01:00:00 UTC'),
+        ...TIMER('mdcheck_continue.timer', 'active', 'Wed 2026-12-02 01:05:00 UTC'),
+        ...RESTART_SERVICE.map(l => l.replace('--restart', '--duration ${MDADM_CHECK_DURATION}'))];
+    expect(checkSchedules(read({}, old))[0]).toMatchObject({ enabled: true, nextRun: 'Sun 2026-12-06 01:00:00 UTC', newRound: null });
+});

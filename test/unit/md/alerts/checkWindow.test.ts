@@ -8,6 +8,8 @@ import {
     parseWindowInput, splitCheck, windowDuration,
 } from '../../../../src/md/alerts/checkWindow';
 import { scheduleInput, schedulePlan, scheduleUndo } from '../../../../src/md/alerts/schedulePlan';
+import { checkSchedules } from '../../../../src/md/alerts/checkSchedule';
+import { splitRuns, splitWindow } from '../../../../src/md/alerts/splitWindow';
 
 const unit = (id: string, extra: string[] = []) => [`Id=${id}`, 'LoadState=loaded', 'ActiveState=inactive', 'UnitFileState=static', ...extra, ''];
 const timer = (id: string) => unit(id, ['TimersCalendar={ OnCalendar=Sun *-*-01..07 01:00:00 ; next_elapse=Sun 2026-12-06 01:00:00 UTC }']);
@@ -144,4 +146,33 @@ test('lastCheckSpeed: the newest check or repair with a speed, a run stopped at 
     const ops = [op('recover', 900, true), op('check', 500, false), op('check', 300, true)];
     expect(lastCheckSpeed(ops)).toEqual({ kibPerSecond: 500, sizeKiB: 1000 });
     expect(lastCheckSpeed([op('check', null, true), op('resync', 100, true)])).toBeNull();
+});
+
+test('checkWindow from mdadm 4.5 on: the continuation service\'s, the one that checks (the start service has none)', () => {
+    const restart = 'ExecStart={ path=/usr/share/mdadm/mdcheck ; argv[]=/usr/share/mdadm/mdcheck --restart ; ignore_errors=no }';
+    const units = [...timer('mdcheck_start.timer'), ...unit('mdcheck_start.service', [restart]),
+        ...unit('mdcheck_continue.service', ['Environment="MDADM_CHECK_DURATION=4 hours"'])];
+    const state = parseMonitorRead(['@@units', ...units, '@@end'].join('\n'), '/etc');
+    expect(checkWindow(state)).toEqual({ duration: '4 hours', seconds: 4 * 3600, source: 'package' });
+    const own = parseMonitorRead(['@@file /etc/systemd/system/mdcheck_continue.service.d/raidtune.conf',
+        '|[Service]', '|Environment="MDADM_CHECK_DURATION=90 minutes"', '@@units', ...units, '@@end'].join('\n'), '/etc');
+    expect(checkWindow(own)).toEqual({ duration: '90 minutes', seconds: 5400, source: 'raidtune' });
+});
+
+test('splitRuns from mdadm 4.5 on: the start timer begins the round, its first run is the continuation after it', () => {
+    const on = (id: string, calendar: string) => [`Id=${id}`, 'LoadState=loaded', 'ActiveState=active', 'UnitFileState=enabled',
+        `TimersCalendar={ OnCalendar=${calendar} ; next_elapse=n/a }`, ''];
+    const restart = 'ExecStart={ path=/usr/share/mdadm/mdcheck ; argv[]=/usr/share/mdadm/mdcheck --restart ; ignore_errors=no }';
+    const units = [...on('mdcheck_start.timer', 'Sun *-*-01..07 00:45:00'), ...on('mdcheck_continue.timer', '*-*-* 01:00:00'),
+        ...unit('mdcheck_start.service', [restart]), ...unit('mdcheck_continue.service', [SHIPPED])];
+    const state = parseMonitorRead(['@@units', ...units, '@@end'].join('\n'), '/etc');
+    const split = splitWindow(state, checkSchedules(state));
+    expect(split).toMatchObject({
+        scheduler: 'mdcheck', startSpec: 'Sun *-*-01..07 00:45:00', continueSpec: '*-*-* 01:00:00', roundOnly: true,
+        window: { seconds: 6 * 3600 },
+    });
+    const start = 1_000_000;
+    const continuations = [start + 900, start + 900 + 86400, start + 900 + 2 * 86400];
+    expect(splitRuns(split!, { start, continuations }))
+        .toEqual({ start: continuations[0], continuations: continuations.slice(1) });
 });

@@ -5,7 +5,8 @@ import { scheduleRows } from '../../../../src/md/alerts/scheduleRows';
 function schedule(scheduler: Scheduler, enabled: boolean,
     actions: Record<string, CheckAction | null> = {}): ScheduledCheck {
     return {
-        scheduler, enabled, nextRun: null, calendar: 'Sun *-*-* 01:00:00', cron: null, cronCalendar: null,
+        scheduler, enabled, nextRun: null, calendar: 'Sun *-*-* 01:00:00', cron: null, cronCalendar: null, newRound: null,
+        roundCalendar: null,
         actionFor: array => (array in actions ? actions[array] : 'check'),
     };
 }

@@ -125,8 +125,8 @@ describe('every refusal has its reason, and no plan', () => {
         ['no bitmap to remove', withoutBitmap, 'remove', /has no write-intent bitmap/],
         ['a file bitmap, removing (raidtune could not put it back)', { ...withBitmap, bitmap: { ...withBitmap.bitmap!, kind: 'file' } }, 'remove', /kept in a file/],
         // mdadm: "lockless bitmap is only supported with creating the array with 1.2 metadata".
-        ['a lockless bitmap (llbitmap), removing', { ...withBitmap, bitmap: llbitmap }, 'remove', /lockless bitmap \(llbitmap\).*cannot add or remove it with --grow/],
-        ['a lockless bitmap (llbitmap), adding', { ...withBitmap, bitmap: llbitmap }, 'add', /lockless bitmap \(llbitmap\)/],
+        ['a lockless bitmap (llbitmap), removing', { ...withBitmap, bitmap: llbitmap }, 'remove', /lockless bitmap \(llbitmap, experimental in md\)\. mdadm chooses it only when it creates an array \(--bitmap=lockless\) and cannot add or remove it with --grow/],
+        ['a lockless bitmap (llbitmap), adding', { ...withBitmap, bitmap: llbitmap }, 'add', /lockless bitmap \(llbitmap, experimental in md\)/],
         ['an inactive array', { ...withBitmap, health: 'inactive', arrayState: 'inactive' }, 'remove', /not running/],
         ['a read-only array', { ...withoutBitmap, health: 'read-only', readOnly: 'read-only', arrayState: 'readonly' }, 'add', /is read-only/],
         ['an auto-read-only array', { ...withBitmap, health: 'read-only', readOnly: 'auto-read-only', arrayState: 'read-auto' }, 'remove', /auto-read-only/],
@@ -173,7 +173,7 @@ describe('chunk sizes: what mdadm accepts and what raidtune recommends', () => {
         expect(smallestBitmapChunkKiB(3.64 * TiB, '0.90')).toBe(8 * MiB);
     });
 
-    test('multi-TB members: 64 MiB recommended (seed 002), smaller ones 16 MiB', () => {
+    test('multi-TB members: 64 MiB recommended, smaller ones 16 MiB', () => {
         const big = bitmapGuidance(bigMirror);
         expect(big.recommendedKiB).toBe(64 * MiB);
         expect(big.choices.filter(c => c.recommended).map(c => c.chunkKiB)).toEqual([64 * MiB]);
@@ -191,7 +191,7 @@ describe('chunk sizes: what mdadm accepts and what raidtune recommends', () => {
         expect(bitmapAddPlan(huge, 16 * MiB).plan).toBeDefined();
     });
 
-    test('the write penalty table is seed 002\'s measurement', () => {
+    test('the write penalty table is the published measurement', () => {
         const guidance = bitmapGuidance(bigMirror);
         expect(guidance.penalty.map(r => [r.chunkKiB / MiB, r.sequentialWritePercent]))
             .toEqual([[4, -27], [16, -8.7], [64, -12]]);

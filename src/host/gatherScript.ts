@@ -61,8 +61,17 @@ export const DISK_ATTRIBUTES: readonly string[] = [
 export const PARTITION_ATTRIBUTES = ['partition', 'start'] as const;
 
 export const PROC_FILES: readonly string[] = [
-    'mdstat', 'uptime', 'meminfo', ...Object.values(GLOBAL_SETTINGS).map(s => s.path.slice('/proc/'.length)),
+    'mdstat', 'meminfo', ...Object.values(GLOBAL_SETTINGS).map(s => s.path.slice('/proc/'.length)),
 ];
+
+/**
+ * /proc/uptime dates the refresh (src/md/model.ts). It is read by the same grep as /proc/diskstats,
+ * right before it: the disks' counters over a window are divided by its uptimes, and a process
+ * spawned in between would date them late by as much as the host took to start it (tens of ms under
+ * load; a whole tick of the simulated host, whose counters step once a tick). Its one line, two
+ * decimal numbers, is what the first pattern of a fast read keeps; no diskstats line looks like it.
+ */
+const UPTIME_LINE = '^[0-9.]+ [0-9.]+$';
 
 /**
  * Every process's name, to spot programs known for heavy I/O (src/md/diagnosis/backgroundJobs.ts):
@@ -140,7 +149,7 @@ if [ -d /run/systemd/system ] && command -v systemd-run >/dev/null 2>&1; then ec
 if cd "$1" 2>/dev/null; then
   echo "@@root proc"
   grep -H -s '' /dev/null ${PROC_FILES.join(' ')} ${PROCESS_NAMES}
-  if [ -n "$9" ]; then grep -H -s -E " ($9) " diskstats; else grep -H -s '' diskstats; fi
+  if [ -n "$9" ]; then grep -H -s -E -e '${UPTIME_LINE}' -e " ($9) " uptime diskstats; else grep -H -s '' uptime diskstats; fi
 else
   echo "@@missing proc"
 fi

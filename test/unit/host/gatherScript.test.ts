@@ -3,7 +3,7 @@
 // directory trees, and checks that what comes back is exactly what the kernel showed.
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ARRAY_ATTRIBUTES, GATHER_SCRIPT, MEMBER_ATTRIBUTES } from '../../../src/host/gatherScript';
@@ -56,6 +56,40 @@ describe('gather script', () => {
         const pageSize = Number(execFileSync('getconf', ['PAGESIZE'], { encoding: 'utf8' }));
         expect(parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), 'pagesize')).pageSize).toBe(pageSize);
     });
+
+    test('a fast read takes the uptime and the named disks\' diskstats lines, a full read every line', () => {
+        const diskstats = ['   8       0 sda 10 0 80 5 20 0 160 9 0 12 14 0 0 0 0 0 0',
+            '   8      16 sdb 11 0 88 6 21 0 168 9 0 13 15 0 0 0 0 0 0',
+            '   9       0 md0 30 0 240 0 40 0 320 0 0 0 0 0 0 0 0 0 0', ''].join('\n');
+        writeTree(root, new Map([['/proc/uptime', '259200.51 414720.82\n'], ['/proc/diskstats', diskstats]]));
+        mkdirSync(join(root, 'sys'));
+        const read = (...extra: string[]) => parseGatherOutput(gather(join(root, 'proc'), join(root, 'sys'), ...extra)).files;
+        const fast = read('', '', '', '', '', 'fast', 'sdb|md0');
+        expect(fast.get('/proc/uptime')).toBe('259200.51 414720.82\n');
+        expect(fast.get('/proc/diskstats')).toBe(diskstats.split('\n').slice(1).join('\n'));
+        const full = read();
+        expect([full.get('/proc/uptime'), full.get('/proc/diskstats')]).toEqual(['259200.51 414720.82\n', diskstats]);
+    });
+
+    test('the uptime that dates the disks\' counters is read by the same grep as they are, at fast and full reads', () => {
+        // A grep that notes its arguments, then is the real one.
+        const bin = join(root, 'bin');
+        mkdirSync(bin);
+        const log = join(root, 'grep.log');
+        const realGrep = execFileSync('sh', ['-c', 'command -v grep'], { encoding: 'utf8' }).trim();
+        writeFileSync(join(bin, 'grep'), `#!/bin/sh\necho "$*" >> ${log}\nexec ${realGrep} "$@"\n`, { mode: 0o755 });
+        writeTree(root, new Map([['/proc/uptime', '1.00 2.00\n'], ['/proc/diskstats', '   8       0 sda 1 0 8 1 0 0 0 0 0 1 1\n']]));
+        mkdirSync(join(root, 'sys'));
+        for (const extra of [['', '', '', '', '', 'fast', 'sda'], []]) {
+            rmSync(log, { force: true });
+            execFileSync('sh', ['-c', GATHER_SCRIPT, 'raidtune-gather', join(root, 'proc'), join(root, 'sys'), ...extra],
+                { encoding: 'utf8', env: { LC_ALL: 'C', PATH: `${bin}:${process.env.PATH}` } });
+            const greps = readFileSync(log, 'utf8').trim().split('\n');
+            expect(greps.filter(args => /(^| )uptime( |$)/.test(args))).toEqual(greps.filter(args => / diskstats$/.test(args)));
+            expect(greps.filter(args => / diskstats$/.test(args))).toHaveLength(1);
+        }
+    });
+
 
     test('reads the restore journal from the state folder', () => {
         mkdirSync(join(root, 'proc'));

@@ -8,7 +8,7 @@ import { arraySectors, isParityLevel, isRedundant, parityDisks, STRIPE_SIZE_BYTE
 import { mismatchCount } from '../model/sync';
 import { enclosureSlotName, SIM_ENCLOSURE } from '../model/devices';
 import { diskSerial, diskWwid } from '../model/identity';
-import type { BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
+import type { Bitmap, BlockQueue, Disk, HostState, MdArray, Member, PartitionPlace } from '../model/types';
 import { windowSpeedKiBs } from '../physics/progress';
 import { cacheBoundedLimit, effectiveLimits } from '../physics/speed';
 import { WRITABLE_ARRAY_ATTRIBUTES, WRITABLE_QUEUE_ATTRIBUTES } from '../writes/attributes';
@@ -85,6 +85,27 @@ function bitmapType(kinds: string[], current: string): string {
     return ['none', ...kinds].map(kind => (kind === current ? `[${kind}] ` : `${kind} `)).join('');
 }
 
+/** md's llbitmap/ writes its daemon's period and the bitmap's place after the superblock, in sectors. */
+const LLBITMAP_DAEMON_SLEEP_S = 30;
+const LLBITMAP_OFFSET_SECTORS = 16;
+
+/**
+ * md/llbitmap/bits and metadata (md-llbitmap.c's formats). The written and marked chunks lie evenly
+ * over the device: a resync has synced the marked ones behind its position, one is in hand.
+ */
+function renderLlbitmap(array: MdArray, bitmap: Bitmap, attr: (name: string, value: string | number) => void): void {
+    const chunkSectors = bitmap.chunkBytes / 512;
+    const chunks = Math.ceil(array.componentSectors / chunkSectors);
+    const written = Math.round(chunks * bitmap.writtenShare);
+    const resync = array.sync?.action === 'resync' && array.sync.status === 'running' ? array.sync : null;
+    const marked = Math.round(chunks * bitmap.needSyncShare * (resync ? 1 - resync.position / resync.total : 1));
+    const syncing = resync ? Math.min(marked, 1) : 0;
+    attr('llbitmap/bits', `unwritten ${chunks - written}\nclean ${written - marked}\ndirty 0\n` +
+        `need sync ${marked - syncing}\nsyncing ${syncing}\n`);
+    attr('llbitmap/metadata', `chunksize ${chunkSectors}\nchunkshift ${Math.log2(chunkSectors)}\nchunks ${chunks}\n` +
+        `offset ${LLBITMAP_OFFSET_SECTORS}\ndaemon_sleep ${LLBITMAP_DAEMON_SLEEP_S}\n`);
+}
+
 /**
  * 6.1 always has bitmap/ (location "none" without a bitmap); newer kernels have md/bitmap_type
  * and bitmap/ only while the classic bitmap runs (its sysfs group comes and goes with it).
@@ -93,6 +114,7 @@ function renderBitmap(state: HostState, array: MdArray, attr: (name: string, val
     const started = isStarted(array);
     const kinds = state.kernel.bitmapTypes;
     if (kinds) attr('bitmap_type', bitmapType(kinds, array.bitmap?.kind ?? 'none'));
+    if (started && array.bitmap?.kind === 'llbitmap') renderLlbitmap(array, array.bitmap, attr);
     if (kinds && !(started && array.bitmap?.kind === 'bitmap')) return;
     attr('bitmap/location', started && array.bitmap ? array.bitmap.location : 'none');
     // After a removal md still reads the chunk size of the bitmap it had (checked on Linux 6.1).

@@ -75,7 +75,7 @@ function addBitmap(array: MdArray, device: string, chunkBytes: number | null): M
     if (isBusy(array)) return fail('Cannot add bitmap while array is resyncing or reshaping etc.', 'failed to set internal bitmap.');
     if (isReadOnly(array)) return fail('failed to set internal bitmap.');
     // 4 KiB after the superblock for 1.1/1.2 (and after 0.90's); 1.0's would sit before its superblock: see README.
-    array.bitmap = { kind: 'bitmap', chunkBytes: chunk, location: '+8', allocatedPages: null };
+    array.bitmap = { kind: 'bitmap', chunkBytes: chunk, location: '+8', allocatedPages: null, writtenShare: 1, needSyncShare: 0 };
     return OK;
 }
 

@@ -75,9 +75,19 @@ export function requestSync(array: MdArray, action: SyncAction, now: number): Sy
     const position = Math.min(resumePoint(array, action), total);
     array.sync = {
         action, status: 'delayed', requestedAt: now, position, total, completed: position,
-        lastCheckpointAt: now, marks: [], rateKiBs: 0,
+        lastCheckpointAt: now, marks: [], rateKiBs: 0, ioShare: syncedShare(array, action),
     };
     return array.sync;
+}
+
+/**
+ * On the lockless bitmap md skips the chunks never written, and a resync it started itself also the
+ * clean ones: it syncs only those marked "need sync" (md-llbitmap.c, llbitmap_skip_sync_blocks).
+ */
+function syncedShare(array: MdArray, action: SyncAction): number {
+    const bitmap = array.bitmap;
+    if (bitmap?.kind !== 'llbitmap' || action === 'reshape') return 1;
+    return action === 'resync' ? bitmap.needSyncShare : bitmap.writtenShare;
 }
 
 /** No conflict any more: the sync begins at its resume point with fresh speed marks. */
@@ -143,6 +153,7 @@ export function finishSync(array: MdArray): void {
         case 'resync':
             array.resyncCheckpoint = null;
             array.latentMismatchSectors = 0;
+            if (array.bitmap?.kind === 'llbitmap') array.bitmap.needSyncShare = 0;
             break;
         case 'recover':
             finishRecovery(array);

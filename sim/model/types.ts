@@ -167,6 +167,9 @@ export interface Bitmap {
     chunkBytes: number;
     location: string;
     allocatedPages: number | null;
+    /** llbitmap: the shares of chunks written and marked "need sync" (0 to 1), each spread evenly. */
+    writtenShare: number;
+    needSyncShare: number;
 }
 
 export interface MdArray {
@@ -237,6 +240,11 @@ export interface SyncRun {
     lastCheckpointAt: number;
     /** The kernel's speed marks (every 3 s, last ~30 s) that speed= and sync_speed average over. */
     marks: { time: number; position: number }[];
-    /** Last computed speed in the sync's sector space, KiB/s. */
+    /** Last computed speed in the sync's sector space, KiB/s: the sync I/O, what speed= shows. */
     rateKiBs: number;
+    /**
+     * The share of the range the sync reads and writes (1 but on the lockless bitmap, whose unwritten
+     * chunks md passes without I/O): the position moves at rateKiBs / ioShare.
+     */
+    ioShare: number;
 }

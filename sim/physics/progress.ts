@@ -16,6 +16,7 @@ const RESHAPE_CHECKPOINT_SECONDS = 10;
 const MARK_STEP_SECONDS = 3;
 const MARKS_KEPT = 11;
 const TIME_EPSILON = 1e-6;
+const MIN_IO_SHARE = 1e-9;
 
 /** The next checkpoint md would take between (t0, p0) and (t1, p1) at a steady rate, if any. */
 function nextCheckpoint(array: MdArray, sync: SyncRun, t0: number, p0: number, rate: number, t1: number,
@@ -65,9 +66,12 @@ function takeMarks(sync: SyncRun, t0: number, p0: number, rate: number, t1: numb
     }
 }
 
+/** Sectors of position a second: what md skips it passes at once (a share of 0 ends the sync now). */
+export const positionRate = (sync: SyncRun) => sync.rateKiBs * 2 / Math.max(sync.ioShare, MIN_IO_SHARE);
+
 /** Advance a running sync by `seconds` at its current rate, starting at time `t0`. */
 export function advanceSync(array: MdArray, sync: SyncRun, t0: number, seconds: number): void {
-    const rate = sync.rateKiBs * 2;
+    const rate = positionRate(sync);
     const p0 = sync.position;
     const end = syncEnd(array, sync);
     let p1 = Math.min(end, p0 + rate * seconds);
@@ -83,7 +87,7 @@ export function advanceSync(array: MdArray, sync: SyncRun, t0: number, seconds: 
  * last 30 s and the checkpoints md would have taken since it began, at today's rate.
  */
 export function primeSync(array: MdArray, sync: SyncRun, now: number): void {
-    const rate = sync.rateKiBs * 2;
+    const rate = positionRate(sync);
     const target = sync.position;
     if (rate <= 0 || target <= 0) return;
     const began = now - target / rate;
@@ -102,7 +106,8 @@ export function speedWindow(sync: SyncRun, now: number): { seconds: number; sect
     const mark = sync.marks[0] ?? { time: now, position: sync.position };
     return {
         seconds: Math.max(1, Math.floor(now - mark.time + TIME_EPSILON)),
-        sectors: Math.max(0, Math.floor(sync.position - mark.position)),
+        // md's speed counts the sectors it synced, not those it skipped.
+        sectors: Math.max(0, Math.floor((sync.position - mark.position) * sync.ioShare)),
     };
 }
 

@@ -8,7 +8,7 @@ import { finishSync, syncEnd } from '../model/sync';
 import type { HostState, IoLoad } from '../model/types';
 import type { Rng } from '../random';
 import { accountIo } from './io';
-import { advanceSync, primeSync } from './progress';
+import { advanceSync, positionRate, primeSync } from './progress';
 import { scheduleSyncs } from './scheduler';
 import { syncRate } from './speed';
 import { busyDisks } from './traffic';
@@ -33,7 +33,7 @@ function timeToNextEvent(state: HostState): number {
     let next = Infinity;
     for (const array of state.arrays) {
         const sync = array.sync;
-        if (sync?.status === 'running' && sync.rateKiBs > 0) next = Math.min(next, (syncEnd(array, sync) - sync.position) / (sync.rateKiBs * 2));
+        if (sync?.status === 'running' && sync.rateKiBs > 0) next = Math.min(next, (syncEnd(array, sync) - sync.position) / positionRate(sync));
         for (const at of loadBoundaries(array.competingIo)) if (at > state.time) next = Math.min(next, at - state.time);
     }
     for (const disk of state.disks)

@@ -211,6 +211,13 @@ export interface BitmapSpec {
     location?: string;
     /** Pages in use shown by mdstat. Default: all while syncing, a quarter under writes, else 0. */
     allocatedPages?: number;
+    /**
+     * llbitmap only: the percent of its chunks written since the array was created (the others are
+     * "unwritten", which no sync reads), spread evenly. Default 100.
+     */
+    writtenPercent?: number;
+    /** llbitmap only: the percent marked "need sync" (written while unclean), which a resync syncs. Default 0. */
+    needSyncPercent?: number;
 }
 
 /** `count` identical arrays, each on `members` new whole disks made from `disk`. */

@@ -95,6 +95,8 @@ const arrayFields = {
         chunkKiB: required(integer({ min: 4 })),
         location: optional(string(/^(none|file|[+-]\d+)$/, 'none, file or a signed sector offset like +8')),
         allocatedPages: optional(integer({ min: 0 })),
+        writtenPercent: optional(number({ min: 0, max: 100 })),
+        needSyncPercent: optional(number({ min: 0, max: 100 })),
     })),
     sync: optional(object({
         action: required(oneOf(SYNC_ACTIONS)),
@@ -243,9 +245,13 @@ function checkKernel(spec: ScenarioSpec, problems: Problems): void {
 
 /** A lockless bitmap needs a kernel that has one, and mdadm writes it only with 1.2 metadata. */
 function checkBitmapKind(spec: ScenarioSpec, arr: ArraySpec, path: string, problems: Problems): void {
+    if (arr.bitmap && arr.bitmap.kind !== 'llbitmap' && (arr.bitmap.writtenPercent ?? arr.bitmap.needSyncPercent) !== undefined)
+        problems.push(`${path}.bitmap: writtenPercent and needSyncPercent are the lockless bitmap's (kind "llbitmap")`);
     if (arr.bitmap?.kind !== 'llbitmap') return;
     if (!spec.kernel?.bitmapTypes?.includes('llbitmap')) problems.push(`${path}.bitmap.kind: llbitmap needs "llbitmap" in kernel.bitmapTypes`);
     if ((arr.metadata ?? '1.2') !== '1.2') problems.push(`${path}.bitmap.kind: llbitmap needs 1.2 metadata`);
+    if ((arr.bitmap.needSyncPercent ?? 0) > (arr.bitmap.writtenPercent ?? 100))
+        problems.push(`${path}.bitmap.needSyncPercent: more than writtenPercent (only written chunks need a sync)`);
 }
 
 function checkLoad(load: IoLoadSpec | undefined, path: string, problems: Problems): void {

@@ -6,6 +6,7 @@ import checkMismatches from './check-mismatches.json';
 import degradedFailed from './degraded-failed.json';
 import empty from './empty.json';
 import frozen from './frozen.json';
+import llbitmapRebuild from './llbitmap-rebuild.json';
 import manyArrays from './many-arrays.json';
 import newerKernel from './newer-kernel.json';
 import newerKernelRebuild from './newer-kernel-rebuild.json';
@@ -35,6 +36,7 @@ export const BUILTIN_SCENARIOS: Record<string, unknown> = {
     'slow-rebuilds': slowRebuilds,
     'newer-kernel': newerKernel,
     'newer-kernel-rebuild': newerKernelRebuild,
+    'llbitmap-rebuild': llbitmapRebuild,
     'old-kernel': oldKernel,
     'replace-disk': replaceDisk,
     'seeking-rebuild': seekingRebuild,

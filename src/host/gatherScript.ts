@@ -35,6 +35,8 @@ const mdTunables = (syncRead: boolean) => tunables
 export const ARRAY_SYNC_ATTRIBUTES: readonly string[] = [
     'array_state', 'degraded', 'raid_disks', 'sync_action', 'last_sync_action', 'sync_completed', 'sync_speed',
     'mismatch_cnt', 'reshape_position', 'resync_start', 'sync_max', 'stripe_cache_active', ...mdTunables(true),
+    // The lockless bitmap's chunk counts: a resync turns its marked chunks clean (src/md/llbitmapScope.ts).
+    'llbitmap/bits',
 ];
 export const ARRAY_SETTING_ATTRIBUTES: readonly string[] = [
     'level', 'chunk_size', 'layout', 'metadata_version', 'component_size', 'uuid', 'stripe_size', 'consistency_policy',

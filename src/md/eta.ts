@@ -92,15 +92,22 @@ export function sameLimits(a: SyncLimits, b: SyncLimits): boolean {
 
 export type ShownEstimate =
     | { basis: 'measured'; seconds: number }
-    | { basis: 'predicted'; seconds: number };
+    | { basis: 'predicted'; seconds: number }
+    | { basis: 'bitmap'; seconds: number };
 
-/** What the page shows as raidtune's estimate: while re-learning the what-if's, else the measured one. */
+/**
+ * What the page shows as raidtune's estimate: while re-learning the what-if's, else the measured one.
+ * On a lockless bitmap (`scope`), md's position skips what it does not sync, so the progress over
+ * time says little: what is left to sync over md's speed of sync I/O (`speedKiBs`) says more.
+ */
 export function shownEstimate(sync: {
     eta: SmoothedEta | null; relearning: Relearning | null; doneKiB: number | null; totalKiB: number | null;
+    speedKiBs: number | null; scope: { remainingKiB: number } | null;
 }): ShownEstimate | null {
     const rate = sync.relearning?.predictedKiBs;
-    if (rate && sync.doneKiB !== null && sync.totalKiB !== null) {
-        return { basis: 'predicted', seconds: Math.max(0, (sync.totalKiB - sync.doneKiB) / rate) };
-    }
+    const left = sync.scope ? sync.scope.remainingKiB
+        : sync.doneKiB !== null && sync.totalKiB !== null ? Math.max(0, sync.totalKiB - sync.doneKiB) : null;
+    if (rate && left !== null) return { basis: 'predicted', seconds: left / rate };
+    if (sync.scope) return sync.speedKiBs ? { basis: 'bitmap', seconds: sync.scope.remainingKiB / sync.speedKiBs } : null;
     return sync.eta ? { basis: 'measured', seconds: sync.eta.seconds } : null;
 }

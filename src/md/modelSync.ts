@@ -4,8 +4,9 @@
 
 import { addSample, sameLimits, smoothedEta, type Relearning, type SmoothedEta, type SyncLimits } from './eta';
 import type { MdstatArray } from './mdstat';
+import { llbitmapSyncScope, parseLlbitmapBits } from './llbitmapScope';
 import { unmovedSince } from './stall';
-import type { ArrayModel, MemberModel, SyncAction, SyncModel, SyncRunState } from './modelTypes';
+import type { ArrayModel, MemberModel, SyncAction, SyncModel, SyncRunState, SyncScope } from './modelTypes';
 import { parseBitmapLocation, parseBitmapType, parseIntValue, parseNumberOrNone, parseSyncCompleted } from './sysfs';
 
 const MDSTAT_WORD_TO_ACTION: Record<string, SyncAction> = {
@@ -76,7 +77,15 @@ export function buildSync(md: MdstatArray, attr: (name: string) => string | null
         unmovedSince: unmovedSince(sameSync ? previous : null, runState, doneKiB, takenAt),
         coarsePosition,
         stall: null,
+        scope: syncScope(attr, action, doneKiB, totalKiB),
     };
+}
+
+/** Where the array has the lockless bitmap, which chunks this sync reads and writes. */
+function syncScope(attr: (name: string) => string | null, action: SyncAction, doneKiB: number | null,
+    totalKiB: number | null): SyncScope | null {
+    const bits = parseLlbitmapBits(attr('llbitmap/bits'));
+    return bits && llbitmapSyncScope(bits, action, doneKiB, totalKiB);
 }
 
 /** Re-learning from a change of the limits on, until the estimate has measured RELEARN_S of its own. */

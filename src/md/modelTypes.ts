@@ -13,6 +13,7 @@ import type { RepairFlowRecord } from './repairFlowRecord';
 import type { DiskStats, LocalOrSystem, MemInfo, SpeedLimit } from './sysfs';
 import type { TrendSample } from './trend';
 
+
 export type ArrayHealth = 'clean' | 'degraded' | 'failed' | 'inactive' | 'read-only';
 export type MemberRole = 'active' | 'rebuilding' | 'spare' | 'faulty' | 'journal' | 'replacement';
 export type SyncAction = 'resync' | 'recover' | 'check' | 'repair' | 'reshape';
@@ -82,6 +83,21 @@ export interface SyncModel {
     coarsePosition: boolean;
     /** A running sync that has not moved for a while (src/md/stall.ts); null otherwise. */
     stall: SyncStall | null;
+    /** On a lockless bitmap, what md syncs of the device (src/md/llbitmapScope.ts); null otherwise. */
+    scope: SyncScope | null;
+}
+
+/** What a sync of an array with the lockless bitmap reads and writes, in the sync's units (KiB per device). */
+export interface SyncScope {
+    /**
+     * `written`: the chunks written since the array was created (a rebuild, check or repair);
+     * `need-sync`: the chunks marked to resync (a resync md started on its own).
+     */
+    basis: 'written' | 'need-sync';
+    /** The share of the device's chunks in that state, 0 to 1. */
+    share: number;
+    /** Of them still to sync, KiB. */
+    remainingKiB: number;
 }
 
 export type BitmapKind = 'internal' | 'file' | 'llbitmap';

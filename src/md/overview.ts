@@ -5,7 +5,7 @@
 // the overview, the card's alert and Cockpit's menu entry never disagree.
 
 import { healthAdvice, type HealthAdvice } from './advice/health';
-import { shownEstimate } from './eta';
+import { shownEstimate, type ShownEstimate } from './eta';
 import { failuresLeft, isRedundant } from './levels';
 import type { ArrayModel, HostModel, SyncAction, SyncRunState } from './modelTypes';
 
@@ -25,7 +25,7 @@ export type Redundancy =
 export interface OverviewEstimate {
     /** Seconds to the end: the page's own estimate where it has one, else the kernel's finish=. */
     seconds: number;
-    basis: 'measured' | 'predicted' | 'kernel';
+    basis: ShownEstimate['basis'] | 'kernel';
     /** The kernel's finish= in seconds, shown beside the page's own (null: the kernel gives none). */
     kernelSeconds: number | null;
 }

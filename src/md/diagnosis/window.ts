@@ -4,6 +4,7 @@
 // the stripe cache was full (src/md/stripeCacheUse.ts), and how fast the members could go at most.
 
 import type { ArrayModel } from '../modelTypes';
+import { syncedDensity } from '../llbitmapScope';
 import { isStripeCacheFull } from '../stripeCacheUse';
 import type { IoSample, MemberCounters, MemberRole } from '../modelTypes';
 
@@ -230,19 +231,21 @@ export function measureWindow(array: ArrayModel, samples: readonly IoSample[]): 
         const w = memberWindow(array, start, m, seconds, inSyncCount);
         if (w) members.push(w);
     }
-    const rateKiBs = (last.doneKiB - first.doneKiB) / seconds;
+    // On the lockless bitmap md passes what it skips at once: the sync I/O is a share of the progress.
+    const scope = array.sync?.scope ?? null;
+    const totalKiB = array.sync?.totalKiB ?? null;
+    const rateKiBs = (last.doneKiB - first.doneKiB) / seconds * syncedDensity(scope, last.doneKiB, totalKiB);
     const totalKiBs = members.reduce((sum, m) => sum + m.kiBs, 0);
     const factors = members.map(m => m.syncFactor);
     const otherKiBs = factors.includes(null) || !members.length
         ? null
         : Math.max(0, totalKiBs - rateKiBs * (factors as number[]).reduce((a, b) => a + b, 0));
-    const totalKiB = array.sync?.totalKiB ?? null;
     return {
         facts: {
             seconds,
             samples: samples.length,
             rateKiBs,
-            remainingKiB: totalKiB === null ? null : Math.max(0, totalKiB - last.doneKiB),
+            remainingKiB: scope ? scope.remainingKiB : totalKiB === null ? null : Math.max(0, totalKiB - last.doneKiB),
             members,
             totalKiBs,
             otherKiBs,

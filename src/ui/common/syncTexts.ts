@@ -3,7 +3,7 @@
 
 import { _, fmt } from '../../host/i18n';
 import { shownEstimate } from '../../md/eta';
-import { formatDuration, formatRateWithRaw, type DurationWords } from '../../md/format';
+import { formatDuration, formatKiB, formatPercent, formatRateWithRaw, type DurationWords } from '../../md/format';
 import type { SpeedLimit } from '../../md/sysfs';
 import type { SyncModel } from '../../md/modelTypes';
 
@@ -45,8 +45,29 @@ export function smoothedEstimateText(sync: SyncModel): string {
     if (shown?.basis === 'predicted') {
         return fmt(_('$0 by the what-if (re-learning the speed since the limits changed)'), durationText(shown.seconds));
     }
+    if (shown?.basis === 'bitmap') {
+        return fmt(_('$0 for the $1 md has left to sync, at its speed now'), durationText(shown.seconds),
+            formatKiB(sync.scope?.remainingKiB ?? null));
+    }
+    if (sync.scope) return _('measuring…');
     if (!sync.eta) return sync.relearning ? _('re-learning the speed since the limits changed…') : _('measuring…');
     return fmt(_('$0 (at the average speed of the last $1)'), durationText(sync.eta.seconds), durationText(sync.eta.windowSeconds));
+}
+
+/**
+ * What md reads and writes on a lockless bitmap: the rest of the device it passes without a read.
+ * A resync's marked chunks are counted; the written ones md counts but does not place, so what is
+ * left of them is their share of the part not yet passed.
+ */
+export function syncScopeText(sync: SyncModel): string | null {
+    const scope = sync.scope;
+    if (!scope) return null;
+    const percent = formatPercent(scope.share * 100);
+    if (scope.basis === 'need-sync')
+        return fmt(_('only the chunks the lockless bitmap marks "need sync": $0 left ($1 of the disk)'),
+            formatKiB(scope.remainingKiB), percent);
+    return fmt(_('only the chunks written since the array was created, $0 of the disk: about $1 left'),
+        percent, formatKiB(scope.remainingKiB));
 }
 
 export function limitText(limit: SpeedLimit | null): string {

@@ -9,7 +9,7 @@ import { DiagnosisSection, SyncChart } from './lazySyncParts';
 import { StallAlert } from './StallAlert';
 import type { FixIntent } from '../../md/diagnosis/findings';
 import { arraySyncIoDepthText } from '../tuning/syncIoDepthTexts';
-import { kernelEstimateText, limitText, smoothedEstimateText, syncStateExplanation } from '../common/syncTexts';
+import { kernelEstimateText, limitText, smoothedEstimateText, syncScopeText, syncStateExplanation } from '../common/syncTexts';
 
 /** `ownLine`: a fact whose text grows once measured, on a line of its own from the first frame. */
 function Fact({ name, ownLine = false, children }: { name: string; ownLine?: boolean; children: React.ReactNode }) {
@@ -22,6 +22,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
 }) {
     const name = syncActionName(sync.action);
     const explanation = syncStateExplanation(sync);
+    const scopeText = syncScopeText(sync);
     const title = sync.reshape
         ? fmt(_('$0 from $1 to $2 disks'), name, sync.reshape.fromDisks, sync.reshape.toDisks)
         : name;
@@ -46,6 +47,7 @@ export function SyncPanel({ array, sync, host, onFix }: {
                             {fmt(sync.perDevice ? _('$0 of $1 per disk') : _('$0 of $1'), formatKiB(sync.doneKiB), formatKiB(sync.totalKiB))}
                         </Fact>
                     )}
+                    {scopeText && <Fact name={_('What md syncs')} ownLine>{scopeText}</Fact>}
                     {sync.runState === 'running' && (
                         <>
                             <Fact name={_('Speed')}>{formatRateWithRaw(sync.speedKiBs)}</Fact>

@@ -304,3 +304,46 @@ describe('diskstats', () => {
         expect(sectors(host, 'sdb')).toMatchObject({ read: 10_000, written: 10_000 });
     });
 });
+
+describe('the lockless bitmap (llbitmap)', () => {
+    const LLBITMAP_KERNEL = { bitmapTypes: ['bitmap' as const, 'llbitmap' as const], speedLimitMax: 10_000 };
+    const bits = (host: ReturnType<typeof startHost>) => Object.fromEntries(attr(host, md('md0', 'llbitmap/bits'))
+        .trim().split('\n').map(line => [line.replace(/ \d+$/, ''), Number(line.replace(/^.* /, ''))]));
+
+    test('a rebuild reads only the written chunks: the position passes the rest, speed= counts the sync I/O', () => {
+        const host = startHost(oneArray({
+            level: 'raid1', members: [{ device: 'sda' }, { device: 'sdb', role: 'recovering' }],
+            bitmap: { kind: 'llbitmap', chunkKiB: 65536, writtenPercent: 25 }, sync: { action: 'recover', donePercent: 10 },
+        }, { kernel: LLBITMAP_KERNEL, diskSpec: { sizeBytes: 64 * GiB, bandwidthKiBs: 100_000 } }));
+        const before = progress(host, 'md0')!.done;
+        host.tick(10);
+        // 10 s at 10000 KiB/s of sync I/O moves the position over four times as much of the device.
+        expect(progress(host, 'md0')!.done - before).toBe(400_000);
+        expect(attr(host, md('md0', 'sync_speed'))).toBe('10000');
+        // 1023 chunks of 64 MiB (the superblock and data offset take the rest of 64 GiB), a quarter written.
+        expect(attr(host, md('md0', 'llbitmap/metadata'))).toMatch(/^chunksize 131072\nchunkshift 17\nchunks 1023\n/);
+        expect(bits(host)).toEqual({ 'unwritten': 767, 'clean': 256, 'dirty': 0, 'need sync': 0, 'syncing': 0 });
+    });
+
+    test('a resync syncs the chunks marked "need sync": they turn clean as it passes, and none are left at the end', () => {
+        const host = startHost(oneArray({
+            level: 'raid1', bitmap: { kind: 'llbitmap', chunkKiB: 65536, writtenPercent: 50, needSyncPercent: 10 },
+            sync: { action: 'resync', donePercent: 0 },
+        }, { kernel: LLBITMAP_KERNEL, diskSpec: { sizeBytes: 64 * GiB, bandwidthKiBs: 100_000 } }));
+        // Of 1023 chunks, 512 written, 102 of them marked.
+        expect(bits(host)).toEqual({ 'unwritten': 511, 'clean': 410, 'dirty': 0, 'need sync': 101, 'syncing': 1 });
+        host.tick(60);
+        // 600 MB of sync I/O, ten times as far along the device: 6 GB, 9% of it, and of the marks.
+        expect(progress(host, 'md0')!.done).toBe(6_000_000);
+        expect(bits(host)).toMatchObject({ 'clean': 419, 'need sync': 92, 'syncing': 1 });
+        host.tick(3600);
+        expect(attr(host, md('md0', 'sync_action'))).toBe('idle');
+        expect(bits(host)).toEqual({ 'unwritten': 511, 'clean': 512, 'dirty': 0, 'need sync': 0, 'syncing': 0 });
+    });
+
+    test('a scenario gives the written and marked shares to the lockless bitmap only, and marks only written chunks', () => {
+        const invalid = (bitmap: object) => () => startHost(oneArray({ level: 'raid1', bitmap: bitmap as never }, { kernel: LLBITMAP_KERNEL }));
+        expect(invalid({ kind: 'bitmap', chunkKiB: 65536, writtenPercent: 20 })).toThrow(/the lockless bitmap's/);
+        expect(invalid({ kind: 'llbitmap', chunkKiB: 65536, writtenPercent: 20, needSyncPercent: 30 })).toThrow(/more than writtenPercent/);
+    });
+});
